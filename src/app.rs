@@ -1,0 +1,13 @@
+//! The application: the event loop and the only place where terminal, informer pool, state
+//! and drawing are wired together.
+
+pub mod action;
+pub mod decoders;
+pub mod keymap;
+pub mod list;
+pub mod prepare;
+pub mod run;
+pub mod state;
+pub mod update;
+
+pub use run::run;

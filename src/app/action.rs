@@ -1,0 +1,81 @@
+//! `Action`: the one vocabulary of user intents, produced by the keymap and consumed by
+//! `update`. Owns names and descriptions; must not perform anything.
+
+/// A user intent. Keys map to actions through `keymap`; `update` interprets them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Leave ktui (exit code 0).
+    Quit,
+    /// Open the `:` command prompt.
+    CommandMode,
+    /// Open the `/` filter prompt.
+    FilterMode,
+    /// Clear the filter, else go back one view.
+    Back,
+    /// Drill into the selected row (namespace → pods, workload → its pods, node → its pods).
+    Enter,
+    /// Move the selection up one row.
+    Up,
+    /// Move the selection down one row.
+    Down,
+    /// Move the selection up one page.
+    PageUp,
+    /// Move the selection down one page.
+    PageDown,
+    /// Select the first row.
+    Top,
+    /// Select the last row.
+    Bottom,
+    /// Toggle the help screen.
+    Help,
+    /// Sort by name; again reverses.
+    SortName,
+    /// Sort by age; again reverses.
+    SortAge,
+    /// Sort by status; again reverses.
+    SortStatus,
+    /// Toggle the wide columns (`-o wide`).
+    ToggleWide,
+    /// Redraw the whole screen.
+    Redraw,
+    /// Prompt: run what was typed.
+    Submit,
+    /// Prompt: abandon input.
+    Cancel,
+    /// Prompt: delete the character before the cursor.
+    Backspace,
+    /// Command prompt: complete the kind name.
+    Complete,
+}
+
+impl Action {
+    /// Every action with its name as written in keymaps (`run = "..."`).
+    pub const ALL: [(Action, &'static str); 21] = [
+        (Action::Quit, "quit"),
+        (Action::CommandMode, "command"),
+        (Action::FilterMode, "filter"),
+        (Action::Back, "back"),
+        (Action::Enter, "enter"),
+        (Action::Up, "up"),
+        (Action::Down, "down"),
+        (Action::PageUp, "page_up"),
+        (Action::PageDown, "page_down"),
+        (Action::Top, "top"),
+        (Action::Bottom, "bottom"),
+        (Action::Help, "help"),
+        (Action::SortName, "sort_name"),
+        (Action::SortAge, "sort_age"),
+        (Action::SortStatus, "sort_status"),
+        (Action::ToggleWide, "toggle_wide"),
+        (Action::Redraw, "redraw"),
+        (Action::Submit, "submit"),
+        (Action::Cancel, "cancel"),
+        (Action::Backspace, "backspace"),
+        (Action::Complete, "complete"),
+    ];
+
+    /// Looks an action up by its keymap name.
+    pub fn from_name(name: &str) -> Option<Action> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(a, _)| *a)
+    }
+}

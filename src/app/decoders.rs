@@ -1,0 +1,34 @@
+//! Wires each built-in kind to its slim decode type from `crate::table`, so the informer pool
+//! (which must not know kinds' shapes) can start the right typed list-watch loop.
+
+use futures::future::BoxFuture;
+use futures::FutureExt;
+
+use crate::kube::informer::{run, Decoders, InformerCtx};
+use crate::kube::kind::BuiltinKind;
+use crate::table::*;
+
+/// The decoders of every built-in kind.
+pub struct TableDecoders;
+
+impl Decoders for TableDecoders {
+    fn run(&self, kind: BuiltinKind, ctx: InformerCtx) -> BoxFuture<'static, ()> {
+        use BuiltinKind::*;
+        match kind {
+            Pod => run::<PodObj>(ctx).boxed(),
+            Deployment => run::<DeploymentObj>(ctx).boxed(),
+            ReplicaSet => run::<ReplicaSetObj>(ctx).boxed(),
+            StatefulSet => run::<StatefulSetObj>(ctx).boxed(),
+            DaemonSet => run::<DaemonSetObj>(ctx).boxed(),
+            Job => run::<JobObj>(ctx).boxed(),
+            CronJob => run::<CronJobObj>(ctx).boxed(),
+            Service => run::<ServiceObj>(ctx).boxed(),
+            ConfigMap => run::<ConfigMapObj>(ctx).boxed(),
+            Secret => run::<SecretObj>(ctx).boxed(),
+            Node => run::<NodeObj>(ctx).boxed(),
+            Namespace => run::<NamespaceObj>(ctx).boxed(),
+            PersistentVolumeClaim => run::<PvcObj>(ctx).boxed(),
+            Event => run::<EventObj>(ctx).boxed(),
+        }
+    }
+}

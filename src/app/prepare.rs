@@ -1,0 +1,33 @@
+//! Before a draw: bring the top list's memoised view up to date with its latest snapshot and
+//! keep the selection on the same object when rows move. Must stay cheap when nothing changed
+//! (the cache answers from memo).
+
+use super::state::{Screen, UiState};
+
+/// Updates the top list's cache, selection and scroll offset.
+pub fn prepare(state: &mut UiState) {
+    let page = state.page_rows.max(1);
+    let Screen::List(l) = state.top_mut() else { return };
+    let Some(snap) = l.snapshot() else { return };
+    let ns_filter = l.sub.as_ref().and_then(|s| s.filter_namespace().map(str::to_owned));
+    let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
+    let status_col = crate::table::spec(l.key.kind).status_col;
+    match l.cache.update(&snap, ns_filter.as_deref(), &l.filter, l.sort, l.reverse, status_col, all_ns) {
+        Ok(()) => l.filter_error = None,
+        Err(e) => l.filter_error = Some(e),
+    }
+    if let Some(key) = &l.selected_key {
+        if let Some(i) = l.cache.position(key) {
+            l.selected = i;
+        }
+    }
+    let len = l.cache.len();
+    l.selected = l.selected.min(len.saturating_sub(1));
+    if l.selected < l.offset {
+        l.offset = l.selected;
+    } else if l.selected >= l.offset + page {
+        l.offset = l.selected + 1 - page;
+    }
+    l.offset = l.offset.min(len.saturating_sub(1));
+    l.selected_key = l.cache.selected_row(l.selected).map(|r| crate::kube::store::obj_key(&r));
+}

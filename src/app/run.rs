@@ -1,0 +1,277 @@
+//! The event loop: await one event, drain the rest, update, attach subscriptions, draw only
+//! when something changed (at most ~60 fps). Owns wiring of terminal, signals, client and
+//! pool; must not block on the network (the client is built in a spawned task).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
+use futures::StreamExt;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::time::Instant;
+
+use crate::cli::Cli;
+use crate::kube::client::{self, ClusterInfo, ConnectOptions};
+use crate::kube::informer::InformerConfig;
+use crate::kube::key::ResourceKey;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::pool::InformerPool;
+use crate::kube::store::StoreChanged;
+use crate::terminal::TerminalGuard;
+
+use super::keymap::{KeyMode, KeyPress, Lookup};
+use super::state::{Conn, ListView, Screen, UiState};
+use super::update::{run_command, type_char, update};
+
+/// What wakes the loop.
+pub enum Event {
+    /// A key, resize or paste from the terminal.
+    Term(TermEvent),
+    /// The terminal went away (read error): exit.
+    TermGone,
+    /// An informer published.
+    Store(StoreChanged),
+    /// The client build finished.
+    Connected(Result<(kube::Client, ClusterInfo), String>),
+    /// Time passed (ages on screen may change).
+    Tick,
+    /// SIGTERM, SIGHUP or SIGINT.
+    Signal(&'static str),
+}
+
+/// Least time between two draws (~60 fps).
+const FRAME: Duration = Duration::from_millis(16);
+/// Grace period before an unused informer stops.
+const GRACE: Duration = Duration::from_secs(30);
+/// Deadline for building the client (exec plugins included).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Runs ktui until the user quits; returns the exit code.
+pub async fn run(cli: Cli) -> Result<u8> {
+    client::install_crypto_provider();
+    let (tx, mut rx) = unbounded_channel::<Event>();
+    spawn_signals(tx.clone());
+    spawn_connect(&cli, tx.clone());
+    let mut state = initial_state(&cli);
+    if let Some(ns) = &cli.namespace {
+        state.namespace = Some(ns.clone());
+    }
+    let mut guard = TerminalGuard::enter()?;
+    spawn_terminal_reader(tx.clone());
+    let (store_tx, mut store_rx) = unbounded_channel::<StoreChanged>();
+    {
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            while let Some(c) = store_rx.recv().await {
+                if tx.send(Event::Store(c)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    let mut pool: Option<InformerPool> = None;
+    let mut dirty = true;
+    let mut last_draw: Option<Instant> = None;
+    let mut next_tick = Instant::now() + Duration::from_secs(1);
+    loop {
+        if dirty {
+            let due = last_draw.map_or_else(Instant::now, |t| t + FRAME);
+            if Instant::now() >= due {
+                super::prepare::prepare(&mut state);
+                let pool_ref = pool.as_ref();
+                if state.clear {
+                    guard.terminal.clear()?;
+                    state.clear = false;
+                }
+                let now = jiff::Timestamp::now().as_second();
+                let mut page_rows = state.page_rows;
+                guard.terminal.draw(|f| {
+                    page_rows = crate::ui::draw(f, &state, pool_ref, now);
+                })?;
+                state.page_rows = page_rows;
+                last_draw = Some(Instant::now());
+                dirty = false;
+                next_tick = Instant::now() + crate::ui::refresh_interval(&state, now);
+            }
+        }
+        let frame_due = last_draw.map_or_else(Instant::now, |t| t + FRAME);
+        let ev = tokio::select! {
+            ev = rx.recv() => match ev { Some(ev) => ev, None => break },
+            _ = tokio::time::sleep_until(frame_due), if dirty => continue,
+            _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
+        };
+        dirty |= handle(&mut state, &mut pool, ev, &store_tx);
+        while let Ok(ev) = rx.try_recv() {
+            dirty |= handle(&mut state, &mut pool, ev, &store_tx);
+        }
+        if let Some(p) = &pool {
+            attach(&mut state, p);
+        }
+        if let Some(code) = state.quit {
+            if let Some(p) = &pool {
+                p.shutdown();
+            }
+            drop(guard);
+            return Ok(code);
+        }
+    }
+    Ok(0)
+}
+
+fn initial_state(cli: &Cli) -> UiState {
+    let ns = if cli.all_namespaces { None } else { cli.namespace.clone() };
+    let first = Screen::List(Box::new(ListView::new(ResourceKey::new(BuiltinKind::Pod, ns.as_deref()), None)));
+    let mut state = UiState::new(first, ns, cli.readonly);
+    state.explicit_all = cli.all_namespaces;
+    if let Some(cmd) = &cli.command {
+        run_command(&mut state, cmd);
+    }
+    state
+}
+
+/// Handles one event; returns whether the screen may have changed.
+fn handle(
+    state: &mut UiState,
+    pool: &mut Option<InformerPool>,
+    ev: Event,
+    store_tx: &UnboundedSender<StoreChanged>,
+) -> bool {
+    match ev {
+        Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+            on_key(state, KeyPress::from_event(k));
+            true
+        }
+        Event::Term(TermEvent::Paste(text)) => {
+            for c in text.chars().filter(|c| !c.is_control()) {
+                type_char(state, c);
+            }
+            true
+        }
+        Event::Term(TermEvent::Resize(..)) => true,
+        Event::Term(_) => false,
+        Event::TermGone | Event::Signal(_) => {
+            state.quit = Some(0);
+            true
+        }
+        Event::Store(changed) => visible_key(state).is_some_and(|k| k == changed.key),
+        Event::Tick => true,
+        Event::Connected(Ok((client, info))) => {
+            adopt_namespace(state, &info);
+            let p = InformerPool::new(
+                client,
+                Arc::new(super::decoders::TableDecoders),
+                store_tx.clone(),
+                InformerConfig::default(),
+                GRACE,
+            );
+            *pool = Some(p);
+            state.conn = Conn::Connected(info);
+            true
+        }
+        Event::Connected(Err(e)) => {
+            state.conn = Conn::Failed(e);
+            true
+        }
+    }
+}
+
+/// Without `-n`/`-A`, views opened before the client was ready get the context's namespace.
+fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
+    if state.namespace.is_some() || state.explicit_all {
+        return;
+    }
+    state.namespace = Some(info.namespace.clone());
+    for s in &mut state.stack {
+        if let Screen::List(l) = s {
+            if l.key.kind.info().namespaced && l.key.namespace.is_none() && l.sub.is_none() {
+                l.key.namespace = Some(Arc::from(info.namespace.as_str()));
+            }
+        }
+    }
+}
+
+fn on_key(state: &mut UiState, key: KeyPress) {
+    let mode = if state.prompt.is_some() { KeyMode::Prompt } else { KeyMode::Normal };
+    let pending = std::mem::take(&mut state.pending);
+    match state.keymap.lookup(mode, &pending, key) {
+        Lookup::Action(a) => update(state, a),
+        Lookup::Pending(p) => state.pending = p,
+        Lookup::None => {
+            if mode == KeyMode::Prompt {
+                if let crossterm::event::KeyCode::Char(c) = key.code {
+                    if key.mods.is_empty() {
+                        type_char(state, c);
+                    }
+                }
+            } else if state.help {
+                state.help = false;
+            }
+        }
+    }
+}
+
+/// The key of the list on screen, if any.
+fn visible_key(state: &UiState) -> Option<ResourceKey> {
+    state.top_list().and_then(|l| l.sub.as_ref().map(|s| s.served_by.clone()))
+}
+
+/// Subscribes views that have no subscription yet; views popped off the stack dropped theirs.
+fn attach(state: &mut UiState, pool: &InformerPool) {
+    for s in &mut state.stack {
+        if let Screen::List(l) = s {
+            if l.sub.is_none() {
+                l.sub = Some(pool.subscribe(l.key.clone()));
+            }
+        }
+    }
+}
+
+fn spawn_connect(cli: &Cli, tx: UnboundedSender<Event>) {
+    let opts = ConnectOptions { kubeconfig: cli.kubeconfig.clone(), context: cli.context.clone() };
+    tokio::spawn(async move {
+        let res = match tokio::time::timeout(CONNECT_TIMEOUT, client::connect(&opts)).await {
+            Ok(Ok(ok)) => Ok(ok),
+            Ok(Err(e)) => Err(format!("{e:#}")),
+            Err(_) => Err(format!("building the client took over {}s", CONNECT_TIMEOUT.as_secs())),
+        };
+        let _ = tx.send(Event::Connected(res));
+    });
+}
+
+fn spawn_terminal_reader(tx: UnboundedSender<Event>) {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        loop {
+            match events.next().await {
+                Some(Ok(ev)) => {
+                    if tx.send(Event::Term(ev)).is_err() {
+                        return;
+                    }
+                }
+                Some(Err(_)) | None => {
+                    let _ = tx.send(Event::TermGone);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+fn spawn_signals(tx: UnboundedSender<Event>) {
+    use tokio::signal::unix::{signal, SignalKind};
+    for (kind, name) in [
+        (SignalKind::terminate(), "SIGTERM"),
+        (SignalKind::hangup(), "SIGHUP"),
+        (SignalKind::interrupt(), "SIGINT"),
+    ] {
+        let tx = tx.clone();
+        if let Ok(mut s) = signal(kind) {
+            tokio::spawn(async move {
+                if s.recv().await.is_some() {
+                    let _ = tx.send(Event::Signal(name));
+                }
+            });
+        }
+    }
+}

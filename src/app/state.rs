@@ -1,0 +1,192 @@
+//! `UiState`: everything the screen shows that is not a snapshot — the view stack, prompt,
+//! selection, connection facts. Owns UI-local state; must not perform I/O (subscriptions are
+//! attached by the loop, see `run`).
+
+use std::sync::Arc;
+
+use crate::kube::client::ClusterInfo;
+use crate::kube::key::ResourceKey;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::pool::Subscription;
+use crate::kube::store::{ObjKey, Snapshot};
+
+use super::keymap::{KeyPress, Keymap};
+use super::list::ListCache;
+
+/// How the list is sorted. Pressing the same sort key again flips `reverse`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SortBy {
+    /// Namespace then name (the informer's order).
+    #[default]
+    Name,
+    /// Creation time, newest first.
+    Age,
+    /// The kind's status column.
+    Status,
+}
+
+/// The active prompt, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prompt {
+    /// `:` command input.
+    Command(String),
+    /// `/` filter input (applied live while typing).
+    Filter(String),
+}
+
+/// The connection to the cluster, as far as the UI knows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Conn {
+    /// The client is being built (exec plugins may be running).
+    Connecting,
+    /// A client exists for this context.
+    Connected(ClusterInfo),
+    /// No client could be built; the reason is shown.
+    Failed(String),
+}
+
+/// A list of one kind.
+pub struct ListView {
+    /// What to show; the namespace is `None` for all namespaces.
+    pub key: ResourceKey,
+    /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
+    pub origin: Option<String>,
+    /// The informer subscription, attached by the loop once connected.
+    pub sub: Option<Subscription>,
+    /// The applied filter text (see `crate::view`).
+    pub filter: String,
+    /// Filter parse error, shown in the footer; the last valid filter stays applied.
+    pub filter_error: Option<String>,
+    /// Sort column and direction.
+    pub sort: SortBy,
+    /// Sort direction flipped.
+    pub reverse: bool,
+    /// Show wide columns.
+    pub wide: bool,
+    /// Selected position in the filtered, sorted rows.
+    pub selected: usize,
+    /// Identity of the selected row, to keep the selection on it when rows move.
+    pub selected_key: Option<ObjKey>,
+    /// First visible row.
+    pub offset: usize,
+    /// Memoised filter/sort result for the current snapshot.
+    pub cache: ListCache,
+}
+
+impl ListView {
+    /// A list of `key`, unfiltered, sorted by name.
+    pub fn new(key: ResourceKey, origin: Option<String>) -> Self {
+        ListView {
+            key,
+            origin,
+            sub: None,
+            filter: String::new(),
+            filter_error: None,
+            sort: SortBy::Name,
+            reverse: false,
+            wide: false,
+            selected: 0,
+            selected_key: None,
+            offset: 0,
+            cache: ListCache::default(),
+        }
+    }
+
+    /// The kind listed.
+    pub fn kind(&self) -> BuiltinKind {
+        self.key.kind
+    }
+
+    /// The latest snapshot, if subscribed.
+    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
+        self.sub.as_ref().map(|s| s.slot.load())
+    }
+}
+
+/// One entry of the view stack.
+pub enum Screen {
+    /// A resource list.
+    List(Box<ListView>),
+    /// `:informers`: the list-watch machinery.
+    Informers { selected: usize },
+}
+
+/// The whole UI state.
+pub struct UiState {
+    /// Views, last is on top; never empty.
+    pub stack: Vec<Screen>,
+    /// The open prompt.
+    pub prompt: Option<Prompt>,
+    /// The help overlay is open.
+    pub help: bool,
+    /// Connection facts.
+    pub conn: Conn,
+    /// The current namespace; `None` = all namespaces.
+    pub namespace: Option<String>,
+    /// The user chose all namespaces (`-A`, `:pods all`); the context's namespace must not
+    /// replace `None`.
+    pub explicit_all: bool,
+    /// A one-line message for the footer (errors of commands).
+    pub message: Option<String>,
+    /// Set when ktui should exit with this code.
+    pub quit: Option<u8>,
+    /// Keys typed so far of an unfinished chord (`g` of `g g`).
+    pub pending: Vec<KeyPress>,
+    /// The bindings in use.
+    pub keymap: Keymap,
+    /// `--readonly`.
+    pub readonly: bool,
+    /// Rows that fit in the table area at the last draw (for paging).
+    pub page_rows: usize,
+    /// Force a full repaint at the next draw (`ctrl-l`).
+    pub clear: bool,
+}
+
+impl UiState {
+    /// A state showing `first` while connecting.
+    pub fn new(first: Screen, namespace: Option<String>, readonly: bool) -> Self {
+        UiState {
+            stack: vec![first],
+            prompt: None,
+            help: false,
+            conn: Conn::Connecting,
+            namespace,
+            explicit_all: false,
+            message: None,
+            quit: None,
+            pending: Vec::new(),
+            keymap: Keymap::defaults(),
+            readonly,
+            page_rows: 20,
+            clear: false,
+        }
+    }
+
+    /// The view on top.
+    pub fn top(&self) -> &Screen {
+        // The stack is never empty: `pop` keeps the last view.
+        &self.stack[self.stack.len() - 1]
+    }
+
+    /// The view on top, mutable.
+    pub fn top_mut(&mut self) -> &mut Screen {
+        let n = self.stack.len() - 1;
+        &mut self.stack[n]
+    }
+
+    /// The list on top, if the top view is a list.
+    pub fn top_list(&self) -> Option<&ListView> {
+        match self.top() {
+            Screen::List(l) => Some(l),
+            Screen::Informers { .. } => None,
+        }
+    }
+
+    /// The list on top, mutable.
+    pub fn top_list_mut(&mut self) -> Option<&mut ListView> {
+        match self.top_mut() {
+            Screen::List(l) => Some(l),
+            Screen::Informers { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! `update`: the pure state transition for one [`Action`] or typed character. Owns what keys
+//! mean; must not perform I/O (subscriptions are attached by the loop afterwards).
+
+use crate::kube::key::ResourceKey;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::Drill;
+
+use super::action::Action;
+use super::state::{ListView, Prompt, Screen, SortBy, UiState};
+
+/// Applies one action.
+pub fn update(state: &mut UiState, action: Action) {
+    state.message = None;
+    if state.help && !matches!(action, Action::Quit | Action::Redraw) {
+        // Any key closes help; it is an overlay, not a view.
+        state.help = false;
+        return;
+    }
+    if let Some(prompt) = state.prompt.clone() {
+        return update_prompt(state, prompt, action);
+    }
+    let page = state.page_rows.max(1);
+    match action {
+        Action::Quit => state.quit = Some(0),
+        Action::CommandMode => state.prompt = Some(Prompt::Command(String::new())),
+        Action::FilterMode => {
+            if let Some(l) = state.top_list() {
+                state.prompt = Some(Prompt::Filter(l.filter.clone()));
+            }
+        }
+        Action::Back => back(state),
+        Action::Enter => enter(state),
+        Action::Up => move_by(state, -1),
+        Action::Down => move_by(state, 1),
+        Action::PageUp => move_by(state, -(page as i64)),
+        Action::PageDown => move_by(state, page as i64),
+        Action::Top => move_by(state, i64::MIN / 2),
+        Action::Bottom => move_by(state, i64::MAX / 2),
+        Action::Help => state.help = true,
+        Action::SortName => sort(state, SortBy::Name),
+        Action::SortAge => sort(state, SortBy::Age),
+        Action::SortStatus => sort(state, SortBy::Status),
+        Action::ToggleWide => {
+            if let Some(l) = state.top_list_mut() {
+                l.wide = !l.wide;
+            }
+        }
+        Action::Redraw => state.clear = true,
+        Action::Submit | Action::Cancel | Action::Backspace | Action::Complete => {}
+    }
+}
+
+/// A printable character typed while a prompt is open.
+pub fn type_char(state: &mut UiState, c: char) {
+    match &mut state.prompt {
+        Some(Prompt::Command(s)) => s.push(c),
+        Some(Prompt::Filter(s)) => {
+            s.push(c);
+            let text = s.clone();
+            set_filter(state, text);
+        }
+        None => {}
+    }
+}
+
+fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
+    match (prompt, action) {
+        (_, Action::Quit) => state.quit = Some(0),
+        (Prompt::Command(text), Action::Submit) => {
+            state.prompt = None;
+            run_command(state, text.trim());
+        }
+        (Prompt::Filter(_), Action::Submit) => state.prompt = None,
+        (Prompt::Command(_), Action::Cancel) => state.prompt = None,
+        (Prompt::Filter(_), Action::Cancel) => {
+            state.prompt = None;
+            set_filter(state, String::new());
+        }
+        (Prompt::Command(mut s), Action::Backspace) => {
+            s.pop();
+            state.prompt = Some(Prompt::Command(s));
+        }
+        (Prompt::Filter(mut s), Action::Backspace) => {
+            s.pop();
+            state.prompt = Some(Prompt::Filter(s.clone()));
+            set_filter(state, s);
+        }
+        (Prompt::Command(s), Action::Complete) => {
+            state.prompt = Some(Prompt::Command(complete(&s)));
+        }
+        _ => {}
+    }
+}
+
+fn set_filter(state: &mut UiState, text: String) {
+    if let Some(l) = state.top_list_mut() {
+        l.filter = text;
+        l.selected = 0;
+        l.offset = 0;
+        l.selected_key = None;
+    }
+}
+
+/// Completes a kind name typed in the command prompt (first match in kind order).
+fn complete(typed: &str) -> String {
+    let t = typed.trim().to_ascii_lowercase();
+    if t.is_empty() || t.contains(' ') {
+        return typed.to_owned();
+    }
+    let mut names: Vec<&str> = BuiltinKind::ALL.iter().map(|k| k.info().plural).collect();
+    names.extend(["informers", "watches", "quit"]);
+    names.into_iter().find(|n| n.starts_with(&t)).map_or_else(|| typed.to_owned(), str::to_owned)
+}
+
+/// Runs a `:` command: a kind (name, plural, short name) with an optional namespace or
+/// `-A`/`all`, `ns`/`namespaces`, `informers`/`watches`, `q`/`quit`.
+pub fn run_command(state: &mut UiState, line: &str) {
+    let mut words = line.split_whitespace();
+    let Some(cmd) = words.next() else { return };
+    let arg = words.next();
+    match cmd {
+        "q" | "q!" | "quit" | "exit" => state.quit = Some(0),
+        "informers" | "watches" | "informer" | "watch" => {
+            state.stack.truncate(1);
+            state.stack[0] = Screen::Informers { selected: 0 };
+        }
+        other => match BuiltinKind::resolve(other) {
+            Some(kind) => {
+                match arg {
+                    Some("-A") | Some("all") | Some("*") => {
+                        state.namespace = None;
+                        state.explicit_all = true;
+                    }
+                    Some(ns) => {
+                        state.namespace = Some(ns.to_owned());
+                        state.explicit_all = false;
+                    }
+                    None => {}
+                }
+                let key = ResourceKey::new(kind, state.namespace.as_deref());
+                state.stack.clear();
+                state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+            }
+            None => state.message = Some(format!("unknown command or kind: {other}")),
+        },
+    }
+}
+
+fn back(state: &mut UiState) {
+    if let Some(l) = state.top_list_mut() {
+        if !l.filter.is_empty() {
+            l.filter.clear();
+            l.filter_error = None;
+            l.selected = 0;
+            l.offset = 0;
+            return;
+        }
+    }
+    if state.stack.len() > 1 {
+        state.stack.pop();
+    }
+}
+
+/// Drill-down from the selected row (see [`Drill`]).
+fn enter(state: &mut UiState) {
+    let Some(list) = state.top_list() else { return };
+    let Some(row) = list.cache.selected_row(list.selected) else { return };
+    let kind = list.kind();
+    let ns = row.namespace.as_deref().map(str::to_owned);
+    let title = format!("{}/{}", kind.info().singular, row.name);
+    let key = match &row.drill {
+        Some(Drill::Namespace(name)) => {
+            state.namespace = Some(name.to_string());
+            state.explicit_all = false;
+            let key = ResourceKey::new(BuiltinKind::Pod, Some(&**name));
+            state.stack.clear();
+            state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+            return;
+        }
+        Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(&**sel),
+        Some(Drill::Node(node)) => {
+            ResourceKey::new(BuiltinKind::Pod, None).with_fields(&format!("spec.nodeName={node}"))
+        }
+        None => return,
+    };
+    state.stack.push(Screen::List(Box::new(ListView::new(key, Some(title)))));
+}
+
+fn sort(state: &mut UiState, by: SortBy) {
+    if let Some(l) = state.top_list_mut() {
+        if l.sort == by {
+            l.reverse = !l.reverse;
+        } else {
+            l.sort = by;
+            l.reverse = false;
+        }
+        l.selected_key = None;
+        l.selected = 0;
+        l.offset = 0;
+    }
+}
+
+fn move_by(state: &mut UiState, delta: i64) {
+    match state.top_mut() {
+        Screen::List(l) => {
+            let len = l.cache.len();
+            l.selected = clamp_move(l.selected, delta, len);
+            l.selected_key = l.cache.selected_row(l.selected).map(|r| crate::kube::store::obj_key(&r));
+        }
+        Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
+    }
+}
+
+fn clamp_move(cur: usize, delta: i64, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    let next = (cur as i64).saturating_add(delta);
+    next.clamp(0, len as i64 - 1) as usize
+}
+
+#[cfg(test)]
+mod tests;

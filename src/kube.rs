@@ -1,0 +1,15 @@
+//! Everything that talks to the Kubernetes API: kinds, client, informers, the snapshot store.
+//! Must never import the UI (`ratatui`, `crossterm`, `crate::ui`, `crate::app`).
+
+pub mod backoff;
+pub mod client;
+pub mod informer;
+pub mod intern;
+pub mod key;
+pub mod kind;
+pub mod pool;
+pub mod row;
+pub mod sanitize;
+pub mod state;
+pub mod stats;
+pub mod store;

@@ -1,0 +1,171 @@
+//! The resource kinds ktui knows how to list, with their API coordinates (GVR) and the names a
+//! user may type for them. Owns name resolution for built-in kinds; must not know columns or
+//! how rows look (that is `crate::table`).
+
+use std::fmt;
+
+/// A built-in kind with a hand-written slim decoder and kubectl's columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BuiltinKind {
+    Pod,
+    Deployment,
+    ReplicaSet,
+    StatefulSet,
+    DaemonSet,
+    Job,
+    CronJob,
+    Service,
+    ConfigMap,
+    Secret,
+    Node,
+    Namespace,
+    PersistentVolumeClaim,
+    Event,
+}
+
+/// API coordinates and user-facing names of a kind, as `kubectl api-resources` shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindInfo {
+    /// `kind` (e.g. `Deployment`).
+    pub kind: &'static str,
+    /// API group; empty for the core group.
+    pub group: &'static str,
+    /// API version (`v1`).
+    pub version: &'static str,
+    /// Resource (plural) name, the `R` in GVR (`deployments`).
+    pub plural: &'static str,
+    /// Singular name (`deployment`).
+    pub singular: &'static str,
+    /// Short names (`deploy`).
+    pub short: &'static [&'static str],
+    /// Whether objects live in a namespace.
+    pub namespaced: bool,
+}
+
+impl BuiltinKind {
+    /// Every built-in kind, in the order `?`/completion lists them.
+    pub const ALL: [BuiltinKind; 14] = [
+        BuiltinKind::Pod,
+        BuiltinKind::Deployment,
+        BuiltinKind::ReplicaSet,
+        BuiltinKind::StatefulSet,
+        BuiltinKind::DaemonSet,
+        BuiltinKind::Job,
+        BuiltinKind::CronJob,
+        BuiltinKind::Service,
+        BuiltinKind::ConfigMap,
+        BuiltinKind::Secret,
+        BuiltinKind::Node,
+        BuiltinKind::Namespace,
+        BuiltinKind::PersistentVolumeClaim,
+        BuiltinKind::Event,
+    ];
+
+    /// The kind's API coordinates and names.
+    pub const fn info(self) -> KindInfo {
+        use BuiltinKind::*;
+        const fn k(
+            kind: &'static str,
+            group: &'static str,
+            plural: &'static str,
+            singular: &'static str,
+            short: &'static [&'static str],
+            namespaced: bool,
+        ) -> KindInfo {
+            KindInfo { kind, group, version: "v1", plural, singular, short, namespaced }
+        }
+        match self {
+            Pod => k("Pod", "", "pods", "pod", &["po"], true),
+            Deployment => k("Deployment", "apps", "deployments", "deployment", &["deploy"], true),
+            ReplicaSet => k("ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
+            StatefulSet => k("StatefulSet", "apps", "statefulsets", "statefulset", &["sts"], true),
+            DaemonSet => k("DaemonSet", "apps", "daemonsets", "daemonset", &["ds"], true),
+            Job => k("Job", "batch", "jobs", "job", &[], true),
+            CronJob => k("CronJob", "batch", "cronjobs", "cronjob", &["cj"], true),
+            Service => k("Service", "", "services", "service", &["svc"], true),
+            ConfigMap => k("ConfigMap", "", "configmaps", "configmap", &["cm"], true),
+            Secret => k("Secret", "", "secrets", "secret", &[], true),
+            Node => k("Node", "", "nodes", "node", &["no"], false),
+            Namespace => k("Namespace", "", "namespaces", "namespace", &["ns"], false),
+            PersistentVolumeClaim => {
+                k("PersistentVolumeClaim", "", "persistentvolumeclaims", "persistentvolumeclaim", &["pvc"], true)
+            }
+            Event => k("Event", "", "events", "event", &["ev"], true),
+        }
+    }
+
+    /// Resolves what a user typed after `:` (plural, singular, kind, short name or
+    /// `plural.group`), case-insensitively. `None` when no built-in kind matches.
+    pub fn resolve(name: &str) -> Option<BuiltinKind> {
+        let n = name.trim().to_ascii_lowercase();
+        Self::ALL.into_iter().find(|k| {
+            let i = k.info();
+            n == i.plural
+                || n == i.singular
+                || n == i.kind.to_ascii_lowercase()
+                || i.short.contains(&n.as_str())
+                || (!i.group.is_empty() && n == format!("{}.{}", i.plural, i.group))
+        })
+    }
+
+    /// URL path of the collection: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`.
+    /// `namespace` is ignored for cluster-scoped kinds.
+    pub fn url_path(self, namespace: Option<&str>) -> String {
+        let i = self.info();
+        let base = if i.group.is_empty() {
+            format!("/api/{}", i.version)
+        } else {
+            format!("/apis/{}/{}", i.group, i.version)
+        };
+        match namespace {
+            Some(ns) if i.namespaced => format!("{base}/namespaces/{ns}/{}", i.plural),
+            _ => format!("{base}/{}", i.plural),
+        }
+    }
+}
+
+impl fmt::Display for BuiltinKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().plural)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_every_alias_of_the_issue() {
+        let cases = [
+            ("po", BuiltinKind::Pod),
+            ("pods", BuiltinKind::Pod),
+            ("Pod", BuiltinKind::Pod),
+            ("deploy", BuiltinKind::Deployment),
+            ("deployments.apps", BuiltinKind::Deployment),
+            ("rs", BuiltinKind::ReplicaSet),
+            ("sts", BuiltinKind::StatefulSet),
+            ("ds", BuiltinKind::DaemonSet),
+            ("job", BuiltinKind::Job),
+            ("cj", BuiltinKind::CronJob),
+            ("svc", BuiltinKind::Service),
+            ("cm", BuiltinKind::ConfigMap),
+            ("secret", BuiltinKind::Secret),
+            ("no", BuiltinKind::Node),
+            ("ns", BuiltinKind::Namespace),
+            ("pvc", BuiltinKind::PersistentVolumeClaim),
+            ("ev", BuiltinKind::Event),
+        ];
+        for (typed, want) in cases {
+            assert_eq!(BuiltinKind::resolve(typed), Some(want), "{typed}");
+        }
+        assert_eq!(BuiltinKind::resolve("gizmo"), None);
+    }
+
+    #[test]
+    fn url_paths() {
+        assert_eq!(BuiltinKind::Pod.url_path(Some("a")), "/api/v1/namespaces/a/pods");
+        assert_eq!(BuiltinKind::Pod.url_path(None), "/api/v1/pods");
+        assert_eq!(BuiltinKind::Deployment.url_path(None), "/apis/apps/v1/deployments");
+        assert_eq!(BuiltinKind::Node.url_path(Some("a")), "/api/v1/nodes");
+    }
+}

@@ -1,0 +1,102 @@
+//! The compact row every informer stores instead of an API object; owns the `Row`/`Cell`
+//! vocabulary and the `IntoRow` contract. Must not format anything time-dependent (that is
+//! done at draw time) nor know about terminals.
+
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use super::intern::Interner;
+
+/// Unix time in whole seconds (UTC). All timestamps in rows use this unit so that relative
+/// ages can be computed at draw time against an injected clock.
+pub type UnixSecs = i64;
+
+/// Label pairs of an object (`metadata.labels`), keys and values interned, sorted by key.
+pub type Labels = Arc<[(Arc<str>, Arc<str>)]>;
+
+/// One cell of a row, kept in the cheapest form that can still be rendered exactly like
+/// kubectl at draw time. Text is already sanitized (see [`crate::kube::sanitize`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// A literal string, sanitized at decode time.
+    Text(Box<str>),
+    /// A literal string known at compile time (`<none>`, `Running`, ...), no allocation.
+    Static(&'static str),
+    /// An integer printed in decimal.
+    Int(i64),
+    /// `HumanDuration(now - t)`; `None` prints `<unknown>`.
+    Age(Option<UnixSecs>),
+    /// Pod RESTARTS: `count`, or `count (HumanDuration(now - last) ago)` when `count > 0`
+    /// and `last` (latest `lastState.terminated.finishedAt`) is known.
+    Restarts { count: i64, last: Option<UnixSecs> },
+    /// Job DURATION: blank without `start`; `HumanDuration(end - start)` when `end` is set,
+    /// else `HumanDuration(now - start)`.
+    Span { start: Option<UnixSecs>, end: Option<UnixSecs> },
+}
+
+/// How a row should be coloured: derived from the kind's status column at decode time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Health {
+    /// Nothing remarkable (Running and ready, Active, Bound, Complete...).
+    #[default]
+    Ok,
+    /// In progress or degraded (Pending, ContainerCreating, NotReady, Terminating...).
+    Warn,
+    /// Failing (CrashLoopBackOff, Error, ImagePullBackOff, Failed...).
+    Error,
+    /// Finished and uninteresting (Completed, Succeeded).
+    Done,
+}
+
+/// Where `enter` on a row leads: a pod list narrowed by a server-side selector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drill {
+    /// Pods of this namespace (from a Namespace row).
+    Namespace(Box<str>),
+    /// Pods matching a label selector in the row's namespace (Deployment, ReplicaSet,
+    /// StatefulSet, DaemonSet, Job `spec.selector`, Service `spec.selector`), in
+    /// Kubernetes label-selector syntax (`app=web,tier in (a,b)`).
+    Selector(Box<str>),
+    /// Pods scheduled on a node: field selector `spec.nodeName=<name>`.
+    Node(Box<str>),
+}
+
+/// One object as a list shows it. Built once per received object by [`IntoRow`]; shared by
+/// `Arc` between snapshots, never mutated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// `metadata.namespace`, interned; `None` for cluster-scoped kinds.
+    pub namespace: Option<Arc<str>>,
+    /// `metadata.name`, sanitized.
+    pub name: Box<str>,
+    /// `metadata.uid`; empty when the server sent none.
+    pub uid: Box<str>,
+    /// `metadata.creationTimestamp` in unix seconds.
+    pub created: Option<UnixSecs>,
+    /// `metadata.labels`.
+    pub labels: Labels,
+    /// The kind's columns after NAME, in the order of its column spec (default columns then
+    /// wide-only ones), AGE included where kubectl prints it.
+    pub cells: Box<[Cell]>,
+    /// Colour class of the row.
+    pub health: Health,
+    /// Where `enter` leads, if anywhere.
+    pub drill: Option<Drill>,
+}
+
+/// Decoding context handed to row builders: the interner shared by one informer pool.
+#[derive(Debug, Default, Clone)]
+pub struct RowCtx {
+    /// Interns namespaces, label keys and values, node names.
+    pub interner: Interner,
+}
+
+/// A slim, serde-decoded view of one API object (only the fields its columns need) that
+/// turns itself into a [`Row`]. Implemented per kind in `crate::table`.
+pub trait IntoRow: DeserializeOwned + Clone + Send + Sync + 'static {
+    /// Builds the row. Must be pure apart from interning: no clock, no I/O.
+    fn into_row(self, ctx: &RowCtx) -> Row;
+    /// `metadata.resourceVersion` of this object, used to resume watches.
+    fn resource_version(&self) -> Option<&str>;
+}

@@ -1,0 +1,86 @@
+//! `SyncState`: what an informer knows about its freshness, in words a user can act on. Owns
+//! the state vocabulary; must not decide transitions (the informer does).
+
+use std::fmt;
+use std::time::Duration;
+
+/// How fresh a snapshot is. Published with every snapshot so the header can say it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SyncState {
+    /// Not started yet (no request sent).
+    #[default]
+    Pending,
+    /// Initial list (or relist) in progress; `received` objects so far.
+    Syncing { received: usize },
+    /// Listed and watching; changes arrive as they happen.
+    Live,
+    /// The last request failed; retrying. `attempt` counts from 1, `retry_in` is the wait
+    /// before the next try, `error` a one-line reason.
+    Reconnecting { attempt: u32, retry_in: Duration, error: String },
+    /// The API server refused (HTTP 403): the user may not `verb` `resource`.
+    Forbidden { verb: String, resource: String },
+    /// The API server could not be reached at all (connect/TLS/DNS error, timeout).
+    Unreachable { reason: String },
+    /// The resource does not exist on this server (HTTP 404, e.g. a deleted CRD).
+    NotFound,
+}
+
+impl SyncState {
+    /// True when the snapshot's rows reflect a complete list (Live, or a failure after at
+    /// least one complete list — callers check `Snapshot::listed` for that).
+    pub fn is_live(&self) -> bool {
+        matches!(self, SyncState::Live)
+    }
+}
+
+impl fmt::Display for SyncState {
+    /// Header wording: `syncing 1,234…`, `live`, `reconnecting (attempt 3, 12s): reason`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyncState::Pending => f.write_str("starting…"),
+            SyncState::Syncing { received } => write!(f, "syncing {}…", thousands(*received as u64)),
+            SyncState::Live => f.write_str("live"),
+            SyncState::Reconnecting { attempt, retry_in, error } => {
+                write!(f, "reconnecting (attempt {attempt}, {}s): {error}", retry_in.as_secs())
+            }
+            SyncState::Forbidden { verb, resource } => write!(f, "forbidden: {verb} {resource}"),
+            SyncState::Unreachable { reason } => write!(f, "unreachable: {reason}"),
+            SyncState::NotFound => f.write_str("not found on this server"),
+        }
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wording() {
+        assert_eq!(SyncState::Syncing { received: 1234 }.to_string(), "syncing 1,234…");
+        assert_eq!(
+            SyncState::Reconnecting { attempt: 3, retry_in: Duration::from_secs(12), error: "eof".into() }
+                .to_string(),
+            "reconnecting (attempt 3, 12s): eof"
+        );
+        assert_eq!(
+            SyncState::Forbidden { verb: "list".into(), resource: "pods".into() }.to_string(),
+            "forbidden: list pods"
+        );
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(100_000), "100,000");
+    }
+}

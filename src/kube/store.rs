@@ -1,0 +1,281 @@
+//! The snapshot store: per informer, a writer that applies list/watch events to its rows and
+//! publishes immutable [`Snapshot`]s through an atomic swap, coalesced, with one payload-free
+//! change notification per key. Owns publication rules; must not talk to the network.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use arc_swap::ArcSwap;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::key::ResourceKey;
+use super::row::Row;
+use super::state::SyncState;
+
+/// Identity of a row inside one informer: (`metadata.namespace`, `metadata.name`). Like
+/// kube's `ObjectRef`, a delete+recreate with the same name replaces the row.
+pub type ObjKey = (Option<Arc<str>>, Box<str>);
+
+/// An immutable, complete view of one informer's objects at one moment. Reading it never
+/// blocks the writer; a new one replaces it whole.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// The key this snapshot belongs to.
+    pub key: ResourceKey,
+    /// Informer epoch that produced it (see `pool`); a view drops snapshots of old epochs.
+    pub epoch: u64,
+    /// Bumped on every publication of this slot; memoisation keys on it.
+    pub rev: u64,
+    /// Rows ordered by (namespace, name).
+    pub rows: Arc<[Arc<Row>]>,
+    /// Freshness, in words (see [`SyncState`]).
+    pub state: SyncState,
+    /// True once at least one complete list was applied: only then may an empty `rows` be
+    /// shown as "no resources".
+    pub listed: bool,
+    /// The last resourceVersion the informer saw (list, event or bookmark).
+    pub resource_version: Option<String>,
+}
+
+impl Snapshot {
+    /// The empty, not-yet-listed snapshot a slot starts with.
+    pub fn empty(key: ResourceKey, epoch: u64) -> Self {
+        Snapshot {
+            key,
+            epoch,
+            rev: 0,
+            rows: Arc::from(Vec::new()),
+            state: SyncState::Pending,
+            listed: false,
+            resource_version: None,
+        }
+    }
+}
+
+/// Where one informer's current snapshot lives. Readers call [`Slot::load`]: one atomic load
+/// and an `Arc` clone, no lock shared with the writer.
+#[derive(Debug)]
+pub struct Slot {
+    current: ArcSwap<Snapshot>,
+    /// Set when a notification is in flight and nobody loaded since: collapses duplicates.
+    notified: AtomicBool,
+}
+
+impl Slot {
+    /// A slot holding [`Snapshot::empty`].
+    pub fn new(key: ResourceKey, epoch: u64) -> Arc<Slot> {
+        Arc::new(Slot {
+            current: ArcSwap::from_pointee(Snapshot::empty(key, epoch)),
+            notified: AtomicBool::new(false),
+        })
+    }
+
+    /// The latest published snapshot. Re-arms change notification for this slot.
+    pub fn load(&self) -> Arc<Snapshot> {
+        self.notified.store(false, Ordering::Release);
+        self.current.load_full()
+    }
+
+    /// The latest snapshot without re-arming notifications (for stats and tests).
+    pub fn peek(&self) -> Arc<Snapshot> {
+        self.current.load_full()
+    }
+}
+
+/// A store-changed notification: which key, from which epoch. Carries no rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreChanged {
+    /// The key whose slot was republished.
+    pub key: ResourceKey,
+    /// Epoch of the informer that published.
+    pub epoch: u64,
+}
+
+/// Least time between two publications of one slot while events stream in (the first
+/// publication after a complete list is immediate).
+pub const PUBLISH_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The single writer of one [`Slot`], owned by its informer task. Mirrors kube's
+/// `reflector::Store` semantics: a relist (`init` → `init_apply`* → `init_done`) is buffered
+/// and swapped in whole, so a view never sees a half-empty table.
+#[derive(Debug)]
+pub struct StoreWriter {
+    key: ResourceKey,
+    epoch: u64,
+    slot: Arc<Slot>,
+    notify: UnboundedSender<StoreChanged>,
+    objects: BTreeMap<ObjKey, Arc<Row>>,
+    relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
+    state: SyncState,
+    listed: bool,
+    resource_version: Option<String>,
+    rev: u64,
+    dirty: bool,
+    last_publish: Option<Instant>,
+    publications: u64,
+}
+
+impl StoreWriter {
+    /// A writer for `slot`, notifying `notify` after each publication.
+    pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
+        let snap = slot.peek();
+        StoreWriter {
+            key: snap.key.clone(),
+            epoch: snap.epoch,
+            slot,
+            notify,
+            objects: BTreeMap::new(),
+            relist: None,
+            state: SyncState::Pending,
+            listed: false,
+            resource_version: None,
+            rev: snap.rev,
+            dirty: false,
+            last_publish: None,
+            publications: 0,
+        }
+    }
+
+    /// Starts a (re)list: later `init_apply` calls fill a buffer that replaces all rows at
+    /// [`StoreWriter::init_done`].
+    pub fn init(&mut self) {
+        self.relist = Some(BTreeMap::new());
+        self.set_state(SyncState::Syncing { received: 0 });
+    }
+
+    /// Adds one listed object to the relist buffer.
+    pub fn init_apply(&mut self, row: Row) {
+        let buf = self.relist.get_or_insert_with(BTreeMap::new);
+        buf.insert(obj_key(&row), Arc::new(row));
+        let received = buf.len();
+        self.set_state(SyncState::Syncing { received });
+    }
+
+    /// Ends a relist: swaps the buffer in whole (objects deleted during a watch gap vanish,
+    /// unchanged ones keep their `Arc` identity), marks the store live and publishes at once.
+    pub fn init_done(&mut self, resource_version: Option<String>) {
+        if let Some(buf) = self.relist.take() {
+            let mut fresh = buf;
+            for (k, row) in fresh.iter_mut() {
+                if let Some(old) = self.objects.get(k) {
+                    if **old == **row {
+                        *row = old.clone();
+                    }
+                }
+            }
+            self.objects = fresh;
+        }
+        self.listed = true;
+        self.resource_version = resource_version;
+        self.state = SyncState::Live;
+        self.dirty = true;
+        self.publish();
+    }
+
+    /// Adds or replaces one object (watch ADDED/MODIFIED).
+    pub fn apply(&mut self, row: Row) {
+        self.objects.insert(obj_key(&row), Arc::new(row));
+        self.dirty = true;
+    }
+
+    /// Removes one object (watch DELETED). Unknown keys are ignored.
+    pub fn delete(&mut self, key: &ObjKey) {
+        if self.objects.remove(key).is_some() {
+            self.dirty = true;
+        }
+    }
+
+    /// Records the resourceVersion to resume from (event or bookmark). Not a visible change.
+    pub fn set_resource_version(&mut self, rv: String) {
+        self.resource_version = Some(rv);
+    }
+
+    /// Changes the visible sync state; publishes immediately when the state *kind* changes
+    /// (e.g. live → reconnecting) so failures show without delay.
+    pub fn set_state(&mut self, state: SyncState) {
+        let kind_changed = std::mem::discriminant(&state) != std::mem::discriminant(&self.state);
+        if state != self.state {
+            self.state = state;
+            self.dirty = true;
+        }
+        if kind_changed {
+            self.publish();
+        }
+    }
+
+    /// The state last set.
+    pub fn state(&self) -> &SyncState {
+        &self.state
+    }
+
+    /// Number of objects currently held (not counting a relist buffer).
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// True when no objects are held.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// Publications so far (for stats and tests of coalescing).
+    pub fn publications(&self) -> u64 {
+        self.publications
+    }
+
+    /// When the pending change must be published, if one is pending: the last publication
+    /// plus [`PUBLISH_INTERVAL`].
+    pub fn deadline(&self) -> Option<Instant> {
+        if !self.dirty {
+            return None;
+        }
+        Some(self.last_publish.map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL))
+    }
+
+    /// Publishes if a change is pending and the coalescing interval has passed.
+    pub fn maybe_publish(&mut self) {
+        if let Some(deadline) = self.deadline() {
+            if Instant::now() >= deadline {
+                self.publish();
+            }
+        }
+    }
+
+    /// Publishes the current rows and state now (if anything changed since the last time).
+    pub fn publish(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
+        self.rev += 1;
+        self.publications += 1;
+        self.last_publish = Some(Instant::now());
+        let rows: Arc<[Arc<Row>]> = self.objects.values().cloned().collect();
+        let snap = Snapshot {
+            key: self.key.clone(),
+            epoch: self.epoch,
+            rev: self.rev,
+            rows,
+            state: self.state.clone(),
+            listed: self.listed,
+            resource_version: self.resource_version.clone(),
+        };
+        self.slot.current.store(Arc::new(snap));
+        if !self.slot.notified.swap(true, Ordering::AcqRel) {
+            // A closed receiver means the UI is gone; nothing to tell.
+            let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: self.epoch });
+        }
+    }
+}
+
+/// The identity of a row within its informer.
+pub fn obj_key(row: &Row) -> ObjKey {
+    (row.namespace.clone(), row.name.clone())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+use std::sync::Arc;
+
+use tokio::sync::mpsc::unbounded_channel;
+
+use super::*;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{Cell, Health, Row};
+
+fn row(ns: &str, name: &str, v: i64) -> Row {
+    Row {
+        namespace: Some(Arc::from(ns)),
+        name: name.into(),
+        uid: format!("uid-{name}").into(),
+        created: Some(0),
+        labels: Arc::from(Vec::new()),
+        cells: vec![Cell::Int(v)].into(),
+        health: Health::Ok,
+        drill: None,
+    }
+}
+
+fn writer() -> (Arc<Slot>, StoreWriter, tokio::sync::mpsc::UnboundedReceiver<StoreChanged>) {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("a"));
+    let slot = Slot::new(key, 7);
+    let (tx, rx) = unbounded_channel();
+    let w = StoreWriter::new(slot.clone(), tx);
+    (slot, w, rx)
+}
+
+#[test]
+fn relist_is_invisible_until_init_done() {
+    let (slot, mut w, _rx) = writer();
+    w.init();
+    w.init_apply(row("a", "x", 1));
+    w.init_apply(row("a", "y", 1));
+    w.publish();
+    let s = slot.load();
+    assert!(!s.listed);
+    assert!(s.rows.is_empty(), "a half-done list must not be visible");
+    assert_eq!(s.state, SyncState::Syncing { received: 2 });
+    w.init_done(Some("10".into()));
+    let s = slot.load();
+    assert!(s.listed);
+    assert_eq!(s.rows.len(), 2);
+    assert_eq!(s.state, SyncState::Live);
+    assert_eq!(s.resource_version.as_deref(), Some("10"));
+    assert_eq!(s.epoch, 7);
+}
+
+#[test]
+fn relist_drops_ghosts_and_keeps_identity_of_unchanged_rows() {
+    let (slot, mut w, _rx) = writer();
+    w.init();
+    w.init_apply(row("a", "keep", 1));
+    w.init_apply(row("a", "gone", 1));
+    w.init_done(Some("1".into()));
+    let before = slot.load();
+    w.init();
+    w.init_apply(row("a", "keep", 1));
+    w.init_apply(row("a", "new", 1));
+    // Until the relist ends, the old rows stay visible.
+    w.publish();
+    assert_eq!(slot.load().rows.len(), 2);
+    w.init_done(Some("2".into()));
+    let after = slot.load();
+    let names: Vec<&str> = after.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(names, ["keep", "new"]);
+    let keep_before = before.rows.iter().find(|r| &*r.name == "keep").unwrap();
+    assert!(Arc::ptr_eq(keep_before, &after.rows[0]), "unchanged row keeps its Arc");
+}
+
+#[test]
+fn notifications_collapse_until_the_reader_loads() {
+    let (slot, mut w, mut rx) = writer();
+    w.init();
+    w.init_done(Some("1".into()));
+    for i in 0..5 {
+        w.apply(row("a", "x", i));
+        w.publish();
+    }
+    let mut n = 0;
+    while rx.try_recv().is_ok() {
+        n += 1;
+    }
+    assert_eq!(n, 1, "one notification until the reader loads");
+    assert_eq!(slot.load().rows[0].cells[0], Cell::Int(4));
+    w.apply(row("a", "x", 9));
+    w.publish();
+    assert!(rx.try_recv().is_ok(), "loading re-arms the notification");
+}
+
+#[test]
+fn delete_and_apply() {
+    let (slot, mut w, _rx) = writer();
+    w.init();
+    w.init_done(Some("1".into()));
+    w.apply(row("a", "x", 1));
+    w.apply(row("a", "y", 1));
+    w.delete(&(Some(Arc::from("a")), "x".into()));
+    w.delete(&(Some(Arc::from("a")), "never".into()));
+    w.publish();
+    let s = slot.load();
+    assert_eq!(s.rows.len(), 1);
+    assert_eq!(&*s.rows[0].name, "y");
+    // init (syncing shown at once), init_done, then one coalesced publication.
+    assert_eq!(s.rev, 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn coalescing_deadline_is_one_interval_after_the_last_publication() {
+    let (_slot, mut w, _rx) = writer();
+    w.init();
+    w.init_done(Some("1".into()));
+    assert_eq!(w.deadline(), None);
+    w.apply(row("a", "x", 1));
+    let d = w.deadline().expect("dirty");
+    assert!(d > Instant::now());
+    let before = w.publications();
+    w.maybe_publish();
+    assert_eq!(w.publications(), before, "too early: not published");
+    tokio::time::advance(PUBLISH_INTERVAL).await;
+    w.maybe_publish();
+    assert_eq!(w.publications(), before + 1);
+}

@@ -1,0 +1,302 @@
+//! Pure object → row builders per built-in kind, with kubectl's columns (see
+//! /work/shared/kubectl-columns.md): one slim serde type per kind in `table/<kind>.rs`, its
+//! [`IntoRow`] impl, and the column specs the UI draws headers from. No I/O, no clock: time
+//! cells are formatted at draw time by [`format::format_cell`].
+
+pub mod configmap;
+pub mod cronjob;
+pub mod daemonset;
+pub mod deployment;
+pub mod event;
+pub mod format;
+pub mod job;
+pub mod meta;
+pub mod namespace;
+pub mod node;
+pub mod pod;
+pub mod pod_status;
+pub mod pvc;
+pub mod replicaset;
+pub mod secret;
+pub mod select;
+pub mod service;
+pub mod statefulset;
+pub mod workload;
+
+#[cfg(test)]
+mod testutil;
+
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{IntoRow, Row, RowCtx};
+
+pub use configmap::ConfigMapObj;
+pub use cronjob::CronJobObj;
+pub use daemonset::DaemonSetObj;
+pub use deployment::DeploymentObj;
+pub use event::EventObj;
+pub use job::JobObj;
+pub use namespace::NamespaceObj;
+pub use node::NodeObj;
+pub use pod::PodObj;
+pub use pvc::PvcObj;
+pub use replicaset::ReplicaSetObj;
+pub use secret::SecretObj;
+pub use service::ServiceObj;
+pub use statefulset::StatefulSetObj;
+
+/// One column header after NAME.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Header text exactly as kubectl prints it (`NOMINATED NODE`, `PORT(S)`).
+    pub header: &'static str,
+    /// Shown only in wide mode (`-o wide`).
+    pub wide: bool,
+}
+
+/// The columns of a kind, matching `Row::cells` index for index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindSpec {
+    /// Every column after NAME (NAME and NAMESPACE are added by the UI). Wide-only columns
+    /// usually come last, but not always (events interleave SUBOBJECT/SOURCE before MESSAGE,
+    /// as `kubectl get events -o wide` does): select visible columns by their `wide` flag.
+    pub columns: &'static [Column],
+    /// Index into `cells` of the STATUS-like column used for the status sort, if any.
+    pub status_col: Option<usize>,
+}
+
+impl KindSpec {
+    /// The columns shown in normal (`wide == false`) or wide mode, with their cell index.
+    pub fn visible(&self, wide: bool) -> impl Iterator<Item = (usize, &'static Column)> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| wide || !c.wide)
+    }
+}
+
+const fn c(header: &'static str) -> Column {
+    Column { header, wide: false }
+}
+
+const fn w(header: &'static str) -> Column {
+    Column { header, wide: true }
+}
+
+const POD: KindSpec = KindSpec {
+    columns: &[
+        c("READY"),
+        c("STATUS"),
+        c("RESTARTS"),
+        c("AGE"),
+        w("IP"),
+        w("NODE"),
+        w("NOMINATED NODE"),
+        w("READINESS GATES"),
+    ],
+    status_col: Some(1),
+};
+const DEPLOYMENT: KindSpec = KindSpec {
+    columns: &[
+        c("READY"),
+        c("UP-TO-DATE"),
+        c("AVAILABLE"),
+        c("AGE"),
+        w("CONTAINERS"),
+        w("IMAGES"),
+        w("SELECTOR"),
+    ],
+    status_col: None,
+};
+const REPLICASET: KindSpec = KindSpec {
+    columns: &[
+        c("DESIRED"),
+        c("CURRENT"),
+        c("READY"),
+        c("AGE"),
+        w("CONTAINERS"),
+        w("IMAGES"),
+        w("SELECTOR"),
+    ],
+    status_col: None,
+};
+const STATEFULSET: KindSpec = KindSpec {
+    columns: &[c("READY"), c("AGE"), w("CONTAINERS"), w("IMAGES")],
+    status_col: None,
+};
+const DAEMONSET: KindSpec = KindSpec {
+    columns: &[
+        c("DESIRED"),
+        c("CURRENT"),
+        c("READY"),
+        c("UP-TO-DATE"),
+        c("AVAILABLE"),
+        c("NODE SELECTOR"),
+        c("AGE"),
+        w("CONTAINERS"),
+        w("IMAGES"),
+        w("SELECTOR"),
+    ],
+    status_col: None,
+};
+const JOB: KindSpec = KindSpec {
+    columns: &[
+        c("STATUS"),
+        c("COMPLETIONS"),
+        c("DURATION"),
+        c("AGE"),
+        w("CONTAINERS"),
+        w("IMAGES"),
+        w("SELECTOR"),
+    ],
+    status_col: Some(0),
+};
+const CRONJOB: KindSpec = KindSpec {
+    columns: &[
+        c("SCHEDULE"),
+        c("TIMEZONE"),
+        c("SUSPEND"),
+        c("ACTIVE"),
+        c("LAST SCHEDULE"),
+        c("AGE"),
+        w("CONTAINERS"),
+        w("IMAGES"),
+        w("SELECTOR"),
+    ],
+    status_col: Some(2),
+};
+const SERVICE: KindSpec = KindSpec {
+    columns: &[
+        c("TYPE"),
+        c("CLUSTER-IP"),
+        c("EXTERNAL-IP"),
+        c("PORT(S)"),
+        c("AGE"),
+        w("SELECTOR"),
+    ],
+    status_col: None,
+};
+const CONFIGMAP: KindSpec = KindSpec {
+    columns: &[c("DATA"), c("AGE")],
+    status_col: None,
+};
+const SECRET: KindSpec = KindSpec {
+    columns: &[c("TYPE"), c("DATA"), c("AGE")],
+    status_col: None,
+};
+const NODE: KindSpec = KindSpec {
+    columns: &[
+        c("STATUS"),
+        c("ROLES"),
+        c("AGE"),
+        c("VERSION"),
+        w("INTERNAL-IP"),
+        w("EXTERNAL-IP"),
+        w("OS-IMAGE"),
+        w("KERNEL-VERSION"),
+        w("CONTAINER-RUNTIME"),
+    ],
+    status_col: Some(0),
+};
+const NAMESPACE: KindSpec = KindSpec {
+    columns: &[c("STATUS"), c("AGE")],
+    status_col: Some(0),
+};
+const PVC: KindSpec = KindSpec {
+    columns: &[
+        c("STATUS"),
+        c("VOLUME"),
+        c("CAPACITY"),
+        c("ACCESS MODES"),
+        c("STORAGECLASS"),
+        c("VOLUMEATTRIBUTESCLASS"),
+        c("AGE"),
+        w("VOLUMEMODE"),
+    ],
+    status_col: Some(0),
+};
+/// `kubectl get events` columns; its wide NAME column is the UI's NAME column.
+const EVENT: KindSpec = KindSpec {
+    columns: &[
+        c("LAST SEEN"),
+        c("TYPE"),
+        c("REASON"),
+        c("OBJECT"),
+        w("SUBOBJECT"),
+        w("SOURCE"),
+        c("MESSAGE"),
+        w("FIRST SEEN"),
+        w("COUNT"),
+    ],
+    status_col: Some(1),
+};
+
+/// The column spec of a built-in kind.
+pub fn spec(kind: BuiltinKind) -> &'static KindSpec {
+    use BuiltinKind::*;
+    match kind {
+        Pod => &POD,
+        Deployment => &DEPLOYMENT,
+        ReplicaSet => &REPLICASET,
+        StatefulSet => &STATEFULSET,
+        DaemonSet => &DAEMONSET,
+        Job => &JOB,
+        CronJob => &CRONJOB,
+        Service => &SERVICE,
+        ConfigMap => &CONFIGMAP,
+        Secret => &SECRET,
+        Node => &NODE,
+        Namespace => &NAMESPACE,
+        PersistentVolumeClaim => &PVC,
+        Event => &EVENT,
+    }
+}
+
+fn decode<T: IntoRow>(json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
+    serde_json::from_slice::<T>(json).map(|o| o.into_row(ctx))
+}
+
+/// Decodes one object's JSON with the kind's slim type and builds its row.
+pub fn decode_row(kind: BuiltinKind, json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
+    use BuiltinKind::*;
+    match kind {
+        Pod => decode::<PodObj>(json, ctx),
+        Deployment => decode::<DeploymentObj>(json, ctx),
+        ReplicaSet => decode::<ReplicaSetObj>(json, ctx),
+        StatefulSet => decode::<StatefulSetObj>(json, ctx),
+        DaemonSet => decode::<DaemonSetObj>(json, ctx),
+        Job => decode::<JobObj>(json, ctx),
+        CronJob => decode::<CronJobObj>(json, ctx),
+        Service => decode::<ServiceObj>(json, ctx),
+        ConfigMap => decode::<ConfigMapObj>(json, ctx),
+        Secret => decode::<SecretObj>(json, ctx),
+        Node => decode::<NodeObj>(json, ctx),
+        Namespace => decode::<NamespaceObj>(json, ctx),
+        PersistentVolumeClaim => decode::<PvcObj>(json, ctx),
+        Event => decode::<EventObj>(json, ctx),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_a_spec_matching_its_cells() {
+        for kind in BuiltinKind::ALL {
+            let row = decode_row(kind, b"{}", &RowCtx::default()).unwrap();
+            assert_eq!(row.cells.len(), spec(kind).columns.len(), "{kind}");
+            if let Some(i) = spec(kind).status_col {
+                assert!(i < spec(kind).columns.len(), "{kind}");
+            }
+        }
+    }
+
+    #[test]
+    fn events_interleave_wide_columns() {
+        let normal: Vec<_> = spec(BuiltinKind::Event)
+            .visible(false)
+            .map(|(_, c)| c.header)
+            .collect();
+        assert_eq!(normal, ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]);
+    }
+}

@@ -1,0 +1,246 @@
+//! Events (core/v1) as `kubectl get events` lists them: LAST SEEN, TYPE, REASON, OBJECT,
+//! MESSAGE, with the wide SUBOBJECT, SOURCE (before MESSAGE), FIRST SEEN and COUNT (after).
+//! Times are stored, never formatted here; must not keep annotations or related objects.
+
+use serde::Deserialize;
+
+use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
+
+use super::meta::{text, time, ObjMeta};
+
+/// An event, decoded only as far as its columns need.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EventObj {
+    /// `metadata`.
+    pub metadata: ObjMeta,
+    /// `involvedObject`.
+    pub involved_object: InvolvedObject,
+    /// `reason`.
+    pub reason: String,
+    /// `message`.
+    pub message: String,
+    /// `type` (`Normal`, `Warning`).
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `source`.
+    pub source: EventSource,
+    /// `reportingComponent` (Go field ReportingController).
+    pub reporting_component: String,
+    /// `reportingInstance`.
+    pub reporting_instance: String,
+    /// `firstTimestamp`.
+    #[serde(deserialize_with = "time")]
+    pub first_timestamp: Option<UnixSecs>,
+    /// `lastTimestamp`.
+    #[serde(deserialize_with = "time")]
+    pub last_timestamp: Option<UnixSecs>,
+    /// `eventTime` (MicroTime, truncated to seconds).
+    #[serde(deserialize_with = "time")]
+    pub event_time: Option<UnixSecs>,
+    /// `count`.
+    pub count: i64,
+    /// `series`.
+    pub series: Option<EventSeries>,
+}
+
+/// `involvedObject`.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InvolvedObject {
+    /// `kind`.
+    pub kind: String,
+    /// `name`.
+    pub name: String,
+    /// `fieldPath` (e.g. `spec.containers{web}`).
+    pub field_path: String,
+}
+
+/// `source`.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(default)]
+pub struct EventSource {
+    /// `component`.
+    pub component: String,
+    /// `host`.
+    pub host: String,
+}
+
+/// `series`.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EventSeries {
+    /// `series.count`.
+    pub count: i64,
+    /// `series.lastObservedTime`.
+    #[serde(deserialize_with = "time")]
+    pub last_observed_time: Option<UnixSecs>,
+}
+
+/// kubectl's generic cell rule: cut at the first `\n`, `\r` or `\f`, appending `...` if
+/// anything was cut.
+pub fn first_line(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.find(['\n', '\r', '\u{c}']) {
+        Some(i) => format!("{}...", &s[..i]).into(),
+        None => s.into(),
+    }
+}
+
+impl EventObj {
+    /// FIRST SEEN instant: `firstTimestamp`, else `eventTime`.
+    pub fn first_seen(&self) -> Option<UnixSecs> {
+        self.first_timestamp.or(self.event_time)
+    }
+
+    /// LAST SEEN instant: `series.lastObservedTime` when `series` is set, else
+    /// `lastTimestamp`, else the FIRST SEEN instant.
+    pub fn last_seen(&self) -> Option<UnixSecs> {
+        match &self.series {
+            Some(s) => s.last_observed_time,
+            None => self.last_timestamp.or(self.first_seen()),
+        }
+    }
+
+    /// OBJECT: `lowercase(kind)/name`, or just the kind when the name is empty.
+    fn object(&self) -> String {
+        let kind = self.involved_object.kind.to_lowercase();
+        if self.involved_object.name.is_empty() {
+            kind
+        } else {
+            format!("{kind}/{}", self.involved_object.name)
+        }
+    }
+
+    /// SOURCE: `component, host` with the reporting fields as fallbacks.
+    fn source(&self) -> String {
+        let or = |a: &'_ str, b: &'_ str| {
+            if a.is_empty() {
+                b.to_string()
+            } else {
+                a.to_string()
+            }
+        };
+        let component = or(&self.source.component, &self.reporting_component);
+        let host = or(&self.source.host, &self.reporting_instance);
+        if host.is_empty() {
+            component
+        } else {
+            format!("{component}, {host}")
+        }
+    }
+}
+
+impl IntoRow for EventObj {
+    fn into_row(self, ctx: &RowCtx) -> Row {
+        let health = if self.type_ == "Warning" {
+            Health::Warn
+        } else {
+            Health::Ok
+        };
+        let count = match &self.series {
+            Some(s) => s.count,
+            None if self.count == 0 => 1,
+            None => self.count,
+        };
+        let type_ = match self.type_.as_str() {
+            "Normal" => Cell::Static("Normal"),
+            "Warning" => Cell::Static("Warning"),
+            other => text(other),
+        };
+        let cells = vec![
+            Cell::Age(self.last_seen()),
+            type_,
+            text(&self.reason),
+            text(&self.object()),
+            text(&self.involved_object.field_path),
+            text(&self.source()),
+            text(&first_line(self.message.trim())),
+            Cell::Age(self.first_seen()),
+            Cell::Int(count),
+        ];
+        self.metadata.into_row(ctx, cells, health, None)
+    }
+
+    fn resource_version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::first_line;
+    use crate::kube::kind::BuiltinKind;
+    use crate::kube::row::Health;
+    use crate::table::testutil::{ago, cells, row};
+
+    #[test]
+    fn verified_examples() {
+        let legacy = json!({"metadata": {"name": "e1", "namespace": "ns"}, "type": "Warning", "reason": "BackOff",
+            "involvedObject": {"kind": "Pod", "name": "web-1", "fieldPath": "spec.containers{web}"},
+            "source": {"component": "kubelet", "host": "node-1"},
+            "message": "  Back-off restarting failed container\n", "count": 12,
+            "firstTimestamp": ago(3600), "lastTimestamp": ago(65)});
+        assert_eq!(
+            cells(BuiltinKind::Event, legacy.clone()),
+            [
+                "65s",
+                "Warning",
+                "BackOff",
+                "pod/web-1",
+                "spec.containers{web}",
+                "kubelet, node-1",
+                "Back-off restarting failed container",
+                "60m",
+                "12"
+            ]
+        );
+        let r = row(BuiltinKind::Event, legacy);
+        assert_eq!((&*r.name, r.health), ("e1", Health::Warn));
+
+        let series = json!({"type": "Normal", "reason": "Pulled", "involvedObject": {"kind": "Pod", "name": "p"},
+            "reportingComponent": "kubelet", "reportingInstance": "node-2",
+            "eventTime": ago(600).replace('Z', ".123456Z"),
+            "series": {"count": 4, "lastObservedTime": ago(30)}});
+        let got = cells(BuiltinKind::Event, series);
+        assert_eq!(
+            (got[0].as_str(), got[5].as_str(), got[7].as_str(), got[8].as_str()),
+            ("30s", "kubelet, node-2", "10m", "4")
+        );
+
+        let single =
+            json!({"involvedObject": {"kind": "Node"}, "reportingComponent": "c", "eventTime": ago(200)});
+        let got = cells(BuiltinKind::Event, single);
+        assert_eq!(
+            (
+                got[0].as_str(),
+                got[3].as_str(),
+                got[5].as_str(),
+                got[7].as_str(),
+                got[8].as_str()
+            ),
+            ("3m20s", "node", "c", "3m20s", "1")
+        );
+
+        let none = cells(BuiltinKind::Event, json!({}));
+        assert_eq!(none, ["<unknown>", "", "", "", "", "", "", "<unknown>", "1"]);
+        let series_no_time = cells(
+            BuiltinKind::Event,
+            json!({"lastTimestamp": ago(5), "series": {"count": 0}}),
+        );
+        assert_eq!(
+            (series_no_time[0].as_str(), series_no_time[8].as_str()),
+            ("<unknown>", "0")
+        );
+    }
+
+    #[test]
+    fn message_first_line_and_escapes() {
+        assert_eq!(first_line("line1\nline2"), "line1...");
+        assert_eq!(first_line("a\rb"), "a...");
+        assert_eq!(first_line("plain"), "plain");
+        let got = cells(BuiltinKind::Event, json!({"message": "\u{1b}[2Jboom\nrest"}));
+        assert_eq!(got[6], "^[[2Jboom...");
+    }
+}

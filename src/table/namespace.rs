@@ -1,0 +1,66 @@
+//! Namespaces: slim decoder and row (STATUS, AGE); `enter` leads to the namespace's pods.
+//! Must not keep spec or finalizers.
+
+use serde::Deserialize;
+
+use crate::kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
+
+use super::meta::{text, ObjMeta};
+use crate::kube::sanitize::sanitized_box;
+
+/// A namespace: metadata and phase.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(default)]
+pub struct NamespaceObj {
+    /// `metadata`.
+    pub metadata: ObjMeta,
+    /// `status`.
+    pub status: NamespaceStatus,
+}
+
+/// `status`.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(default)]
+pub struct NamespaceStatus {
+    /// `status.phase` (`Active`, `Terminating`).
+    pub phase: String,
+}
+
+impl IntoRow for NamespaceObj {
+    fn into_row(self, ctx: &RowCtx) -> Row {
+        let (status, health) = match self.status.phase.as_str() {
+            "Active" => (Cell::Static("Active"), Health::Ok),
+            "Terminating" => (Cell::Static("Terminating"), Health::Warn),
+            other => (text(other), Health::Warn),
+        };
+        let cells = vec![status, Cell::Age(self.metadata.creation_timestamp)];
+        let drill = Some(Drill::Namespace(sanitized_box(&self.metadata.name)));
+        self.metadata.into_row(ctx, cells, health, drill)
+    }
+
+    fn resource_version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::kube::kind::BuiltinKind;
+    use crate::kube::row::{Drill, Health};
+    use crate::table::testutil::{ago, cells, row};
+
+    #[test]
+    fn status_age_drill() {
+        let ns = json!({"metadata": {"name": "team-a", "creationTimestamp": ago(86_400 * 400)},
+            "status": {"phase": "Terminating"}});
+        assert_eq!(cells(BuiltinKind::Namespace, ns.clone()), ["Terminating", "400d"]);
+        let r = row(BuiltinKind::Namespace, ns);
+        assert_eq!(
+            (r.health, r.drill),
+            (Health::Warn, Some(Drill::Namespace("team-a".into())))
+        );
+        assert_eq!(r.namespace, None);
+    }
+}

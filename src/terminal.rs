@@ -1,0 +1,50 @@
+//! The terminal guard: raw mode and the alternate screen on entry, restored on every way out
+//! (normal exit, error, panic, SIGINT/SIGTERM/SIGHUP handled by the app loop). Owns terminal
+//! modes only; must not draw.
+
+use std::io::{self, Stdout};
+
+use anyhow::Result;
+use crossterm::{cursor, event, execute, terminal};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+
+/// The ratatui terminal ktui draws on.
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// Holds the terminal in TUI mode; restores it when dropped.
+pub struct TerminalGuard {
+    /// The terminal to draw on.
+    pub terminal: Term,
+}
+
+impl TerminalGuard {
+    /// Enters raw mode and the alternate screen, and installs a panic hook that restores the
+    /// terminal before the panic message is printed.
+    pub fn enter() -> Result<Self> {
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            prev(info);
+        }));
+        terminal::enable_raw_mode()?;
+        let mut out = io::stdout();
+        execute!(out, terminal::EnterAlternateScreen, cursor::Hide, event::EnableBracketedPaste)?;
+        let terminal = Terminal::new(CrosstermBackend::new(out))?;
+        Ok(TerminalGuard { terminal })
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves the alternate screen and raw mode. Safe to call more than once; errors are ignored
+/// because there is nothing better to do with them while exiting.
+pub fn restore() {
+    let mut out = io::stdout();
+    let _ = execute!(out, event::DisableBracketedPaste, terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = terminal::disable_raw_mode();
+}

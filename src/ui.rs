@@ -1,0 +1,87 @@
+//! Drawing: read-only over [`UiState`], snapshots and the theme. Owns layout; must not change
+//! state or wait on anything.
+
+mod header;
+mod help;
+mod informers;
+mod list;
+pub mod theme;
+
+use std::time::Duration;
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+use crate::app::state::{Prompt, Screen, UiState};
+use crate::kube::pool::InformerPool;
+use crate::kube::row::UnixSecs;
+
+use theme::Theme;
+
+/// Draws one frame; returns how many table rows fit (the page size for paging keys).
+pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: UnixSecs) -> usize {
+    let theme = Theme::from_env();
+    let [head, body, foot] =
+        Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1)]).areas(f.area());
+    header::draw(f, head, state, &theme);
+    let page = match state.top() {
+        Screen::List(l) => list::draw(f, body, state, l, &theme, now),
+        Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
+    };
+    footer(f, foot, state, &theme);
+    if state.help {
+        help::draw(f, f.area(), state, &theme);
+    }
+    page
+}
+
+/// How soon the screen must be redrawn with no event (relative ages change): 1 s while a
+/// visible age is under 10 minutes or counters are shown, else 15 s.
+pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
+    match state.top() {
+        Screen::Informers { .. } => Duration::from_secs(1),
+        Screen::List(l) => {
+            let youngest = l.cache.visible_youngest(l.offset, state.page_rows);
+            match youngest {
+                Some(t) if now - t < 600 => Duration::from_secs(1),
+                _ => Duration::from_secs(15),
+            }
+        }
+    }
+}
+
+fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
+    let line = match &state.prompt {
+        Some(Prompt::Command(s)) => Line::from(vec![Span::styled(":", theme.label), Span::raw(s.clone()), Span::raw("█")]),
+        Some(Prompt::Filter(s)) => {
+            Line::from(vec![Span::styled("/", theme.label), Span::raw(s.clone()), Span::raw("█")])
+        }
+        None => {
+            if let Some(m) = &state.message {
+                Line::from(Span::styled(m.clone(), theme.error))
+            } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
+                Line::from(Span::styled(format!("filter: {err}"), theme.error))
+            } else {
+                hints(state, theme)
+            }
+        }
+    };
+    f.render_widget(line, area);
+}
+
+/// Footer hints, generated from the keymap (first binding of the most useful actions).
+fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
+    use crate::app::action::Action;
+    use crate::app::keymap::KeyMode;
+    let wanted = [Action::CommandMode, Action::FilterMode, Action::Enter, Action::Back, Action::Help, Action::Quit];
+    let mut spans = Vec::new();
+    for a in wanted {
+        if let Some(b) = state.keymap.bindings(KeyMode::Normal).iter().find(|b| b.run == a) {
+            spans.push(Span::styled(format!("<{}>", b.on), theme.label));
+            let short = b.desc.split([' ', ':', '(']).next().unwrap_or("").to_owned();
+            spans.push(Span::styled(format!(" {short}  "), theme.dim));
+        }
+    }
+    Line::from(spans)
+}

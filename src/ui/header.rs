@@ -1,0 +1,64 @@
+//! The two header lines: context, server, namespace; then kind, count and sync state in
+//! words. Must not compute anything heavier than formatting.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::app::state::{Conn, Screen, UiState};
+use crate::kube::sanitize::sanitize;
+use crate::kube::state::{thousands, SyncState};
+
+use super::theme::Theme;
+
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
+    let (ctx, server) = match &state.conn {
+        Conn::Connected(i) => (i.context.clone(), i.server.clone()),
+        Conn::Connecting => ("…".into(), "connecting…".into()),
+        Conn::Failed(_) => ("-".into(), "not connected".into()),
+    };
+    let ns = state.namespace.clone().unwrap_or_else(|| "all".into());
+    let mut first = vec![
+        Span::styled(" context: ", theme.label),
+        Span::styled(sanitize(&ctx).into_owned(), theme.value),
+        Span::styled("  server: ", theme.label),
+        Span::styled(sanitize(&server).into_owned(), theme.value),
+        Span::styled("  namespace: ", theme.label),
+        Span::styled(sanitize(&ns).into_owned(), theme.value),
+    ];
+    if state.readonly {
+        first.push(Span::styled("  [readonly]", theme.warn));
+    }
+    let second = match state.top() {
+        Screen::List(l) => {
+            let mut spans = vec![Span::styled(format!(" {}", l.key.kind.info().plural), theme.value)];
+            if let Some(o) = &l.origin {
+                spans.push(Span::styled(format!(" of {}", sanitize(o)), theme.value));
+            }
+            if let Some(sel) = &l.key.labels {
+                spans.push(Span::styled(format!(" [{}]", sanitize(sel)), theme.dim));
+            }
+            match l.snapshot() {
+                Some(snap) => {
+                    let count = if l.filter.is_empty() && l.cache.len() == l.cache.total() {
+                        thousands(l.cache.total() as u64)
+                    } else {
+                        format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
+                    };
+                    spans.push(Span::styled(format!("  {count}  "), theme.value));
+                    let style = match snap.state {
+                        SyncState::Live => theme.ok,
+                        SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
+                        _ => theme.error,
+                    };
+                    spans.push(Span::styled(sanitize(&snap.state.to_string()).into_owned(), style));
+                }
+                None => spans.push(Span::styled("  waiting for the client…", theme.warn)),
+            }
+            spans
+        }
+        Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
+    };
+    f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
+}

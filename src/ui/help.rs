@@ -1,0 +1,51 @@
+//! The `?` overlay, generated from the keymap in use so it can never drift from behaviour.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+
+use crate::app::keymap::KeyMode;
+use crate::app::state::UiState;
+use crate::kube::kind::BuiltinKind;
+
+use super::theme::Theme;
+
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
+    let mut lines = vec![Line::from(Span::styled("Keys", theme.column))];
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for b in state.keymap.bindings(KeyMode::Normal) {
+        // Several keys for one action share a line: `j, down  down`.
+        if let Some(entry) = seen.iter_mut().find(|(_, d)| *d == b.desc) {
+            entry.0.push_str(", ");
+            entry.0.push_str(&b.on);
+        } else {
+            seen.push((b.on.clone(), b.desc.clone()));
+        }
+    }
+    for (keys, desc) in seen {
+        lines.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), theme.label), Span::raw(desc)]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(Span::styled("Commands", theme.column)));
+    let kinds: Vec<String> = BuiltinKind::ALL
+        .iter()
+        .map(|k| {
+            let i = k.info();
+            match i.short.first() {
+                Some(s) => format!("{} ({s})", i.plural),
+                None => i.plural.to_owned(),
+            }
+        })
+        .collect();
+    for chunk in kinds.chunks(4) {
+        lines.push(Line::from(format!("  :{}", chunk.join("  :"))));
+    }
+    lines.push(Line::from("  :<kind> <namespace|all>   :informers (:watches)   :q"));
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let w = 72.min(area.width);
+    let popup = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    f.render_widget(Clear, popup);
+    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(" help (any key closes) ");
+    f.render_widget(Paragraph::new(lines).block(block), popup);
+}

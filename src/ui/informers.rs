@@ -1,0 +1,57 @@
+//! `:informers`: one row per running informer with its live counters, so users (and tests)
+//! can watch bookmarks, relists and reconnects happen.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+use ratatui::Frame;
+
+use crate::kube::pool::InformerPool;
+use crate::kube::state::thousands;
+
+use super::theme::Theme;
+
+const HEADERS: [&str; 10] =
+    ["KEY", "STATE", "RESOURCE VERSION", "BOOKMARK", "RELISTS", "RECONNECTS", "EVENTS", "OBJECTS", "SUBS", "STOPS IN"];
+
+pub(super) fn draw(f: &mut Frame, area: Rect, pool: Option<&InformerPool>, selected: usize, theme: &Theme) -> usize {
+    let infos = pool.map(|p| p.informers()).unwrap_or_default();
+    let rows: Vec<Row> = infos
+        .iter()
+        .map(|i| {
+            let s = &i.stats;
+            Row::new(vec![
+                i.key.to_string(),
+                s.state.to_string(),
+                s.resource_version.clone().unwrap_or_else(|| "-".into()),
+                s.last_bookmark.map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
+                s.lists.saturating_sub(1).to_string(),
+                s.reconnects.to_string(),
+                thousands(s.events),
+                thousands(s.objects),
+                i.subscribers.to_string(),
+                i.stops_in.map_or_else(|| "-".into(), |d| format!("{}s", d.as_secs())),
+            ])
+        })
+        .collect();
+    let widths = [
+        Constraint::Min(18),
+        Constraint::Length(16),
+        Constraint::Length(16),
+        Constraint::Length(10),
+        Constraint::Length(7),
+        Constraint::Length(10),
+        Constraint::Length(9),
+        Constraint::Length(9),
+        Constraint::Length(4),
+        Constraint::Length(8),
+    ];
+    let title = format!(" informers[{}] ", infos.len());
+    let table = Table::new(rows, widths)
+        .header(Row::new(HEADERS.map(Line::from)).style(theme.column))
+        .block(Block::default().borders(Borders::ALL).border_style(theme.border).title(title))
+        .row_highlight_style(theme.selected);
+    let mut ts = TableState::default().with_selected(Some(selected.min(infos.len().saturating_sub(1))));
+    f.render_stateful_widget(table, area, &mut ts);
+    area.height.saturating_sub(3) as usize
+}

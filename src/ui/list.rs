@@ -1,0 +1,140 @@
+//! The resource table: NAMESPACE (all-namespaces mode), NAME with fuzzy highlights, then the
+//! kind's columns. Only visible rows are formatted; widths come from what is visible.
+
+use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Row as TRow, Table, TableState};
+use ratatui::Frame;
+
+use crate::app::state::{Conn, ListView, UiState};
+use crate::kube::row::{Row, UnixSecs};
+use crate::kube::state::{thousands, SyncState};
+use crate::table::format::format_cell;
+
+use super::theme::Theme;
+
+/// Widest a NAME or other cell may get before it is cut.
+const MAX_COL: usize = 64;
+
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, theme: &Theme, now: UnixSecs) -> usize {
+    let page = area.height.saturating_sub(3) as usize;
+    let ns_title = match &l.key.namespace {
+        Some(ns) if l.key.kind.info().namespaced => format!("({ns})"),
+        None if l.key.kind.info().namespaced => "(all)".into(),
+        _ => String::new(),
+    };
+    let count = if l.filter.is_empty() {
+        thousands(l.cache.total() as u64)
+    } else {
+        format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
+    };
+    let filter = if l.filter.is_empty() { String::new() } else { format!(" </{}>", l.filter) };
+    let title = format!(" {}{}[{}]{} ", l.key.kind.info().plural, ns_title, count, filter);
+    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(Span::styled(title, theme.value));
+    if let Some(msg) = placeholder(state, l) {
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let y = inner.y + inner.height / 2;
+        let line = Rect { x: inner.x, y, width: inner.width, height: 1.min(inner.height) };
+        f.render_widget(Paragraph::new(msg.0).style(msg.1(theme)).alignment(Alignment::Center), line);
+        return page;
+    }
+    let all_ns = l.key.kind.info().namespaced && l.sub.as_ref().is_some_and(|s| s.key.namespace.is_none());
+    let spec = crate::table::spec(l.key.kind);
+    let cols: Vec<(usize, &str)> = spec.visible(l.wide).map(|(i, c)| (i, c.header)).collect();
+    let offset = l.offset;
+    let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
+    let mut headers: Vec<&str> = Vec::new();
+    if all_ns {
+        headers.push("NAMESPACE");
+    }
+    headers.push("NAME");
+    headers.extend(cols.iter().map(|(_, h)| *h));
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    let mut body: Vec<Vec<String>> = Vec::with_capacity(visible.len());
+    for r in &visible {
+        let mut cells = Vec::with_capacity(headers.len());
+        if all_ns {
+            cells.push(r.namespace.as_deref().unwrap_or("").to_owned());
+        }
+        cells.push(r.name.to_string());
+        for (i, _) in &cols {
+            cells.push(r.cells.get(*i).map(|c| format_cell(c, now).into_owned()).unwrap_or_default());
+        }
+        for (w, c) in widths.iter_mut().zip(&cells) {
+            *w = (*w).max(c.chars().count().min(MAX_COL));
+        }
+        body.push(cells);
+    }
+    let name_col = usize::from(all_ns);
+    let rows: Vec<TRow> = visible
+        .iter()
+        .zip(body)
+        .map(|(r, cells)| {
+            let style = theme.health(r.health);
+            let spans: Vec<Line> = cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    if i == name_col && !l.filter.is_empty() {
+                        highlighted(&text, &l.cache.highlight(&r.name), theme)
+                    } else {
+                        Line::from(text)
+                    }
+                })
+                .collect();
+            TRow::new(spans).style(style)
+        })
+        .collect();
+    let constraints: Vec<Constraint> = widths.iter().map(|w| Constraint::Length(*w as u16)).collect();
+    let table = Table::new(rows, constraints)
+        .header(TRow::new(headers.into_iter().map(Line::from)).style(theme.column))
+        .block(block)
+        .column_spacing(2)
+        .row_highlight_style(theme.selected);
+    let sel = l.selected.checked_sub(offset).filter(|s| *s < page);
+    let mut ts = TableState::default().with_selected(sel);
+    f.render_stateful_widget(table, area, &mut ts);
+    page
+}
+
+/// What to show instead of rows, if anything: never "no resources" before a complete list.
+fn placeholder(state: &UiState, l: &ListView) -> Option<(String, fn(&Theme) -> Style)> {
+    let warn: fn(&Theme) -> Style = |t| t.warn;
+    let error: fn(&Theme) -> Style = |t| t.error;
+    let dim: fn(&Theme) -> Style = |t| t.dim;
+    match &state.conn {
+        Conn::Connecting => return Some(("connecting…".into(), warn)),
+        Conn::Failed(e) => {
+            let e = crate::kube::sanitize::sanitize(e).into_owned();
+            return Some((format!("cannot connect: {e}"), error));
+        }
+        Conn::Connected(_) => {}
+    }
+    let snap = l.snapshot()?;
+    if !snap.listed {
+        let style = match snap.state {
+            SyncState::Syncing { .. } | SyncState::Pending => warn,
+            _ => error,
+        };
+        return Some((snap.state.to_string(), style));
+    }
+    if l.cache.total() == 0 {
+        return Some(("no resources".into(), dim));
+    }
+    if l.cache.len() == 0 {
+        return Some(("no match for the filter".into(), dim));
+    }
+    None
+}
+
+/// `text` with the characters at `idx` (char indices) in the highlight style.
+fn highlighted(text: &str, idx: &[usize], theme: &Theme) -> Line<'static> {
+    let spans: Vec<Span> = text
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if idx.contains(&i) { Span::styled(c.to_string(), theme.highlight) } else { Span::raw(c.to_string()) })
+        .collect();
+    Line::from(spans)
+}

@@ -1,0 +1,126 @@
+//! One uncached computation of a view: scan candidates (prefilter → selectors → score), then
+//! order the matches. Owns the per-keystroke hot loop; must not cache, draw or do I/O.
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use crate::kube::row::Row;
+
+use super::fuzzy::NameFilter;
+use super::names::Names;
+use super::order::{idx32, Order, Sort, SortBy};
+use super::query::Query;
+
+/// Below this many candidates the scan runs on the calling thread only.
+const PARALLEL_MIN: usize = 16_384;
+
+/// Everything one computation reads.
+pub(crate) struct Plan<'a> {
+    /// The snapshot's rows.
+    pub rows: &'a [Arc<Row>],
+    /// Indices of the rows in the namespace scope.
+    pub scope: Range<usize>,
+    /// Display names; required when the query has fuzzy or inverse terms.
+    pub names: Option<&'a Names>,
+    /// The order for `sort.by`.
+    pub order: &'a Order,
+    /// The filter.
+    pub query: &'a Query,
+    /// The sort.
+    pub sort: Sort,
+    /// Rows known to contain every match (a previous result this query narrows), or `None`
+    /// to scan the whole scope.
+    pub candidates: Option<&'a [u32]>,
+}
+
+/// The rows to show, as indices into `plan.rows`, in display order.
+pub(crate) fn run(plan: &Plan<'_>) -> Vec<u32> {
+    if plan.query.is_empty() {
+        return plan.order.all_in(plan.scope.clone(), plan.sort.reverse);
+    }
+    let filter = NameFilter::new(plan.query);
+    let cands: Cow<'_, [u32]> = match plan.candidates {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(plan.scope.clone().map(idx32).collect()),
+    };
+    let matched = scan(plan, &filter, &cands);
+    order_matches(plan, matched)
+}
+
+fn threads() -> usize {
+    static N: OnceLock<usize> = OnceLock::new();
+    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(4)))
+}
+
+/// Runs [`scan_chunk`] over `cands`, split across threads when there are many.
+fn scan(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, i64)> {
+    let n = threads();
+    if n < 2 || cands.len() < PARALLEL_MIN {
+        return scan_chunk(plan, filter, cands);
+    }
+    let chunk = cands.len().div_ceil(n);
+    std::thread::scope(|s| {
+        let mut parts = cands.chunks(chunk);
+        let first = parts.next().unwrap_or(&[]);
+        let handles: Vec<_> = parts.map(|part| s.spawn(move || scan_chunk(plan, filter, part))).collect();
+        let mut out = scan_chunk(plan, filter, first);
+        for h in handles {
+            match h.join() {
+                Ok(part) => out.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
+}
+
+/// The matching candidates with their summed fuzzy score (0 without fuzzy terms). Cheapest
+/// test first: the name prefilter reads flat buffers, selectors touch the row, skim last.
+fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, i64)> {
+    let selectors = plan.query.selectors();
+    let names = plan.names.filter(|_| !filter.is_empty());
+    let mut out = Vec::new();
+    for &i in cands {
+        let labels_ok = || selectors.iter().all(|s| s.matches(&plan.rows[i as usize].labels));
+        let score = match names {
+            Some(names) => {
+                let (name, lower) = (names.get(i as usize), names.lower(i as usize));
+                if !filter.prefilter(name, lower) || !labels_ok() {
+                    continue;
+                }
+                match filter.score(name) {
+                    Some(s) => s,
+                    None => continue,
+                }
+            }
+            None if labels_ok() => 0,
+            None => continue,
+        };
+        out.push((i, score));
+    }
+    out
+}
+
+/// Display order of the matches: by score (best first) then the sort when a fuzzy term is
+/// active under [`SortBy::Name`]; otherwise by the sort alone.
+fn order_matches(plan: &Plan<'_>, matched: Vec<(u32, i64)>) -> Vec<u32> {
+    let reverse = plan.sort.reverse;
+    let tie = |i: u32| {
+        let r = plan.order.rank(i);
+        if reverse {
+            u32::MAX - r
+        } else {
+            r
+        }
+    };
+    let ranked = plan.query.is_fuzzy() && plan.sort.by == SortBy::Name;
+    let mut keyed: Vec<(u64, u32)> = if ranked {
+        let worse = |s: i64| (i64::from(i32::MAX) - s.clamp(i64::from(i32::MIN), i64::from(i32::MAX))) as u64;
+        matched.into_iter().map(|(i, s)| ((worse(s) << 32) | u64::from(tie(i)), i)).collect()
+    } else {
+        matched.into_iter().map(|(i, _)| (u64::from(tie(i)), i)).collect()
+    };
+    keyed.sort_unstable_by_key(|k| k.0);
+    keyed.into_iter().map(|(_, i)| i).collect()
+}

@@ -1,0 +1,64 @@
+//! The searchable names of one snapshot laid out contiguously (as typed and ASCII-lowercased)
+//! so a per-keystroke scan walks two flat buffers instead of 100k heap rows. Owns only that
+//! layout; must not match, sort, draw or do I/O.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::kube::row::Row;
+
+/// The name a row is filtered and highlighted on: `namespace/name` when `all_namespaces` and
+/// the row is namespaced, else `name`. Highlight indices refer to chars of this string.
+pub fn display_name(row: &Row, all_namespaces: bool) -> Cow<'_, str> {
+    match (&row.namespace, all_namespaces) {
+        (Some(ns), true) => Cow::Owned(format!("{ns}/{}", row.name)),
+        _ => Cow::Borrowed(&row.name),
+    }
+}
+
+/// All rows' [`display_name`]s, in snapshot order. `~2 × total name bytes` of memory
+/// (≈ 8 MB for 100k pods in all-namespaces mode); built once per snapshot revision, and only
+/// when a query needs names.
+#[derive(Debug)]
+pub(crate) struct Names {
+    text: String,
+    lower: String,
+    /// `ends[i]` is the byte offset where name `i` ends; name `i` starts at `ends[i - 1]`.
+    ends: Vec<u32>,
+}
+
+impl Names {
+    /// Lays out the display names of `rows`.
+    pub(crate) fn build(rows: &[Arc<Row>], all_namespaces: bool) -> Names {
+        let mut text = String::with_capacity(rows.len() * 40);
+        let mut ends = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let (Some(ns), true) = (&row.namespace, all_namespaces) {
+                text.push_str(ns);
+                text.push('/');
+            }
+            text.push_str(&row.name);
+            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        }
+        let lower = text.to_ascii_lowercase();
+        Names { text, lower, ends }
+    }
+
+    fn span(&self, i: usize) -> (usize, usize) {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (start, self.ends[i] as usize)
+    }
+
+    /// Name of row `i` as typed. Panics if `i` is out of range (callers index within the
+    /// snapshot the names were built from).
+    pub(crate) fn get(&self, i: usize) -> &str {
+        let (a, b) = self.span(i);
+        &self.text[a..b]
+    }
+
+    /// Name of row `i`, ASCII-lowercased (same byte offsets as [`Names::get`]).
+    pub(crate) fn lower(&self, i: usize) -> &str {
+        let (a, b) = self.span(i);
+        &self.lower[a..b]
+    }
+}

@@ -1,0 +1,266 @@
+use std::cmp::Reverse;
+use std::sync::Arc;
+
+use fuzzy_matcher::skim::SkimMatcherV2;
+use fuzzy_matcher::FuzzyMatcher;
+
+use super::*;
+use crate::kube::key::ResourceKey;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{Cell, Health, Labels};
+use crate::kube::state::SyncState;
+
+fn labels(pairs: &[(&str, &str)]) -> Labels {
+    let mut v: Vec<(Arc<str>, Arc<str>)> = pairs.iter().map(|(k, v)| (Arc::from(*k), Arc::from(*v))).collect();
+    v.sort();
+    v.into()
+}
+
+fn row(ns: Option<&str>, name: &str, created: Option<i64>, status: &'static str, app: &str) -> Row {
+    Row {
+        namespace: ns.map(Arc::from),
+        name: name.into(),
+        uid: "".into(),
+        created,
+        labels: labels(&[("app", app)]),
+        cells: vec![Cell::Static("1/1"), Cell::Static(status), Cell::Int(0)].into_boxed_slice(),
+        health: Health::Ok,
+        drill: None,
+    }
+}
+
+fn snap(mut rows: Vec<Row>, rev: u64) -> Snapshot {
+    rows.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    let mut s = Snapshot::empty(ResourceKey::new(BuiltinKind::Pod, None), 1);
+    s.rows = rows.into_iter().map(Arc::new).collect();
+    s.rev = rev;
+    s.state = SyncState::Live;
+    s.listed = true;
+    s
+}
+
+/// Realistic pod rows: `<app>-<hash10>-<hash5>` in a few namespaces.
+fn pods(n: usize, seed: u64) -> Snapshot {
+    let apps = ["web", "api-gateway", "payments", "redis", "Kafka-broker", "auth"];
+    let nss = ["default", "team-a", "prod", "kube-system"];
+    let alpha = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut hash = |len: usize, next: &mut dyn FnMut() -> u64| -> String {
+        (0..len).map(|_| alpha[(next() % alpha.len() as u64) as usize] as char).collect()
+    };
+    let statuses = ["Running", "Pending", "CrashLoopBackOff"];
+    let rows = (0..n)
+        .map(|_| {
+            let app = format!("{}-{}", apps[(next() % 6) as usize], next() % 5);
+            let name = format!("{app}-{}-{}", hash(10, &mut next), hash(5, &mut next));
+            let ns = nss[(next() % 4) as usize];
+            let created = (next() % 3 > 0).then(|| (next() % 50) as i64);
+            row(Some(ns), &name, created, statuses[(next() % 3) as usize], &app)
+        })
+        .collect();
+    snap(rows, 1)
+}
+
+fn spec<'a>(query: &'a Query, sort: Sort, namespace: Option<&'a str>, all_namespaces: bool) -> ViewSpec<'a> {
+    ViewSpec { query, namespace, sort, all_namespaces }
+}
+
+fn q(s: &str) -> Query {
+    Query::parse(s).unwrap()
+}
+
+fn names_of(s: &Snapshot, r: &ViewResult) -> Vec<String> {
+    r.rows.iter().map(|&i| s.rows[i as usize].name.to_string()).collect()
+}
+
+/// Brute force: every row through skim and the plain rules, sorted by explicit keys.
+fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
+    let m = SkimMatcherV2::default();
+    let pos = |i: usize| -> (Reverse<i64>, usize) {
+        match sp.sort.by {
+            SortBy::Age => (Reverse(s.rows[i].created.unwrap_or(i64::MIN)), i),
+            _ => (Reverse(0), i),
+        }
+    };
+    let mut order: Vec<usize> = (0..s.rows.len()).collect();
+    order.sort_by_key(|&i| pos(i));
+    let mut rank = vec![0usize; order.len()];
+    for (p, &i) in order.iter().enumerate() {
+        rank[i] = if sp.sort.reverse { usize::MAX - p } else { p };
+    }
+    let mut hits: Vec<(i64, usize, u32)> = Vec::new();
+    for (i, r) in s.rows.iter().enumerate() {
+        if sp.namespace.is_some_and(|ns| r.namespace.as_deref() != Some(ns)) {
+            continue;
+        }
+        let name = display_name(r, sp.all_namespaces);
+        let lower = name.to_ascii_lowercase();
+        if sp.query.inverse_terms().iter().any(|t| lower.contains(t.as_str())) {
+            continue;
+        }
+        if !sp.query.selectors().iter().all(|sel| sel.matches(&r.labels)) {
+            continue;
+        }
+        let score: Option<i64> = sp.query.fuzzy_terms().iter().map(|t| m.fuzzy_match(&name, t)).sum();
+        let Some(score) = score else { continue };
+        let ranked = sp.query.is_fuzzy() && sp.sort.by == SortBy::Name;
+        hits.push((if ranked { -score } else { 0 }, rank[i], i as u32));
+    }
+    hits.sort();
+    hits.into_iter().map(|h| h.2).collect()
+}
+
+#[test]
+fn unfiltered_scope_and_counts() {
+    let s = pods(200, 3);
+    let mut c = ViewCache::new();
+    let all = c.view(&s, &spec(&q(""), Sort::default(), None, true));
+    assert_eq!(all.rows, (0..200).collect::<Vec<u32>>());
+    assert_eq!((all.matched, all.total, all.rev), (200, 200, 1));
+    let prod = c.view(&s, &spec(&q(""), Sort::default(), Some("prod"), false));
+    assert!(prod.total > 0 && prod.total < 200);
+    assert_eq!(prod.matched, prod.total);
+    assert!(prod.rows.iter().all(|&i| s.rows[i as usize].namespace.as_deref() == Some("prod")));
+    let none = c.view(&s, &spec(&q(""), Sort::default(), Some("nope"), false));
+    assert_eq!((none.matched, none.total), (0, 0));
+}
+
+#[test]
+fn fuzzy_ranks_best_first_ties_in_snapshot_order() {
+    let s = snap(
+        vec![
+            row(Some("a"), "xweb", None, "Running", "x"),
+            row(Some("a"), "web-1", None, "Running", "x"),
+            row(Some("b"), "web-0", None, "Running", "x"),
+            row(Some("a"), "w-e-b", None, "Running", "x"),
+            row(Some("a"), "api", None, "Running", "x"),
+        ],
+        1,
+    );
+    let mut c = ViewCache::new();
+    let r = c.view(&s, &spec(&q("web"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["web-1", "web-0", "xweb", "w-e-b"]);
+    assert_eq!((r.matched, r.total), (4, 5));
+    let rev = c.view(&s, &spec(&q("web"), Sort { by: SortBy::Name, reverse: true }, None, false));
+    assert_eq!(names_of(&s, &rev), ["web-0", "web-1", "xweb", "w-e-b"]);
+    // All-namespaces names include the namespace.
+    let r = c.view(&s, &spec(&q("b/w"), Sort::default(), None, true));
+    assert_eq!(names_of(&s, &r), ["web-0"]);
+    let r = c.view(&s, &spec(&q("b/w"), Sort::default(), None, false));
+    assert!(r.rows.is_empty());
+}
+
+#[test]
+fn inverse_and_selectors() {
+    let s = snap(
+        vec![
+            row(Some("a"), "web-canary", None, "Running", "web"),
+            row(Some("a"), "web-1", None, "Running", "web"),
+            row(Some("a"), "api-1", None, "Running", "api"),
+        ],
+        1,
+    );
+    let mut c = ViewCache::new();
+    let r = c.view(&s, &spec(&q("!CANARY"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["api-1", "web-1"]);
+    let r = c.view(&s, &spec(&q("-l app=web"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["web-1", "web-canary"]);
+    let r = c.view(&s, &spec(&q("-l app!=web 1"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["api-1"]);
+    let r = c.view(&s, &spec(&q("-l app in (web,api) !canary w"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["web-1"]);
+}
+
+#[test]
+fn sorts_by_age_status_and_reverse() {
+    let s = snap(
+        vec![
+            row(Some("a"), "old", Some(10), "Running", "x"),
+            row(Some("a"), "new", Some(30), "Pending", "x"),
+            row(Some("a"), "unknown", None, "Error", "x"),
+            row(Some("a"), "mid", Some(20), "Running", "x"),
+            row(Some("a"), "mid2", Some(20), "Completed", "x"),
+        ],
+        1,
+    );
+    let mut c = ViewCache::new();
+    let age = Sort { by: SortBy::Age, reverse: false };
+    let r = c.view(&s, &spec(&q(""), age, None, false));
+    assert_eq!(names_of(&s, &r), ["new", "mid", "mid2", "old", "unknown"]);
+    let r = c.view(&s, &spec(&q(""), Sort { reverse: true, ..age }, None, false));
+    assert_eq!(names_of(&s, &r), ["unknown", "old", "mid2", "mid", "new"]);
+    let status = Sort { by: SortBy::Column(1), reverse: false };
+    let r = c.view(&s, &spec(&q(""), status, None, false));
+    assert_eq!(names_of(&s, &r), ["mid2", "unknown", "new", "mid", "old"]);
+    // A chosen column sort holds while a fuzzy term filters.
+    let r = c.view(&s, &spec(&q("d"), age, None, false));
+    assert_eq!(names_of(&s, &r), ["mid", "mid2", "old"]);
+    let r = c.view(&s, &spec(&q("-l app=x"), Sort { by: SortBy::Column(9), reverse: true }, None, false));
+    assert_eq!(names_of(&s, &r), ["unknown", "old", "new", "mid2", "mid"]);
+}
+
+#[test]
+fn memoises_per_snapshot_and_spec() {
+    let s = Arc::new(pods(300, 5));
+    let mut c = ViewCache::new();
+    let query = q("web");
+    let sp = spec(&query, Sort::default(), None, true);
+    let a = c.view(&s, &sp);
+    let b = c.view(&s, &sp);
+    assert!(Arc::ptr_eq(&a, &b));
+    assert_eq!(c.stats(), CacheStats { hits: 1, full: 1, narrowed: 0 });
+    let again = q("web ");
+    assert!(Arc::ptr_eq(&a, &c.view(&s, &spec(&again, Sort::default(), None, true))));
+    // New revision: recomputed even with identical rows.
+    let mut s2 = (*s).clone();
+    s2.rev = 2;
+    let d = c.view(&s2, &sp);
+    assert!(!Arc::ptr_eq(&a, &d));
+    assert_eq!((d.rows.clone(), d.rev), (a.rows.clone(), 2));
+    assert_eq!(c.stats().full, 2);
+    // Back and forth between specs stays memoised.
+    let other = q("api");
+    let e = c.view(&s2, &spec(&other, Sort::default(), None, true));
+    assert!(Arc::ptr_eq(&d, &c.view(&s2, &sp)));
+    assert!(Arc::ptr_eq(&e, &c.view(&s2, &spec(&other, Sort::default(), None, true))));
+}
+
+#[test]
+fn narrowing_equals_full_scan() {
+    let s = pods(1500, 9);
+    let typed = ["web-3kz", "Kafka", "pr/ap2", "ap -l app in (auth-1,api-gateway-2) x", "t !web b"];
+    let sorts = [Sort::default(), Sort { by: SortBy::Name, reverse: true }, Sort { by: SortBy::Age, reverse: false }];
+    for text in typed {
+        for sort in sorts {
+            for ns in [None, Some("prod")] {
+                let mut typing = ViewCache::new();
+                for end in 1..=text.len() {
+                    let Ok(query) = Query::parse(&text[..end]) else { continue };
+                    let sp = spec(&query, sort, ns, true);
+                    let got = typing.view(&s, &sp);
+                    let full = ViewCache::new().view(&s, &sp);
+                    assert_eq!(got, full, "{:?} {sort:?} {ns:?}", &text[..end]);
+                    assert_eq!(got.rows, reference(&s, &sp), "{:?} {sort:?} {ns:?}", &text[..end]);
+                }
+                assert!(typing.stats().narrowed > 0, "{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn large_scan_uses_all_threads_and_stays_exact() {
+    let s = pods(20_000, 13);
+    for text in ["a", "w3", "-l app=web-3"] {
+        let query = q(text);
+        let sp = spec(&query, Sort::default(), None, true);
+        let got = ViewCache::new().view(&s, &sp);
+        assert_eq!(got.rows, reference(&s, &sp), "{text}");
+    }
+}

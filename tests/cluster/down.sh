@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Stop a cluster started by up.sh: every process named by a DIR/*.pid file (never by
+# process name), wait until each is gone, then remove DIR.
+# Usage: tests/cluster/down.sh [--keep] DIR      (--keep: leave DIR and its logs)
+set -euo pipefail
+
+KEEP=0
+if [[ "${1:-}" == --keep ]]; then KEEP=1; shift; fi
+[[ $# -eq 1 ]] || { echo "usage: $0 [--keep] DIR" >&2; exit 2; }
+[[ -d "$1" ]] || exit 0                      # nothing to stop
+DIR="$(cd "$1" && pwd)"
+
+# ours PID: the process is alive and its command line mentions DIR (guards against a
+# stale pid file whose number now belongs to an unrelated process).
+ours() {
+  local cmd; cmd="$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmd" == *"$DIR"* ]]
+}
+
+pids=()
+# Reverse start order: scheduler and controller-manager first, etcd last.
+for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
+  f="$DIR/$name.pid"
+  [[ -f "$f" ]] || continue
+  pid="$(cat "$f")"
+  if [[ "$pid" =~ ^[0-9]+$ ]] && ours "$pid"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    pids+=("$pid")
+  fi
+  rm -f "$f"
+done
+
+# Wait up to 15 s for a clean exit, then SIGKILL the stragglers and wait for them too.
+for pid in ${pids[@]+"${pids[@]}"}; do
+  for _ in $(seq 150); do ours "$pid" || break; sleep 0.1; done
+  if ours "$pid"; then
+    echo "down.sh: pid $pid ignored SIGTERM, killing" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
+  fi
+done
+
+# Only remove a directory that up.sh made (ports.env is its first file).
+if [[ $KEEP == 0 && -f "$DIR/ports.env" ]]; then rm -rf "$DIR"; fi
