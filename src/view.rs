@@ -118,7 +118,11 @@ impl ViewCache {
     /// ordered by (namespace, name), as the store publishes them.
     pub fn view(&mut self, snap: &Snapshot, spec: &ViewSpec<'_>) -> Arc<ViewResult> {
         self.adopt(snap);
-        if let Some(pos) = self.recent.iter().position(|e| e.same_scope(spec) && e.sort == spec.sort && e.query == *spec.query) {
+        if let Some(pos) = self
+            .recent
+            .iter()
+            .position(|e| e.same_scope(spec) && e.sort == spec.sort && e.query == *spec.query)
+        {
             self.stats.hits += 1;
             let entry = self.recent.remove(pos);
             let result = entry.result.clone();
@@ -151,7 +155,12 @@ impl ViewCache {
             candidates: base.as_deref().map(|b| b.rows.as_slice()),
         };
         let shown = compute::run(&plan);
-        let result = Arc::new(ViewResult { matched: shown.len(), rows: shown, total, rev: snap.rev });
+        let result = Arc::new(ViewResult {
+            matched: shown.len(),
+            rows: shown,
+            total,
+            rev: snap.rev,
+        });
         if self.recent.len() >= RECENT {
             self.recent.remove(0);
         }
@@ -167,7 +176,9 @@ impl ViewCache {
 
     /// Switches to `snap`, dropping everything cached for another snapshot.
     fn adopt(&mut self, snap: &Snapshot) {
-        let same = self.rows.as_ref().is_some_and(|r| Arc::ptr_eq(r, &snap.rows)) && self.rev == snap.rev && self.epoch == snap.epoch;
+        let same = self.rows.as_ref().is_some_and(|r| Arc::ptr_eq(r, &snap.rows))
+            && self.rev == snap.rev
+            && self.epoch == snap.epoch;
         if !same {
             self.rows = Some(snap.rows.clone());
             self.rev = snap.rev;

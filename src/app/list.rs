@@ -1,90 +1,119 @@
 //! `ListCache`: the filtered, sorted rows of one list view for its latest snapshot, memoised
-//! per (snapshot, namespace filter, query, sort). Adapts `crate::view` to what the UI needs.
-//! Must not draw.
+//! through [`crate::view::ViewCache`]. Keeps the last valid query while the user types an
+//! invalid one. Must not draw.
 
 use std::sync::Arc;
 
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::store::{obj_key, ObjKey, Snapshot};
+use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
 use super::state::SortBy;
 
 /// The memoised view of one list.
 #[derive(Default)]
 pub struct ListCache {
+    cache: ViewCache,
     snap: Option<Arc<Snapshot>>,
-    order: Arc<Vec<u32>>,
+    result: Option<Arc<ViewResult>>,
+    query: Query,
+    text: String,
     all_ns: bool,
 }
 
 impl ListCache {
-    /// Recomputes the view if any input changed. `Err` carries a filter parse error; the
-    /// previous result is kept then.
+    /// Brings the view up to date with `snap` and the list's settings. A filter that does
+    /// not parse returns `Err(message)` and the last valid filter stays applied.
     #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         snap: &Arc<Snapshot>,
         ns_filter: Option<&str>,
-        _query: &str,
-        _sort: SortBy,
-        _reverse: bool,
-        _status_col: Option<usize>,
+        filter: &str,
+        sort: SortBy,
+        reverse: bool,
+        status_col: Option<usize>,
         all_ns: bool,
     ) -> Result<(), String> {
-        let order: Vec<u32> = snap
-            .rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| ns_filter.is_none_or(|ns| r.namespace.as_deref() == Some(ns)))
-            .map(|(i, _)| i as u32)
-            .collect();
-        self.order = Arc::new(order);
+        let mut error = None;
+        if filter != self.text {
+            match Query::parse(filter) {
+                Ok(q) => {
+                    self.query = q;
+                    self.text = filter.to_owned();
+                }
+                Err(e) => error = Some(e),
+            }
+        }
+        let by = match (sort, status_col) {
+            (SortBy::Name, _) | (SortBy::Status, None) => view::SortBy::Name,
+            (SortBy::Age, _) => view::SortBy::Age,
+            (SortBy::Status, Some(i)) => view::SortBy::Column(i),
+        };
+        let spec = ViewSpec {
+            query: &self.query,
+            namespace: ns_filter,
+            sort: Sort { by, reverse },
+            all_namespaces: all_ns,
+        };
+        self.result = Some(self.cache.view(snap, &spec));
         self.snap = Some(snap.clone());
         self.all_ns = all_ns;
-        Ok(())
+        error.map_or(Ok(()), Err)
+    }
+
+    fn order(&self) -> &[u32] {
+        self.result.as_ref().map_or(&[], |r| r.rows.as_slice())
     }
 
     /// Rows matching the filter.
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.result.as_ref().map_or(0, |r| r.matched)
     }
 
     /// True when nothing matches.
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.len() == 0
     }
 
     /// Rows in scope before filtering (after the namespace filter).
     pub fn total(&self) -> usize {
-        self.order.len()
+        self.result.as_ref().map_or(0, |r| r.total)
     }
 
     /// The row at display position `i`.
     pub fn selected_row(&self, i: usize) -> Option<Arc<Row>> {
         let snap = self.snap.as_ref()?;
-        let idx = *self.order.get(i)? as usize;
+        let idx = *self.order().get(i)? as usize;
         snap.rows.get(idx).cloned()
     }
 
-    /// Display position of the row with identity `key`.
+    /// Display position of the row with identity `key` (a linear scan: only called when the
+    /// snapshot or the view changed).
     pub fn position(&self, key: &ObjKey) -> Option<usize> {
         let snap = self.snap.as_ref()?;
-        self.order.iter().position(|&i| snap.rows.get(i as usize).is_some_and(|r| &obj_key(r) == key))
+        self.order().iter().position(|&i| snap.rows.get(i as usize).is_some_and(|r| &obj_key(r) == key))
     }
 
     /// Up to `n` rows from display position `offset`.
     pub fn visible(&self, offset: usize, n: usize) -> Vec<Arc<Row>> {
         let Some(snap) = self.snap.as_ref() else { return Vec::new() };
-        self.order.iter().skip(offset).take(n).filter_map(|&i| snap.rows.get(i as usize).cloned()).collect()
+        self.order().iter().skip(offset).take(n).filter_map(|&i| snap.rows.get(i as usize).cloned()).collect()
     }
 
     /// The newest creation time among the visible rows (drives the redraw interval).
     pub fn visible_youngest(&self, offset: usize, n: usize) -> Option<UnixSecs> {
-        self.visible(offset, n).iter().filter_map(|r| r.created).max()
+        let snap = self.snap.as_ref()?;
+        self.order().iter().skip(offset).take(n).filter_map(|&i| snap.rows.get(i as usize)?.created).max()
     }
 
-    /// Char indices of `name` matched by the fuzzy query (for highlighting).
-    pub fn highlight(&self, _name: &str) -> Vec<usize> {
-        Vec::new()
+    /// Char indices of the row's NAME cell matched by the fuzzy filter (for highlighting).
+    pub fn highlight(&self, row: &Row) -> Vec<usize> {
+        if self.query.is_empty() {
+            return Vec::new();
+        }
+        let shown = view::display_name(row, self.all_ns);
+        let skip = if self.all_ns { row.namespace.as_deref().map_or(0, |n| n.chars().count() + 1) } else { 0 };
+        view::highlight(&shown, &self.query).into_iter().filter(|&i| i >= skip).map(|i| i - skip).collect()
     }
 }

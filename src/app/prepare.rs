@@ -9,7 +9,7 @@ pub fn prepare(state: &mut UiState) {
     let page = state.page_rows.max(1);
     let Screen::List(l) = state.top_mut() else { return };
     let Some(snap) = l.snapshot() else { return };
-    let ns_filter = l.sub.as_ref().and_then(|s| s.filter_namespace().map(str::to_owned));
+    let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
     let status_col = crate::table::spec(l.key.kind).status_col;
     match l.cache.update(&snap, ns_filter.as_deref(), &l.filter, l.sort, l.reverse, status_col, all_ns) {

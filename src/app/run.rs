@@ -21,7 +21,7 @@ use crate::kube::store::StoreChanged;
 use crate::terminal::TerminalGuard;
 
 use super::keymap::{KeyMode, KeyPress, Lookup};
-use super::state::{Conn, ListView, Screen, UiState};
+use super::state::{Conn, ListView, Screen, Source, UiState};
 use super::update::{run_command, type_char, update};
 
 /// What wakes the loop.
@@ -184,7 +184,7 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
     state.namespace = Some(info.namespace.clone());
     for s in &mut state.stack {
         if let Screen::List(l) = s {
-            if l.key.kind.info().namespaced && l.key.namespace.is_none() && l.sub.is_none() {
+            if l.key.kind.info().namespaced && l.key.namespace.is_none() && l.source.is_none() {
                 l.key.namespace = Some(Arc::from(info.namespace.as_str()));
             }
         }
@@ -213,15 +213,15 @@ fn on_key(state: &mut UiState, key: KeyPress) {
 
 /// The key of the list on screen, if any.
 fn visible_key(state: &UiState) -> Option<ResourceKey> {
-    state.top_list().and_then(|l| l.sub.as_ref().map(|s| s.served_by.clone()))
+    state.top_list().and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
 }
 
 /// Subscribes views that have no subscription yet; views popped off the stack dropped theirs.
 fn attach(state: &mut UiState, pool: &InformerPool) {
     for s in &mut state.stack {
         if let Screen::List(l) = s {
-            if l.sub.is_none() {
-                l.sub = Some(pool.subscribe(l.key.clone()));
+            if l.source.is_none() {
+                l.source = Some(Source::subscribed(pool.subscribe(l.key.clone())));
             }
         }
     }

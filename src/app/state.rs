@@ -8,7 +8,7 @@ use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
 use crate::kube::pool::Subscription;
-use crate::kube::store::{ObjKey, Snapshot};
+use crate::kube::store::{ObjKey, Slot, Snapshot};
 
 use super::keymap::{KeyPress, Keymap};
 use super::list::ListCache;
@@ -51,8 +51,8 @@ pub struct ListView {
     pub key: ResourceKey,
     /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
     pub origin: Option<String>,
-    /// The informer subscription, attached by the loop once connected.
-    pub sub: Option<Subscription>,
+    /// Where rows come from: attached by the loop once connected.
+    pub source: Option<Source>,
     /// The applied filter text (see `crate::view`).
     pub filter: String,
     /// Filter parse error, shown in the footer; the last valid filter stays applied.
@@ -79,7 +79,7 @@ impl ListView {
         ListView {
             key,
             origin,
-            sub: None,
+            source: None,
             filter: String::new(),
             filter_error: None,
             sort: SortBy::Name,
@@ -99,7 +99,38 @@ impl ListView {
 
     /// The latest snapshot, if subscribed.
     pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        self.sub.as_ref().map(|s| s.slot.load())
+        self.source.as_ref().map(|s| s.slot.load())
+    }
+}
+
+/// The rows behind a list view: a slot to read snapshots from and, normally, the informer
+/// subscription that keeps it filled.
+pub struct Source {
+    /// Where the serving informer publishes.
+    pub slot: Arc<Slot>,
+    /// The key of the informer actually serving the view.
+    pub served_by: ResourceKey,
+    /// Rows must be filtered to this namespace (an all-namespaces informer serves the view).
+    pub filter_ns: Option<String>,
+    /// Keeps the informer alive; `None` for fixed slots (tests, snapshots).
+    _sub: Option<Subscription>,
+}
+
+impl Source {
+    /// The source behind a pool subscription.
+    pub fn subscribed(sub: Subscription) -> Source {
+        Source {
+            slot: sub.slot.clone(),
+            served_by: sub.served_by.clone(),
+            filter_ns: sub.filter_namespace().map(str::to_owned),
+            _sub: Some(sub),
+        }
+    }
+
+    /// A source reading a slot nobody fills through a pool (screen tests, benchmarks).
+    pub fn fixed(slot: Arc<Slot>) -> Source {
+        let served_by = slot.peek().key.clone();
+        Source { slot, served_by, filter_ns: None, _sub: None }
     }
 }
 

@@ -46,6 +46,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     } else {
                         format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
                     };
+                    // An incomplete list has no honest count.
+                    let count = if snap.listed { count } else { "-".to_owned() };
                     spans.push(Span::styled(format!("  {count}  "), theme.value));
                     let style = match snap.state {
                         SyncState::Live => theme.ok,

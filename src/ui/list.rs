@@ -24,7 +24,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
         None if l.key.kind.info().namespaced => "(all)".into(),
         _ => String::new(),
     };
-    let count = if l.filter.is_empty() {
+    let listed = l.snapshot().is_some_and(|s| s.listed);
+    let count = if !listed {
+        "-".to_owned()
+    } else if l.filter.is_empty() {
         thousands(l.cache.total() as u64)
     } else {
         format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
@@ -40,7 +43,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
         f.render_widget(Paragraph::new(msg.0).style(msg.1(theme)).alignment(Alignment::Center), line);
         return page;
     }
-    let all_ns = l.key.kind.info().namespaced && l.sub.as_ref().is_some_and(|s| s.key.namespace.is_none());
+    let all_ns = l.key.kind.info().namespaced && l.key.namespace.is_none();
     let spec = crate::table::spec(l.key.kind);
     let cols: Vec<(usize, &str)> = spec.visible(l.wide).map(|(i, c)| (i, c.header)).collect();
     let offset = l.offset;
@@ -78,7 +81,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
                 .enumerate()
                 .map(|(i, text)| {
                     if i == name_col && !l.filter.is_empty() {
-                        highlighted(&text, &l.cache.highlight(&r.name), theme)
+                        highlighted(&text, &l.cache.highlight(r), theme)
                     } else {
                         Line::from(text)
                     }

@@ -63,7 +63,9 @@ fn scan(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, i64)> 
     std::thread::scope(|s| {
         let mut parts = cands.chunks(chunk);
         let first = parts.next().unwrap_or(&[]);
-        let handles: Vec<_> = parts.map(|part| s.spawn(move || scan_chunk(plan, filter, part))).collect();
+        let handles: Vec<_> = parts
+            .map(|part| s.spawn(move || scan_chunk(plan, filter, part)))
+            .collect();
         let mut out = scan_chunk(plan, filter, first);
         for h in handles {
             match h.join() {
@@ -117,7 +119,10 @@ fn order_matches(plan: &Plan<'_>, matched: Vec<(u32, i64)>) -> Vec<u32> {
     let ranked = plan.query.is_fuzzy() && plan.sort.by == SortBy::Name;
     let mut keyed: Vec<(u64, u32)> = if ranked {
         let worse = |s: i64| (i64::from(i32::MAX) - s.clamp(i64::from(i32::MIN), i64::from(i32::MAX))) as u64;
-        matched.into_iter().map(|(i, s)| ((worse(s) << 32) | u64::from(tie(i)), i)).collect()
+        matched
+            .into_iter()
+            .map(|(i, s)| ((worse(s) << 32) | u64::from(tie(i)), i))
+            .collect()
     } else {
         matched.into_iter().map(|(i, _)| (u64::from(tie(i)), i)).collect()
     };

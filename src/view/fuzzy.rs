@@ -31,15 +31,27 @@ impl Term {
     /// Prepares `text` (non-empty).
     pub(crate) fn new(text: &str) -> Term {
         let sensitive = text.bytes().any(|b| b.is_ascii_uppercase());
-        let needle = if sensitive { text.as_bytes().to_vec() } else { text.to_ascii_lowercase().into_bytes() };
-        Term { text: text.to_string(), needle, sensitive }
+        let needle = if sensitive {
+            text.as_bytes().to_vec()
+        } else {
+            text.to_ascii_lowercase().into_bytes()
+        };
+        Term {
+            text: text.to_string(),
+            needle,
+            sensitive,
+        }
     }
 
     /// Whether `name` can match: the term's bytes are a subsequence of the name's (compared
     /// as skim compares chars, ASCII case folded unless sensitive). Never rejects a name skim
     /// would accept; for ASCII terms it accepts exactly the names skim accepts.
     pub(crate) fn may_match(&self, name: &str, lower: &str) -> bool {
-        let hay = if self.sensitive { name.as_bytes() } else { lower.as_bytes() };
+        let hay = if self.sensitive {
+            name.as_bytes()
+        } else {
+            lower.as_bytes()
+        };
         let mut want = self.needle.iter();
         let Some(mut next) = want.next() else { return true };
         for b in hay {
@@ -117,7 +129,11 @@ fn one_char_score(pattern: u8, sensitive: bool, name: &[u8]) -> i64 {
     let mut prev = Class::Empty;
     for (j, &b) in name.iter().enumerate() {
         let cur = class(b);
-        let hit = if sensitive { b == pattern } else { b.eq_ignore_ascii_case(&pattern) };
+        let hit = if sensitive {
+            b == pattern
+        } else {
+            b.eq_ignore_ascii_case(&pattern)
+        };
         if hit {
             let mut s = position_bonus(prev, cur);
             if j == 0 {
@@ -156,12 +172,15 @@ impl NameFilter {
 
     /// Cheap checks only: every fuzzy term may match and no inverse term occurs.
     pub(crate) fn prefilter(&self, name: &str, lower: &str) -> bool {
-        self.terms.iter().all(|t| t.may_match(name, lower)) && !self.inverse.iter().any(|t| lower.contains(t.as_str()))
+        self.terms.iter().all(|t| t.may_match(name, lower))
+            && !self.inverse.iter().any(|t| lower.contains(t.as_str()))
     }
 
     /// Sum of the fuzzy terms' scores (0 without fuzzy terms); `None` if one does not match.
     pub(crate) fn score(&self, name: &str) -> Option<i64> {
-        self.terms.iter().try_fold(0i64, |acc, t| Some(acc + t.score(name)?))
+        self.terms
+            .iter()
+            .try_fold(0i64, |acc, t| Some(acc + t.score(name)?))
     }
 }
 

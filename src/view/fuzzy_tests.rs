@@ -3,7 +3,16 @@ use super::*;
 /// Deterministic pseudo-random names with every character class skim distinguishes.
 pub(crate) fn sample_names(n: usize, seed: u64) -> Vec<String> {
     let alphabet = b"abcxyzABCXYZ0159-_./ :([{}])!@~|\\";
-    let words = ["web", "api-gateway", "kube-system", "team-a", "Redis", "fooBar", "x9Y", "caf\u{e9}"];
+    let words = [
+        "web",
+        "api-gateway",
+        "kube-system",
+        "team-a",
+        "Redis",
+        "fooBar",
+        "x9Y",
+        "caf\u{e9}",
+    ];
     let mut s = seed | 1;
     let mut next = move || {
         s ^= s << 13;
@@ -36,7 +45,11 @@ fn one_char_fast_path_equals_skim() {
         for name in &names {
             let lower = name.to_ascii_lowercase();
             let want = skim().fuzzy_match(name, &pattern);
-            assert_eq!(term.may_match(name, &lower), want.is_some(), "{name:?} {pattern:?}");
+            assert_eq!(
+                term.may_match(name, &lower),
+                want.is_some(),
+                "{name:?} {pattern:?}"
+            );
             if want.is_some() {
                 assert_eq!(term.score(name), want, "{name:?} {pattern:?}");
                 checked += 1;
@@ -54,7 +67,11 @@ fn prefilter_agrees_with_skim_for_ascii_terms() {
         for name in &names {
             let lower = name.to_ascii_lowercase();
             let want = skim().fuzzy_match(name, pattern);
-            assert_eq!(term.may_match(name, &lower), want.is_some(), "{name:?} {pattern:?}");
+            assert_eq!(
+                term.may_match(name, &lower),
+                want.is_some(),
+                "{name:?} {pattern:?}"
+            );
             assert_eq!(term.score(name), want);
         }
     }

@@ -75,9 +75,17 @@ impl Order {
     pub(crate) fn build(rows: &[Arc<Row>], by: SortBy) -> Order {
         let mut perm: Vec<u32> = (0..rows.len()).map(idx32).collect();
         match by {
-            SortBy::Name => return Order { perm: Vec::new(), rank: Vec::new() },
+            SortBy::Name => {
+                return Order {
+                    perm: Vec::new(),
+                    rank: Vec::new(),
+                }
+            }
             SortBy::Age => {
-                let keys: Vec<Reverse<i64>> = rows.iter().map(|r| Reverse(r.created.unwrap_or(i64::MIN))).collect();
+                let keys: Vec<Reverse<i64>> = rows
+                    .iter()
+                    .map(|r| Reverse(r.created.unwrap_or(i64::MIN)))
+                    .collect();
                 perm.sort_by_key(|&i| keys[i as usize]);
             }
             SortBy::Column(c) => {
@@ -107,7 +115,11 @@ impl Order {
         let mut out: Vec<u32> = if self.perm.is_empty() {
             scope.map(idx32).collect()
         } else {
-            self.perm.iter().copied().filter(|&i| scope.contains(&(i as usize))).collect()
+            self.perm
+                .iter()
+                .copied()
+                .filter(|&i| scope.contains(&(i as usize)))
+                .collect()
         };
         if reverse {
             out.reverse();

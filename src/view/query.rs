@@ -38,7 +38,10 @@ impl Query {
     ///
     /// Errors are one-line messages for the prompt (`-l needs a label selector`, ...).
     pub fn parse(text: &str) -> Result<Query, String> {
-        let mut q = Query { source: text.trim().to_string(), ..Query::default() };
+        let mut q = Query {
+            source: text.trim().to_string(),
+            ..Query::default()
+        };
         let mut rest = text.trim_start();
         while !rest.is_empty() {
             if let Some(after) = rest.strip_prefix("-l") {
@@ -108,7 +111,11 @@ impl Query {
     /// its inverse terms and selectors are still present unchanged; new terms may be added.
     pub fn narrows(&self, prev: &Query) -> bool {
         self.fuzzy.len() >= prev.fuzzy.len()
-            && prev.fuzzy.iter().zip(&self.fuzzy).all(|(p, n)| n.starts_with(p.as_str()))
+            && prev
+                .fuzzy
+                .iter()
+                .zip(&self.fuzzy)
+                .all(|(p, n)| n.starts_with(p.as_str()))
             && prev.inverse.iter().all(|t| self.inverse.contains(t))
             && prev.selectors.iter().all(|s| self.selectors.contains(s))
     }

@@ -45,7 +45,10 @@ fn errors() {
     assert!(Query::parse("-l").unwrap_err().contains("-l needs"));
     assert!(Query::parse("web -l  ").unwrap_err().contains("-l needs"));
     for bad in ["-l app in (a", "-l =x", "-l app=web)", "-l app in", "web -l a,"] {
-        assert!(Query::parse(bad).unwrap_err().starts_with("label selector"), "{bad}");
+        assert!(
+            Query::parse(bad).unwrap_err().starts_with("label selector"),
+            "{bad}"
+        );
     }
 }
 

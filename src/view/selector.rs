@@ -48,7 +48,10 @@ impl Selector {
     /// followed by `,` or an operator, so the caller can go on with other query terms:
     /// `app=web nginx` consumes `app=web`.
     pub fn parse_prefix(text: &str) -> Result<(Selector, usize), String> {
-        let mut p = Parser { s: text.as_bytes(), pos: 0 };
+        let mut p = Parser {
+            s: text.as_bytes(),
+            pos: 0,
+        };
         let mut requirements = vec![p.requirement()?];
         loop {
             let save = p.pos;
@@ -73,7 +76,10 @@ impl Requirement {
     /// True when this requirement holds for `labels`.
     pub fn matches(&self, labels: &Labels) -> bool {
         let get = |key: &str| -> Option<&str> {
-            labels.binary_search_by(|(k, _)| k.as_ref().cmp(key)).ok().map(|i| labels[i].1.as_ref())
+            labels
+                .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+                .ok()
+                .map(|i| labels[i].1.as_ref())
         };
         match self {
             Requirement::Eq(k, v) => get(k) == Some(v.as_str()),
@@ -202,7 +208,11 @@ impl Parser<'_> {
         if self.pos > after_key {
             if let Some(negated) = self.set_op() {
                 let values = self.values()?;
-                return Ok(if negated { Requirement::NotIn(key, values) } else { Requirement::In(key, values) });
+                return Ok(if negated {
+                    Requirement::NotIn(key, values)
+                } else {
+                    Requirement::In(key, values)
+                });
             }
         }
         self.pos = after_key;

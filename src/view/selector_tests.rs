@@ -3,7 +3,10 @@ use std::sync::Arc;
 use super::*;
 
 fn labels(pairs: &[(&str, &str)]) -> Labels {
-    let mut v: Vec<(Arc<str>, Arc<str>)> = pairs.iter().map(|(k, v)| (Arc::from(*k), Arc::from(*v))).collect();
+    let mut v: Vec<(Arc<str>, Arc<str>)> = pairs
+        .iter()
+        .map(|(k, v)| (Arc::from(*k), Arc::from(*v)))
+        .collect();
     v.sort();
     v.into()
 }
@@ -25,10 +28,22 @@ fn parses_every_form() {
     assert_eq!(req("app = web"), Requirement::Eq("app".into(), "web".into()));
     assert_eq!(req("app="), Requirement::Eq("app".into(), "".into()));
     assert_eq!(req("tier!=db"), Requirement::NotEq("tier".into(), "db".into()));
-    assert_eq!(req("env in (a,b)"), Requirement::In("env".into(), strs(&["a", "b"])));
-    assert_eq!(req("env in(a, b )"), Requirement::In("env".into(), strs(&["a", "b"])));
-    assert_eq!(req("env notin (prod)"), Requirement::NotIn("env".into(), strs(&["prod"])));
-    assert_eq!(req("app.kubernetes.io/name"), Requirement::Exists("app.kubernetes.io/name".into()));
+    assert_eq!(
+        req("env in (a,b)"),
+        Requirement::In("env".into(), strs(&["a", "b"]))
+    );
+    assert_eq!(
+        req("env in(a, b )"),
+        Requirement::In("env".into(), strs(&["a", "b"]))
+    );
+    assert_eq!(
+        req("env notin (prod)"),
+        Requirement::NotIn("env".into(), strs(&["prod"]))
+    );
+    assert_eq!(
+        req("app.kubernetes.io/name"),
+        Requirement::Exists("app.kubernetes.io/name".into())
+    );
     assert_eq!(req("!canary"), Requirement::NotExists("canary".into()));
     assert_eq!(req("! canary"), Requirement::NotExists("canary".into()));
 }
@@ -58,7 +73,19 @@ fn prefix_stops_before_other_terms() {
 
 #[test]
 fn errors() {
-    for bad in ["", "=web", "app in", "app in (", "app in ()", "app in (a", "app in (a b)", "app notin x", "a,", "!", "app=web)"] {
+    for bad in [
+        "",
+        "=web",
+        "app in",
+        "app in (",
+        "app in ()",
+        "app in (a",
+        "app in (a b)",
+        "app notin x",
+        "a,",
+        "!",
+        "app=web)",
+    ] {
         let e = Selector::parse(bad).unwrap_err();
         assert!(e.starts_with("label selector"), "{bad}: {e}");
     }
@@ -67,11 +94,32 @@ fn errors() {
 #[test]
 fn matching() {
     let l = labels(&[("app", "web"), ("tier", "front"), ("env", "prod")]);
-    let yes = ["app=web", "app==web", "tier!=db", "nope!=x", "env in (dev,prod)", "env notin (dev)", "missing notin (a)", "app", "!canary", "app=web,env=prod"];
+    let yes = [
+        "app=web",
+        "app==web",
+        "tier!=db",
+        "nope!=x",
+        "env in (dev,prod)",
+        "env notin (dev)",
+        "missing notin (a)",
+        "app",
+        "!canary",
+        "app=web,env=prod",
+    ];
     for s in yes {
         assert!(Selector::parse(s).unwrap().matches(&l), "{s}");
     }
-    let no = ["app=api", "app!=web", "env in (dev)", "missing in (a)", "env notin (prod,dev)", "canary", "!app", "app=web,env=dev", "app="];
+    let no = [
+        "app=api",
+        "app!=web",
+        "env in (dev)",
+        "missing in (a)",
+        "env notin (prod,dev)",
+        "canary",
+        "!app",
+        "app=web,env=dev",
+        "app=",
+    ];
     for s in no {
         assert!(!Selector::parse(s).unwrap().matches(&l), "{s}");
     }

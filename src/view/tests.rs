@@ -11,7 +11,10 @@ use crate::kube::row::{Cell, Health, Labels};
 use crate::kube::state::SyncState;
 
 fn labels(pairs: &[(&str, &str)]) -> Labels {
-    let mut v: Vec<(Arc<str>, Arc<str>)> = pairs.iter().map(|(k, v)| (Arc::from(*k), Arc::from(*v))).collect();
+    let mut v: Vec<(Arc<str>, Arc<str>)> = pairs
+        .iter()
+        .map(|(k, v)| (Arc::from(*k), Arc::from(*v)))
+        .collect();
     v.sort();
     v.into()
 }
@@ -52,7 +55,9 @@ fn pods(n: usize, seed: u64) -> Snapshot {
         s
     };
     let mut hash = |len: usize, next: &mut dyn FnMut() -> u64| -> String {
-        (0..len).map(|_| alpha[(next() % alpha.len() as u64) as usize] as char).collect()
+        (0..len)
+            .map(|_| alpha[(next() % alpha.len() as u64) as usize] as char)
+            .collect()
     };
     let statuses = ["Running", "Pending", "CrashLoopBackOff"];
     let rows = (0..n)
@@ -68,7 +73,12 @@ fn pods(n: usize, seed: u64) -> Snapshot {
 }
 
 fn spec<'a>(query: &'a Query, sort: Sort, namespace: Option<&'a str>, all_namespaces: bool) -> ViewSpec<'a> {
-    ViewSpec { query, namespace, sort, all_namespaces }
+    ViewSpec {
+        query,
+        namespace,
+        sort,
+        all_namespaces,
+    }
 }
 
 fn q(s: &str) -> Query {
@@ -76,7 +86,10 @@ fn q(s: &str) -> Query {
 }
 
 fn names_of(s: &Snapshot, r: &ViewResult) -> Vec<String> {
-    r.rows.iter().map(|&i| s.rows[i as usize].name.to_string()).collect()
+    r.rows
+        .iter()
+        .map(|&i| s.rows[i as usize].name.to_string())
+        .collect()
 }
 
 /// Brute force: every row through skim and the plain rules, sorted by explicit keys.
@@ -101,13 +114,23 @@ fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
         }
         let name = display_name(r, sp.all_namespaces);
         let lower = name.to_ascii_lowercase();
-        if sp.query.inverse_terms().iter().any(|t| lower.contains(t.as_str())) {
+        if sp
+            .query
+            .inverse_terms()
+            .iter()
+            .any(|t| lower.contains(t.as_str()))
+        {
             continue;
         }
         if !sp.query.selectors().iter().all(|sel| sel.matches(&r.labels)) {
             continue;
         }
-        let score: Option<i64> = sp.query.fuzzy_terms().iter().map(|t| m.fuzzy_match(&name, t)).sum();
+        let score: Option<i64> = sp
+            .query
+            .fuzzy_terms()
+            .iter()
+            .map(|t| m.fuzzy_match(&name, t))
+            .sum();
         let Some(score) = score else { continue };
         let ranked = sp.query.is_fuzzy() && sp.sort.by == SortBy::Name;
         hits.push((if ranked { -score } else { 0 }, rank[i], i as u32));
@@ -126,7 +149,10 @@ fn unfiltered_scope_and_counts() {
     let prod = c.view(&s, &spec(&q(""), Sort::default(), Some("prod"), false));
     assert!(prod.total > 0 && prod.total < 200);
     assert_eq!(prod.matched, prod.total);
-    assert!(prod.rows.iter().all(|&i| s.rows[i as usize].namespace.as_deref() == Some("prod")));
+    assert!(prod
+        .rows
+        .iter()
+        .all(|&i| s.rows[i as usize].namespace.as_deref() == Some("prod")));
     let none = c.view(&s, &spec(&q(""), Sort::default(), Some("nope"), false));
     assert_eq!((none.matched, none.total), (0, 0));
 }
@@ -145,10 +171,22 @@ fn fuzzy_ranks_best_first_ties_in_snapshot_order() {
     );
     let mut c = ViewCache::new();
     let r = c.view(&s, &spec(&q("web"), Sort::default(), None, false));
-    assert_eq!(names_of(&s, &r), ["web-1", "web-0", "xweb", "w-e-b"]);
+    // skim prizes word heads: `w-e-b` (three heads after `-`) beats `xweb`.
+    assert_eq!(names_of(&s, &r), ["web-1", "web-0", "w-e-b", "xweb"]);
     assert_eq!((r.matched, r.total), (4, 5));
-    let rev = c.view(&s, &spec(&q("web"), Sort { by: SortBy::Name, reverse: true }, None, false));
-    assert_eq!(names_of(&s, &rev), ["web-0", "web-1", "xweb", "w-e-b"]);
+    let rev = c.view(
+        &s,
+        &spec(
+            &q("web"),
+            Sort {
+                by: SortBy::Name,
+                reverse: true,
+            },
+            None,
+            false,
+        ),
+    );
+    assert_eq!(names_of(&s, &rev), ["web-0", "web-1", "w-e-b", "xweb"]);
     // All-namespaces names include the namespace.
     let r = c.view(&s, &spec(&q("b/w"), Sort::default(), None, true));
     assert_eq!(names_of(&s, &r), ["web-0"]);
@@ -173,7 +211,10 @@ fn inverse_and_selectors() {
     assert_eq!(names_of(&s, &r), ["web-1", "web-canary"]);
     let r = c.view(&s, &spec(&q("-l app!=web 1"), Sort::default(), None, false));
     assert_eq!(names_of(&s, &r), ["api-1"]);
-    let r = c.view(&s, &spec(&q("-l app in (web,api) !canary w"), Sort::default(), None, false));
+    let r = c.view(
+        &s,
+        &spec(&q("-l app in (web,api) !canary w"), Sort::default(), None, false),
+    );
     assert_eq!(names_of(&s, &r), ["web-1"]);
 }
 
@@ -190,18 +231,35 @@ fn sorts_by_age_status_and_reverse() {
         1,
     );
     let mut c = ViewCache::new();
-    let age = Sort { by: SortBy::Age, reverse: false };
+    let age = Sort {
+        by: SortBy::Age,
+        reverse: false,
+    };
     let r = c.view(&s, &spec(&q(""), age, None, false));
     assert_eq!(names_of(&s, &r), ["new", "mid", "mid2", "old", "unknown"]);
     let r = c.view(&s, &spec(&q(""), Sort { reverse: true, ..age }, None, false));
     assert_eq!(names_of(&s, &r), ["unknown", "old", "mid2", "mid", "new"]);
-    let status = Sort { by: SortBy::Column(1), reverse: false };
+    let status = Sort {
+        by: SortBy::Column(1),
+        reverse: false,
+    };
     let r = c.view(&s, &spec(&q(""), status, None, false));
     assert_eq!(names_of(&s, &r), ["mid2", "unknown", "new", "mid", "old"]);
     // A chosen column sort holds while a fuzzy term filters.
     let r = c.view(&s, &spec(&q("d"), age, None, false));
     assert_eq!(names_of(&s, &r), ["mid", "mid2", "old"]);
-    let r = c.view(&s, &spec(&q("-l app=x"), Sort { by: SortBy::Column(9), reverse: true }, None, false));
+    let r = c.view(
+        &s,
+        &spec(
+            &q("-l app=x"),
+            Sort {
+                by: SortBy::Column(9),
+                reverse: true,
+            },
+            None,
+            false,
+        ),
+    );
     assert_eq!(names_of(&s, &r), ["unknown", "old", "new", "mid2", "mid"]);
 }
 
@@ -214,9 +272,19 @@ fn memoises_per_snapshot_and_spec() {
     let a = c.view(&s, &sp);
     let b = c.view(&s, &sp);
     assert!(Arc::ptr_eq(&a, &b));
-    assert_eq!(c.stats(), CacheStats { hits: 1, full: 1, narrowed: 0 });
+    assert_eq!(
+        c.stats(),
+        CacheStats {
+            hits: 1,
+            full: 1,
+            narrowed: 0
+        }
+    );
     let again = q("web ");
-    assert!(Arc::ptr_eq(&a, &c.view(&s, &spec(&again, Sort::default(), None, true))));
+    assert!(Arc::ptr_eq(
+        &a,
+        &c.view(&s, &spec(&again, Sort::default(), None, true))
+    ));
     // New revision: recomputed even with identical rows.
     let mut s2 = (*s).clone();
     s2.rev = 2;
@@ -228,20 +296,41 @@ fn memoises_per_snapshot_and_spec() {
     let other = q("api");
     let e = c.view(&s2, &spec(&other, Sort::default(), None, true));
     assert!(Arc::ptr_eq(&d, &c.view(&s2, &sp)));
-    assert!(Arc::ptr_eq(&e, &c.view(&s2, &spec(&other, Sort::default(), None, true))));
+    assert!(Arc::ptr_eq(
+        &e,
+        &c.view(&s2, &spec(&other, Sort::default(), None, true))
+    ));
 }
 
 #[test]
 fn narrowing_equals_full_scan() {
     let s = pods(1500, 9);
-    let typed = ["web-3kz", "Kafka", "pr/ap2", "ap -l app in (auth-1,api-gateway-2) x", "t !web b"];
-    let sorts = [Sort::default(), Sort { by: SortBy::Name, reverse: true }, Sort { by: SortBy::Age, reverse: false }];
+    let typed = [
+        "web-3kz",
+        "Kafka",
+        "pr/ap2",
+        "ap -l app in (auth-1,api-gateway-2) x",
+        "t !web b",
+    ];
+    let sorts = [
+        Sort::default(),
+        Sort {
+            by: SortBy::Name,
+            reverse: true,
+        },
+        Sort {
+            by: SortBy::Age,
+            reverse: false,
+        },
+    ];
     for text in typed {
         for sort in sorts {
             for ns in [None, Some("prod")] {
                 let mut typing = ViewCache::new();
                 for end in 1..=text.len() {
-                    let Ok(query) = Query::parse(&text[..end]) else { continue };
+                    let Ok(query) = Query::parse(&text[..end]) else {
+                        continue;
+                    };
                     let sp = spec(&query, sort, ns, true);
                     let got = typing.view(&s, &sp);
                     let full = ViewCache::new().view(&s, &sp);

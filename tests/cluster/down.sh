@@ -13,7 +13,7 @@ DIR="$(cd "$1" && pwd)"
 # ours PID: the process is alive and its command line mentions DIR (guards against a
 # stale pid file whose number now belongs to an unrelated process).
 ours() {
-  local cmd; cmd="$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)" || return 1
+  local cmd; cmd="$(tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline")" || return 1
   [[ "$cmd" == *"$DIR"* ]]
 }
 
@@ -30,11 +30,12 @@ for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
   rm -f "$f"
 done
 
-# Wait up to 15 s for a clean exit, then SIGKILL the stragglers and wait for them too.
+# Wait up to 5 s for a clean exit, then SIGKILL the stragglers and wait for them too.
+# (kube-apiserver's graceful stop can take ~30 s while clients hold watches open, and
+# nothing in DIR is kept, so there is nothing to lose.)
 for pid in ${pids[@]+"${pids[@]}"}; do
-  for _ in $(seq 150); do ours "$pid" || break; sleep 0.1; done
+  for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
   if ours "$pid"; then
-    echo "down.sh: pid $pid ignored SIGTERM, killing" >&2
     kill -KILL "$pid" 2>/dev/null || true
     for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
   fi

@@ -21,7 +21,7 @@ source "$DIR/ports.env"
 log() { echo "force-410.sh: $*" >&2; }
 # ours PID: alive (not a zombie) and started with DIR on its command line
 ours() {
-  local cmd; cmd="$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)" || return 1
+  local cmd; cmd="$(tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline")" || return 1
   [[ "$cmd" == *"$DIR"* ]]
 }
 
@@ -38,9 +38,12 @@ fi
 if [[ $STEPS != compact ]]; then
   pid="$(cat "$DIR/kube-apiserver.pid")"
   if ours "$pid"; then
+    # A graceful stop waits ~30 s for the controllers' open watches to drain; give it 3 s,
+    # then kill it (etcd holds all state, so a crash loses nothing).
     kill -TERM "$pid"
-    for _ in $(seq 300); do ours "$pid" || break; sleep 0.1; done
-    if ours "$pid"; then kill -KILL "$pid"; sleep 1; fi
+    for _ in $(seq 30); do ours "$pid" || break; sleep 0.1; done
+    if ours "$pid"; then kill -KILL "$pid"; fi
+    for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
   fi
   mapfile -t args <"$DIR/kube-apiserver.args"
   echo "--- restarted by force-410.sh at $(date -u +%FT%TZ) ---" >>"$DIR/kube-apiserver.log"

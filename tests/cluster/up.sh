@@ -6,7 +6,8 @@
 # DIR/env (KUBECONFIG, KUBECTL), DIR/<component>.pid, DIR/<component>.log, DIR/ports.env.
 # Exits 0 only when the cluster answers; on failure prints the failing component's log
 # tail and stops everything it started. Stop it with tests/cluster/down.sh DIR.
-# Usage: tests/cluster/up.sh DIR
+# Usage: tests/cluster/up.sh DIR      (DIR new or empty; env KTUI_TEST_BIN picks the binary
+#        cache, KTUI_TEST_APISERVER_ARGS adds kube-apiserver flags)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -184,6 +185,10 @@ APISERVER_ARGS=(
   --requestheader-extra-headers-prefix X-Remote-Extra-
   --cert-dir "$DIR/apiserver-certs"
 )
+# Extra flags for a test's own cluster, e.g. KTUI_TEST_APISERVER_ARGS="--watch-cache-sizes=configmaps#0"
+# (whitespace-separated; no quoting).
+read -r -a EXTRA_ARGS <<<"${KTUI_TEST_APISERVER_ARGS:-}"
+APISERVER_ARGS+=(${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"})
 printf '%s\n' "${APISERVER_ARGS[@]}" >"$DIR/kube-apiserver.args"
 start kube-apiserver "$BIN/kube-apiserver" "${APISERVER_ARGS[@]}"
 wait_http kube-apiserver "https://127.0.0.1:$API_PORT/readyz" \

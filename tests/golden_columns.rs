@@ -1,0 +1,193 @@
+//! Golden test (real tier): ktui's client-side cells must equal the cells the API server's own
+//! printers produce. For every built-in kind it creates odd-case fixtures in a fresh
+//! namespace (statuses written through `/status`), lists them as a server-side
+//! `meta.k8s.io/v1 Table` with `includeObject=Object`, decodes each row's object with
+//! `ktui::table::decode_row`, and compares every cell by header name. Time-derived cells are
+//! accepted when some clock second around the request reproduces the server's text.
+//! Must not depend on the informer pool or the UI.
+
+mod support;
+
+use std::io::Write;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+
+use ktui::kube::kind::BuiltinKind;
+use ktui::kube::row::{Row, RowCtx};
+use ktui::table::format::format_cell;
+use ktui::table::{decode_row, spec};
+
+#[path = "golden_columns/fixtures.rs"]
+mod fixtures;
+
+const TABLE_ACCEPT: &str = "application/json;as=Table;g=meta.k8s.io;v=v1";
+
+fn unix_now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// kubectl's client-side cell rendering (cli-runtime): cut at the first `\n`, `\r` or `\f`
+/// (appending `...`), then ESC → `^[`.
+fn kubectl_render(cell: &Value) -> String {
+    let s = match cell {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    let s = match s.find(['\n', '\r', '\u{c}']) {
+        Some(i) => format!("{}...", &s[..i]),
+        None => s,
+    };
+    s.replace('\u{1b}', "^[")
+}
+
+/// One server-side Table of `kind` (in `ns`, or cluster-wide), with each row's object.
+async fn server_table(client: &kube::Client, kind: BuiltinKind, ns: Option<&str>) -> Value {
+    let uri = format!("{}?includeObject=Object", kind.url_path(ns));
+    let req = http::Request::get(&uri).header("Accept", TABLE_ACCEPT).body(Vec::new()).expect("request");
+    let text = client.request_text(req).await.unwrap_or_else(|e| panic!("GET {uri} as Table: {e}"));
+    let table: Value = serde_json::from_str(&text).expect("Table JSON");
+    assert_eq!(table["kind"], "Table", "{uri} did not answer with a Table: {text:.300}");
+    table
+}
+
+/// Whether a ktui cell reproduces the server's text at some second in `[t0 - 2, t1 + 2]`.
+fn cell_matches(cell: &ktui::kube::row::Cell, server: &str, t0: i64, t1: i64) -> bool {
+    (t0 - 2..=t1 + 2).any(|now| format_cell(cell, now) == server)
+}
+
+/// Compares every row of a Table with ktui's rows; returns one line per disagreement, and the
+/// server's cells by (object name, header) for the coverage checks.
+fn compare(kind: BuiltinKind, table: &Value, t0: i64, t1: i64, out: &mut Vec<String>) -> Vec<(String, String, String)> {
+    let ctx = RowCtx::default();
+    let spec = spec(kind);
+    let headers: Vec<String> = table["columnDefinitions"]
+        .as_array()
+        .expect("columnDefinitions")
+        .iter()
+        .map(|c| c["name"].as_str().unwrap_or_default().to_uppercase())
+        .collect();
+    for col in spec.columns {
+        if !headers.iter().any(|h| h == col.header) {
+            out.push(format!("{kind}: ktui has column {} that the server does not print", col.header));
+        }
+    }
+    let mut seen = Vec::new();
+    for r in table["rows"].as_array().expect("rows") {
+        let obj = &r["object"];
+        let bytes = serde_json::to_vec(obj).expect("object JSON");
+        let row: Row = match decode_row(kind, &bytes, &ctx) {
+            Ok(row) => row,
+            Err(e) => {
+                out.push(format!("{kind}: cannot decode {}: {e}", obj["metadata"]["name"]));
+                continue;
+            }
+        };
+        let cells = r["cells"].as_array().expect("cells");
+        for (h, cell) in headers.iter().zip(cells) {
+            let server = kubectl_render(cell);
+            seen.push((row.name.to_string(), h.clone(), server.clone()));
+            if h == "NAME" {
+                if *row.name != *server {
+                    out.push(format!("{kind} {}: NAME server {server:?}", row.name));
+                }
+                continue;
+            }
+            let Some(i) = spec.columns.iter().position(|c| c.header == h) else {
+                if !out.iter().any(|l| l.contains(&format!("server column {h} "))) {
+                    out.push(format!("{kind}: server column {h} missing from ktui's spec"));
+                }
+                continue;
+            };
+            if !cell_matches(&row.cells[i], &server, t0, t1) {
+                out.push(format!(
+                    "{kind} {}: {h}: server {server:?}, ktui {:?}",
+                    row.name,
+                    format_cell(&row.cells[i], t1)
+                ));
+            }
+        }
+    }
+    seen
+}
+
+fn kubectl_create(cluster: &support::Cluster, ns: &str, items: Vec<Value>) {
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    file.write_all(list.to_string().as_bytes()).expect("write fixtures");
+    let path = file.path().to_str().expect("utf-8 path").to_string();
+    cluster.kubectl_ok(&["create", "-n", ns, "-f", &path]);
+}
+
+#[tokio::test]
+async fn golden_columns_match_server_tables() {
+    let Some(cluster) = support::shared_cluster() else { return };
+    let client = cluster.client(support::ADMIN).await;
+    let ns = cluster.create_ns("golden");
+    let now = unix_now();
+    let node = format!("{ns}-node");
+    let doomed_ns = format!("{ns}-doomed");
+
+    // --- fixtures ------------------------------------------------------------------------
+    kubectl_create(&cluster, &ns, fixtures::objects(&ns, now));
+    let mut cluster_items = tempfile::NamedTempFile::new().expect("temp file");
+    let cluster_list = json!({"apiVersion": "v1", "kind": "List", "items": fixtures::cluster_objects(&ns, &node, &doomed_ns)});
+    cluster_items.write_all(cluster_list.to_string().as_bytes()).expect("write");
+    cluster.kubectl_ok(&["create", "-f", cluster_items.path().to_str().expect("path")]);
+    kubectl_create(&cluster, &doomed_ns, vec![fixtures::held_configmap()]);
+
+    for (resource, name, patch) in fixtures::status_patches(&ns, now) {
+        let p = patch.to_string();
+        let target = if resource == "nodes" { vec!["patch", resource, &node] } else { vec!["patch", resource, name, "-n", &ns] };
+        let mut args = target;
+        args.extend(["--subresource=status", "--type=merge", "-p", &p]);
+        cluster.kubectl_ok(&args);
+    }
+    for (resource, name) in fixtures::deletions() {
+        cluster.kubectl_ok(&["delete", resource, name, "-n", &ns, "--wait=false"]);
+    }
+    cluster.kubectl_ok(&["delete", "namespace", &doomed_ns, "--wait=false"]);
+    // let the controllers create replica sets, pods and job status
+    for _ in 0..40 {
+        let rs = cluster.kubectl_ok(&["get", "rs,pods", "-n", &ns, "-o", "name"]);
+        if rs.lines().filter(|l| l.starts_with("replicaset")).count() >= 2
+            && rs.lines().filter(|l| l.contains("pod/ds-")).count() >= 2
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+
+    // --- compare ---------------------------------------------------------------------------
+    let mut mismatches = Vec::new();
+    let mut seen = Vec::new();
+    for kind in BuiltinKind::ALL {
+        let scope = kind.info().namespaced.then_some(ns.as_str());
+        let t0 = unix_now();
+        let table = server_table(&client, kind, scope).await;
+        let t1 = unix_now();
+        for (name, h, v) in compare(kind, &table, t0, t1, &mut mismatches) {
+            seen.push((kind, name, h, v));
+        }
+    }
+
+    // --- coverage: the fixtures really produced the odd cases -------------------------------
+    for (kind, name, header, want) in fixtures::expectations(&ns, &node, &doomed_ns) {
+        let got = seen.iter().find(|(k, n, h, _)| *k == kind && *n == name && *h == header).map(|s| s.3.as_str());
+        if got != Some(want) {
+            mismatches.push(format!("coverage {kind} {name}: {header} expected {want:?}, server printed {got:?}"));
+        }
+    }
+
+    // --- cleanup (finalizers off so the namespace can go) -----------------------------------
+    for (resource, name) in fixtures::finalized(&ns) {
+        let _ = cluster.kubectl(&["patch", resource, name, "-n", &ns, "--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]);
+    }
+    let _ = cluster.kubectl(&["patch", "configmap", "held", "-n", &doomed_ns, "--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]);
+    let _ = cluster.kubectl(&["delete", "node", &node, "--wait=false"]);
+    let _ = cluster.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
+    let _ = cluster.kubectl(&["delete", "namespace", &ns, "--wait=false"]);
+
+    assert!(mismatches.is_empty(), "{} disagreement(s) with the server:\n{}", mismatches.len(), mismatches.join("\n"));
+}
