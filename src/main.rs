@@ -1,4 +1,6 @@
-//! The `ktui` binary: parses flags, sets up file logging and hands over to [`ktui::app::run`].
+//! The `ktui` binary: parses flags, sets up file logging, starts the two runtimes (a
+//! single-threaded one for the UI, a multi-threaded one for the network) and hands over to
+//! [`ktui::app::run`].
 
 use clap::Parser;
 
@@ -11,20 +13,25 @@ fn main() -> std::process::ExitCode {
             None
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(rt) => rt,
+    let runtimes = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("ktui-net")
+        .enable_all()
+        .build()
+        .and_then(|net| Ok((net, tokio::runtime::Builder::new_current_thread().enable_all().build()?)));
+    let (net, ui) = match runtimes {
+        Ok(rts) => rts,
         Err(e) => {
             eprintln!("ktui: cannot start the async runtime: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(ktui::app::run(cli)) {
-        Ok(code) => {
-            runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-            std::process::ExitCode::from(code)
-        }
+    let result = ui.block_on(ktui::app::run(cli, net.handle().clone()));
+    // Informer tasks may be mid-request; do not wait for them.
+    net.shutdown_background();
+    match result {
+        Ok(code) => std::process::ExitCode::from(code),
         Err(e) => {
-            runtime.shutdown_timeout(std::time::Duration::from_millis(200));
             eprintln!("ktui: {e:#}");
             if let Some(p) = log_path {
                 eprintln!("ktui: log: {}", p.display());

@@ -24,7 +24,10 @@ mod fixtures;
 const TABLE_ACCEPT: &str = "application/json;as=Table;g=meta.k8s.io;v=v1";
 
 fn unix_now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// kubectl's client-side cell rendering (cli-runtime): cut at the first `\n`, `\r` or `\f`
@@ -45,10 +48,19 @@ fn kubectl_render(cell: &Value) -> String {
 /// One server-side Table of `kind` (in `ns`, or cluster-wide), with each row's object.
 async fn server_table(client: &kube::Client, kind: BuiltinKind, ns: Option<&str>) -> Value {
     let uri = format!("{}?includeObject=Object", kind.url_path(ns));
-    let req = http::Request::get(&uri).header("Accept", TABLE_ACCEPT).body(Vec::new()).expect("request");
-    let text = client.request_text(req).await.unwrap_or_else(|e| panic!("GET {uri} as Table: {e}"));
+    let req = http::Request::get(&uri)
+        .header("Accept", TABLE_ACCEPT)
+        .body(Vec::new())
+        .expect("request");
+    let text = client
+        .request_text(req)
+        .await
+        .unwrap_or_else(|e| panic!("GET {uri} as Table: {e}"));
     let table: Value = serde_json::from_str(&text).expect("Table JSON");
-    assert_eq!(table["kind"], "Table", "{uri} did not answer with a Table: {text:.300}");
+    assert_eq!(
+        table["kind"], "Table",
+        "{uri} did not answer with a Table: {text:.300}"
+    );
     table
 }
 
@@ -59,7 +71,13 @@ fn cell_matches(cell: &ktui::kube::row::Cell, server: &str, t0: i64, t1: i64) ->
 
 /// Compares every row of a Table with ktui's rows; returns one line per disagreement, and the
 /// server's cells by (object name, header) for the coverage checks.
-fn compare(kind: BuiltinKind, table: &Value, t0: i64, t1: i64, out: &mut Vec<String>) -> Vec<(String, String, String)> {
+fn compare(
+    kind: BuiltinKind,
+    table: &Value,
+    t0: i64,
+    t1: i64,
+    out: &mut Vec<String>,
+) -> Vec<(String, String, String)> {
     let ctx = RowCtx::default();
     let spec = spec(kind);
     let headers: Vec<String> = table["columnDefinitions"]
@@ -70,7 +88,10 @@ fn compare(kind: BuiltinKind, table: &Value, t0: i64, t1: i64, out: &mut Vec<Str
         .collect();
     for col in spec.columns {
         if !headers.iter().any(|h| h == col.header) {
-            out.push(format!("{kind}: ktui has column {} that the server does not print", col.header));
+            out.push(format!(
+                "{kind}: ktui has column {} that the server does not print",
+                col.header
+            ));
         }
     }
     let mut seen = Vec::new();
@@ -115,14 +136,17 @@ fn compare(kind: BuiltinKind, table: &Value, t0: i64, t1: i64, out: &mut Vec<Str
 fn kubectl_create(cluster: &support::Cluster, ns: &str, items: Vec<Value>) {
     let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
     let mut file = tempfile::NamedTempFile::new().expect("temp file");
-    file.write_all(list.to_string().as_bytes()).expect("write fixtures");
+    file.write_all(list.to_string().as_bytes())
+        .expect("write fixtures");
     let path = file.path().to_str().expect("utf-8 path").to_string();
     cluster.kubectl_ok(&["create", "-n", ns, "-f", &path]);
 }
 
 #[tokio::test]
 async fn golden_columns_match_server_tables() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let client = cluster.client(support::ADMIN).await;
     let ns = cluster.create_ns("golden");
     let now = unix_now();
@@ -133,13 +157,19 @@ async fn golden_columns_match_server_tables() {
     kubectl_create(&cluster, &ns, fixtures::objects(&ns, now));
     let mut cluster_items = tempfile::NamedTempFile::new().expect("temp file");
     let cluster_list = json!({"apiVersion": "v1", "kind": "List", "items": fixtures::cluster_objects(&ns, &node, &doomed_ns)});
-    cluster_items.write_all(cluster_list.to_string().as_bytes()).expect("write");
+    cluster_items
+        .write_all(cluster_list.to_string().as_bytes())
+        .expect("write");
     cluster.kubectl_ok(&["create", "-f", cluster_items.path().to_str().expect("path")]);
     kubectl_create(&cluster, &doomed_ns, vec![fixtures::held_configmap()]);
 
     for (resource, name, patch) in fixtures::status_patches(&ns, now) {
         let p = patch.to_string();
-        let target = if resource == "nodes" { vec!["patch", resource, &node] } else { vec!["patch", resource, name, "-n", &ns] };
+        let target = if resource == "nodes" {
+            vec!["patch", resource, &node]
+        } else {
+            vec!["patch", resource, name, "-n", &ns]
+        };
         let mut args = target;
         args.extend(["--subresource=status", "--type=merge", "-p", &p]);
         cluster.kubectl_ok(&args);
@@ -150,9 +180,11 @@ async fn golden_columns_match_server_tables() {
     cluster.kubectl_ok(&["delete", "namespace", &doomed_ns, "--wait=false"]);
     // let the controllers create replica sets, pods and job status
     for _ in 0..40 {
-        let rs = cluster.kubectl_ok(&["get", "rs,pods", "-n", &ns, "-o", "name"]);
-        if rs.lines().filter(|l| l.starts_with("replicaset")).count() >= 2
-            && rs.lines().filter(|l| l.contains("pod/ds-")).count() >= 2
+        let names = cluster.kubectl_ok(&["get", "rs,pods", "-n", &ns, "-o", "name"]);
+        let bound = cluster.kubectl_ok(&["get", "pvc", "bound", "-n", &ns, "-o", "jsonpath={.status.phase}"]);
+        if names.lines().filter(|l| l.starts_with("replicaset")).count() >= 2
+            && names.lines().filter(|l| l.contains("pod/ds-")).count() >= 2
+            && bound == "Bound"
         {
             break;
         }
@@ -174,20 +206,53 @@ async fn golden_columns_match_server_tables() {
 
     // --- coverage: the fixtures really produced the odd cases -------------------------------
     for (kind, name, header, want) in fixtures::expectations(&ns, &node, &doomed_ns) {
-        let got = seen.iter().find(|(k, n, h, _)| *k == kind && *n == name && *h == header).map(|s| s.3.as_str());
+        let got = seen
+            .iter()
+            .find(|(k, n, h, _)| *k == kind && *n == name && *h == header)
+            .map(|s| s.3.as_str());
         if got != Some(want) {
-            mismatches.push(format!("coverage {kind} {name}: {header} expected {want:?}, server printed {got:?}"));
+            mismatches.push(format!(
+                "coverage {kind} {name}: {header} expected {want:?}, server printed {got:?}"
+            ));
         }
     }
 
     // --- cleanup (finalizers off so the namespace can go) -----------------------------------
-    for (resource, name) in fixtures::finalized(&ns) {
-        let _ = cluster.kubectl(&["patch", resource, name, "-n", &ns, "--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]);
+    if std::env::var_os("KTUI_GOLDEN_KEEP").is_some() {
+        eprintln!("KTUI_GOLDEN_KEEP set: leaving namespace {ns} in place");
+        assert!(mismatches.is_empty(), "{} disagreement(s):\n{}", mismatches.len(), mismatches.join("\n"));
+        return;
     }
-    let _ = cluster.kubectl(&["patch", "configmap", "held", "-n", &doomed_ns, "--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]);
+    for (resource, name) in fixtures::finalized(&ns) {
+        let _ = cluster.kubectl(&[
+            "patch",
+            resource,
+            name,
+            "-n",
+            &ns,
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":null}}"#,
+        ]);
+    }
+    let _ = cluster.kubectl(&[
+        "patch",
+        "configmap",
+        "held",
+        "-n",
+        &doomed_ns,
+        "--type=merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ]);
     let _ = cluster.kubectl(&["delete", "node", &node, "--wait=false"]);
     let _ = cluster.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
     let _ = cluster.kubectl(&["delete", "namespace", &ns, "--wait=false"]);
 
-    assert!(mismatches.is_empty(), "{} disagreement(s) with the server:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} disagreement(s) with the server:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }

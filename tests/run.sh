@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The project's test command: `bash tests/run.sh [extra cargo test args]`.
 # Builds (or reuses) the real-tier binaries, starts one shared test cluster for the whole
-# run, runs `cargo test --locked --all-targets "$@"`, stops the cluster, and exits with
-# cargo's status. Real-tier tests find the cluster via KTUI_TEST_CLUSTER_DIR.
+# run, runs `cargo test --locked --all-targets "$@"` (without --all-targets when "$@"
+# names targets, e.g. `--test real_cluster`), stops the cluster, and exits with cargo's status. Real-tier tests find the cluster via KTUI_TEST_CLUSTER_DIR.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-export KTUI_TEST_BIN="${KTUI_TEST_BIN:-$HOME/.cache/ktui-test/bin}"
+export KTUI_TEST_BIN="${KTUI_TEST_BIN:-${HOME:?set HOME or KTUI_TEST_BIN}/.cache/ktui-test/bin}"
 
 bash "$ROOT/tests/cluster/build.sh" >/dev/null
 
@@ -15,7 +15,17 @@ trap 'bash "$ROOT/tests/cluster/down.sh" "$CLUSTER_DIR"' EXIT
 bash "$ROOT/tests/cluster/up.sh" "$CLUSTER_DIR"
 export KTUI_TEST_CLUSTER_DIR="$CLUSTER_DIR"
 
+# --all-targets unless the caller picked targets (cargo would otherwise build the union).
+targets=(--all-targets)
+for arg in "$@"; do
+  case "$arg" in
+    --) break ;;
+    --lib | --bins | --bin | --bin=* | --tests | --test | --test=* | --examples | --example | \
+      --example=* | --benches | --bench | --bench=* | --doc | --all-targets) targets=() ;;
+  esac
+done
+
 cd "$ROOT"
 status=0
-cargo test --locked --all-targets "$@" || status=$?
+cargo test --locked ${targets[@]+"${targets[@]}"} "$@" || status=$?
 exit "$status"

@@ -47,12 +47,13 @@ const GRACE: Duration = Duration::from_secs(30);
 /// Deadline for building the client (exec plugins included).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Runs ktui until the user quits; returns the exit code.
-pub async fn run(cli: Cli) -> Result<u8> {
+/// Runs ktui until the user quits; returns the exit code. The UI runs on the caller's
+/// runtime; everything that talks to the API server (client build, informers) runs on `net`.
+pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
     client::install_crypto_provider();
     let (tx, mut rx) = unbounded_channel::<Event>();
     spawn_signals(tx.clone());
-    spawn_connect(&cli, tx.clone());
+    spawn_connect(&cli, tx.clone(), &net);
     let mut state = initial_state(&cli);
     if let Some(ns) = &cli.namespace {
         state.namespace = Some(ns.clone());
@@ -101,9 +102,9 @@ pub async fn run(cli: Cli) -> Result<u8> {
             _ = tokio::time::sleep_until(frame_due), if dirty => continue,
             _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
         };
-        dirty |= handle(&mut state, &mut pool, ev, &store_tx);
+        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net);
         while let Ok(ev) = rx.try_recv() {
-            dirty |= handle(&mut state, &mut pool, ev, &store_tx);
+            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net);
         }
         if let Some(p) = &pool {
             attach(&mut state, p);
@@ -136,6 +137,7 @@ fn handle(
     pool: &mut Option<InformerPool>,
     ev: Event,
     store_tx: &UnboundedSender<StoreChanged>,
+    net: &tokio::runtime::Handle,
 ) -> bool {
     match ev {
         Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
@@ -158,7 +160,8 @@ fn handle(
         Event::Tick => true,
         Event::Connected(Ok((client, info))) => {
             adopt_namespace(state, &info);
-            let p = InformerPool::new(
+            let p = InformerPool::new_on(
+                net.clone(),
                 client,
                 Arc::new(super::decoders::TableDecoders),
                 store_tx.clone(),
@@ -227,13 +230,25 @@ fn attach(state: &mut UiState, pool: &InformerPool) {
     }
 }
 
-fn spawn_connect(cli: &Cli, tx: UnboundedSender<Event>) {
+fn spawn_connect(cli: &Cli, tx: UnboundedSender<Event>, net: &tokio::runtime::Handle) {
     let opts = ConnectOptions { kubeconfig: cli.kubeconfig.clone(), context: cli.context.clone() };
-    tokio::spawn(async move {
-        let res = match tokio::time::timeout(CONNECT_TIMEOUT, client::connect(&opts)).await {
-            Ok(Ok(ok)) => Ok(ok),
-            Ok(Err(e)) => Err(format!("{e:#}")),
-            Err(_) => Err(format!("building the client took over {}s", CONNECT_TIMEOUT.as_secs())),
+    let runtime = net.clone();
+    net.spawn(async move {
+        // An exec auth plugin runs synchronously inside kube and may block its worker
+        // thread: the deadline is kept by this separate task, on another worker.
+        let job = runtime.spawn(async move { client::connect(&opts).await });
+        let abort = job.abort_handle();
+        let res = match tokio::time::timeout(CONNECT_TIMEOUT, job).await {
+            Ok(Ok(Ok(ok))) => Ok(ok),
+            Ok(Ok(Err(e))) => Err(format!("{e:#}")),
+            Ok(Err(e)) => Err(format!("building the client failed: {e}")),
+            Err(_) => {
+                abort.abort();
+                Err(format!(
+                    "building the client took over {}s (is an exec auth plugin waiting for input?)",
+                    CONNECT_TIMEOUT.as_secs()
+                ))
+            }
         };
         let _ = tx.send(Event::Connected(res));
     });

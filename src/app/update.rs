@@ -172,12 +172,12 @@ fn enter(state: &mut UiState) {
         Some(Drill::Namespace(name)) => {
             state.namespace = Some(name.to_string());
             state.explicit_all = false;
-            let key = ResourceKey::new(BuiltinKind::Pod, Some(&**name));
+            let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
             state.stack.clear();
             state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
             return;
         }
-        Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(&**sel),
+        Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
         Some(Drill::Node(node)) => {
             ResourceKey::new(BuiltinKind::Pod, None).with_fields(&format!("spec.nodeName={node}"))
         }

@@ -46,6 +46,7 @@ pub struct InformerPool {
     rows: RowCtx,
     config: InformerConfig,
     grace: Duration,
+    runtime: tokio::runtime::Handle,
 }
 
 /// A view's claim on an informer. Dropping it releases the claim; the informer stops after
@@ -94,8 +95,22 @@ pub struct InformerInfo {
 
 impl InformerPool {
     /// A pool over `client`. `notify` receives one [`StoreChanged`] per publication burst.
-    /// Must be called inside a tokio runtime (it spawns the reaper).
+    /// Informer tasks run on the runtime of the caller; see [`InformerPool::new_on`].
     pub fn new(
+        client: kube::Client,
+        decoders: Arc<dyn Decoders>,
+        notify: UnboundedSender<StoreChanged>,
+        config: InformerConfig,
+        grace: Duration,
+    ) -> Self {
+        Self::new_on(tokio::runtime::Handle::current(), client, decoders, notify, config, grace)
+    }
+
+    /// Like [`InformerPool::new`], with informer tasks spawned on `runtime` — ktui keeps
+    /// them off the UI's runtime so that a blocking exec auth plugin or a burst of decoding
+    /// can never starve the render loop.
+    pub fn new_on(
+        runtime: tokio::runtime::Handle,
         client: kube::Client,
         decoders: Arc<dyn Decoders>,
         notify: UnboundedSender<StoreChanged>,
@@ -110,10 +125,11 @@ impl InformerPool {
             rows: RowCtx::default(),
             config,
             grace,
+            runtime,
         };
         let weak = Arc::downgrade(&pool.inner);
         let grace_tick = (grace / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
-        tokio::spawn(async move {
+        pool.runtime.spawn(async move {
             let mut tick = tokio::time::interval(grace_tick);
             loop {
                 tick.tick().await;
@@ -175,7 +191,7 @@ impl InformerPool {
             config: self.config.clone(),
         };
         tracing::info!(%key, epoch, "informer start");
-        let task = tokio::spawn(self.decoders.run(key.kind, ctx));
+        let task = self.runtime.spawn(self.decoders.run(key.kind, ctx));
         Entry { slot, stats, subscribers: 0, idle_since: None, task }
     }
 

@@ -18,7 +18,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Conn::Connecting => ("…".into(), "connecting…".into()),
         Conn::Failed(_) => ("-".into(), "not connected".into()),
     };
-    let ns = state.namespace.clone().unwrap_or_else(|| "all".into());
+    let ns = match (&state.namespace, state.explicit_all, &state.conn) {
+        (Some(ns), _, _) => ns.clone(),
+        (None, true, _) => "all".into(),
+        // Until the kubeconfig is read the context's namespace is unknown.
+        (None, false, Conn::Connecting) => "…".into(),
+        (None, false, _) => "all".into(),
+    };
     let mut first = vec![
         Span::styled(" context: ", theme.label),
         Span::styled(sanitize(&ctx).into_owned(), theme.value),
@@ -56,7 +62,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     };
                     spans.push(Span::styled(sanitize(&snap.state.to_string()).into_owned(), style));
                 }
-                None => spans.push(Span::styled("  waiting for the client…", theme.warn)),
+                None => match &state.conn {
+                    Conn::Failed(_) => spans.push(Span::styled("  not connected", theme.error)),
+                    _ => spans.push(Span::styled("  waiting for the client…", theme.warn)),
+                },
             }
             spans
         }

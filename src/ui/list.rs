@@ -21,6 +21,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
         Some(ns) if l.key.kind.info().namespaced => format!("({ns})"),
+        None if l.key.kind.info().namespaced && l.source.is_none() => "(…)".into(),
         None if l.key.kind.info().namespaced => "(all)".into(),
         _ => String::new(),
     };
@@ -103,10 +104,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
 }
 
 /// What to show instead of rows, if anything: never "no resources" before a complete list.
-fn placeholder(state: &UiState, l: &ListView) -> Option<(String, fn(&Theme) -> Style)> {
-    let warn: fn(&Theme) -> Style = |t| t.warn;
-    let error: fn(&Theme) -> Style = |t| t.error;
-    let dim: fn(&Theme) -> Style = |t| t.dim;
+/// Picks a theme role for a placeholder message.
+type Role = fn(&Theme) -> Style;
+
+fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
+    let warn: Role = |t| t.warn;
+    let error: Role = |t| t.error;
+    let dim: Role = |t| t.dim;
     match &state.conn {
         Conn::Connecting => return Some(("connecting…".into(), warn)),
         Conn::Failed(e) => {
@@ -126,7 +130,7 @@ fn placeholder(state: &UiState, l: &ListView) -> Option<(String, fn(&Theme) -> S
     if l.cache.total() == 0 {
         return Some(("no resources".into(), dim));
     }
-    if l.cache.len() == 0 {
+    if l.cache.is_empty() {
         return Some(("no match for the filter".into(), dim));
     }
     None

@@ -10,7 +10,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 K8S_VERSION=v1.37.2   # keep in step with kubebins/go.mod
 ETCD_VERSION=3.7.3    # keep in step with etcdbin/go.mod
-BIN="${KTUI_TEST_BIN:-$HOME/.cache/ktui-test/bin}"
+BIN="${KTUI_TEST_BIN:-${HOME:?set HOME or KTUI_TEST_BIN}/.cache/ktui-test/bin}"
 mkdir -p "$BIN"
 BIN="$(cd "$BIN" && pwd)"
 

@@ -18,7 +18,7 @@ DIR="$(cd "$1" && pwd)"
 [[ -z "$(ls -A "$DIR")" ]] || { echo "up.sh: $DIR is not empty" >&2; exit 2; }
 ATTEMPT="${KTUI_UP_ATTEMPT:-1}"
 
-BIN="$("$HERE/build.sh" | tail -n 1)"
+BIN="$(bash "$HERE/build.sh" | tail -n 1)"
 log() { echo "up.sh: $*" >&2; }
 START=$SECONDS
 
@@ -32,11 +32,11 @@ cleanup_on_failure() {
     log "last lines of $DIR/$FAILED_COMPONENT.log:"
     tail -n 40 "$DIR/$FAILED_COMPONENT.log" >&2
   fi
-  "$HERE/down.sh" --keep "$DIR" || true
+  bash "$HERE/down.sh" --keep "$DIR" || true
   # Another cluster took one of our ports between choosing and binding: start afresh.
   if (( ATTEMPT < 3 )) && grep -qs "address already in use" "$DIR"/*.log; then
     log "port clash, retrying"
-    rm -rf "${DIR:?}"/* && exec env KTUI_UP_ATTEMPT=$((ATTEMPT + 1)) "$0" "$DIR"
+    rm -rf "${DIR:?}"/* && exec env KTUI_UP_ATTEMPT=$((ATTEMPT + 1)) bash "$0" "$DIR"
   fi
   exit "$rc"
 }

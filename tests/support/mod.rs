@@ -24,8 +24,12 @@ pub const VIEWER_NS: &str = "team-a";
 /// The two fake nodes up.sh creates (Ready, no kubelet behind them).
 pub const NODES: [&str; 2] = ["node-1", "node-2"];
 /// Components up.sh starts, in start order; each has DIR/<name>.pid and DIR/<name>.log.
-pub const COMPONENTS: [&str; 4] =
-    ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"];
+pub const COMPONENTS: [&str; 4] = [
+    "etcd",
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+];
 
 /// A running test cluster, described by the directory up.sh filled.
 #[derive(Debug, Clone)]
@@ -84,7 +88,10 @@ pub fn own_cluster() -> Option<OwnedCluster> {
 /// cache lacks them). `Drop` runs down.sh. Panics with up.sh's output if it fails.
 pub fn start_cluster() -> OwnedCluster {
     static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
     let dir = std::env::temp_dir().join(format!(
         "ktui-own-cluster-{}-{}-{nanos:x}",
         std::process::id(),
@@ -104,7 +111,10 @@ pub fn start_cluster() -> OwnedCluster {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    OwnedCluster { cluster: Cluster::from_dir(&dir), stopped: false }
+    OwnedCluster {
+        cluster: Cluster::from_dir(&dir),
+        stopped: false,
+    }
 }
 
 impl Cluster {
@@ -117,14 +127,21 @@ impl Cluster {
             .find_map(|l| l.strip_prefix("export KUBECTL="))
             .map(unquote)
             .unwrap_or_else(|| panic!("no KUBECTL line in {}/env", dir.display()));
-        Cluster { dir: dir.to_path_buf(), kubeconfig: dir.join("kubeconfig"), kubectl: kubectl.into() }
+        Cluster {
+            dir: dir.to_path_buf(),
+            kubeconfig: dir.join("kubeconfig"),
+            kubectl: kubectl.into(),
+        }
     }
 
     /// A `kube::Client` for one of the kubeconfig's contexts ([`ADMIN`] or [`VIEWER`]).
     pub async fn client(&self, context: &str) -> kube::Client {
         let kubeconfig = Kubeconfig::read_from(&self.kubeconfig)
             .unwrap_or_else(|e| panic!("read {}: {e}", self.kubeconfig.display()));
-        let options = KubeConfigOptions { context: Some(context.to_string()), ..Default::default() };
+        let options = KubeConfigOptions {
+            context: Some(context.to_string()),
+            ..Default::default()
+        };
         let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
             .await
             .unwrap_or_else(|e| panic!("kubeconfig context {context}: {e}"));
@@ -194,8 +211,7 @@ impl Cluster {
 
     /// The last `lines` lines of a component's log (for assertion messages).
     pub fn log_tail(&self, component: &str, lines: usize) -> String {
-        let text = std::fs::read_to_string(self.dir.join(format!("{component}.log")))
-            .unwrap_or_default();
+        let text = std::fs::read_to_string(self.dir.join(format!("{component}.log"))).unwrap_or_default();
         let all: Vec<&str> = text.lines().collect();
         all[all.len().saturating_sub(lines)..].join("\n")
     }
@@ -214,7 +230,11 @@ impl OwnedCluster {
             return;
         }
         let out = run_down(&self.cluster.dir);
-        assert!(out.status.success(), "down.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "down.sh failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -245,7 +265,9 @@ fn run_down(dir: &Path) -> Output {
 pub fn process_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // the state letter follows the ")" that closes the command name
-        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
         Err(_) => false,
     }
 }
