@@ -10,6 +10,7 @@ pub mod kind;
 pub mod pool;
 pub mod row;
 pub mod sanitize;
+pub mod sink;
 pub mod state;
 pub mod stats;
 pub mod store;

@@ -20,6 +20,8 @@ use ktui::table::{decode_row, spec};
 
 #[path = "golden_columns/fixtures.rs"]
 mod fixtures;
+#[path = "golden_columns/pods.rs"]
+mod pods;
 
 const TABLE_ACCEPT: &str = "application/json;as=Table;g=meta.k8s.io;v=v1";
 
@@ -142,6 +144,65 @@ fn kubectl_create(cluster: &support::Cluster, ns: &str, items: Vec<Value>) {
     cluster.kubectl_ok(&["create", "-n", ns, "-f", &path]);
 }
 
+/// Removes the fixtures' finalizers and deletes what the test created (also when it panics),
+/// so the shared cluster is left as found. `KTUI_GOLDEN_KEEP=1` keeps everything for a look.
+struct Cleanup<'a> {
+    cluster: &'a support::Cluster,
+    ns: &'a str,
+    node: &'a str,
+    doomed_ns: &'a str,
+}
+
+impl Drop for Cleanup<'_> {
+    fn drop(&mut self) {
+        if std::env::var_os("KTUI_GOLDEN_KEEP").is_some() {
+            eprintln!(
+                "KTUI_GOLDEN_KEEP set: leaving namespace {} and node {} in place",
+                self.ns, self.node
+            );
+            return;
+        }
+        let unfinalize = r#"{"metadata":{"finalizers":null}}"#;
+        let (c, ns) = (self.cluster, self.ns);
+        for (resource, name) in fixtures::finalized() {
+            let _ = c.kubectl(&[
+                "patch",
+                resource,
+                name,
+                "-n",
+                ns,
+                "--type=merge",
+                "-p",
+                unfinalize,
+            ]);
+        }
+        let _ = c.kubectl(&[
+            "patch",
+            "configmap",
+            "held",
+            "-n",
+            self.doomed_ns,
+            "--type=merge",
+            "-p",
+            unfinalize,
+        ]);
+        // no kubelet confirms pod deletion: bound pods would keep the namespace Terminating
+        let _ = c.kubectl(&[
+            "delete",
+            "pods",
+            "--all",
+            "-n",
+            ns,
+            "--grace-period=0",
+            "--force",
+            "--wait=false",
+        ]);
+        let _ = c.kubectl(&["delete", "node", self.node, "--wait=false"]);
+        let _ = c.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
+        let _ = c.kubectl(&["delete", "namespace", ns, self.doomed_ns, "--wait=false"]);
+    }
+}
+
 #[tokio::test]
 async fn golden_columns_match_server_tables() {
     let Some(cluster) = support::shared_cluster() else {
@@ -152,6 +213,12 @@ async fn golden_columns_match_server_tables() {
     let now = unix_now();
     let node = format!("{ns}-node");
     let doomed_ns = format!("{ns}-doomed");
+    let cleanup = Cleanup {
+        cluster: &cluster,
+        ns: &ns,
+        node: &node,
+        doomed_ns: &doomed_ns,
+    };
 
     // --- fixtures ------------------------------------------------------------------------
     kubectl_create(&cluster, &ns, fixtures::objects(&ns, now));
@@ -199,9 +266,13 @@ async fn golden_columns_match_server_tables() {
         let t0 = unix_now();
         let table = server_table(&client, kind, scope).await;
         let t1 = unix_now();
-        for (name, h, v) in compare(kind, &table, t0, t1, &mut mismatches) {
-            seen.push((kind, name, h, v));
+        let cells = compare(kind, &table, t0, t1, &mut mismatches);
+        let rows = table["rows"].as_array().map_or(0, Vec::len);
+        eprintln!("{kind}: compared {} cells in {rows} rows", cells.len());
+        if rows == 0 {
+            mismatches.push(format!("{kind}: the server listed no rows"));
         }
+        seen.extend(cells.into_iter().map(|(name, h, v)| (kind, name, h, v)));
     }
 
     // --- coverage: the fixtures really produced the odd cases -------------------------------
@@ -217,38 +288,7 @@ async fn golden_columns_match_server_tables() {
         }
     }
 
-    // --- cleanup (finalizers off so the namespace can go) -----------------------------------
-    if std::env::var_os("KTUI_GOLDEN_KEEP").is_some() {
-        eprintln!("KTUI_GOLDEN_KEEP set: leaving namespace {ns} in place");
-        assert!(mismatches.is_empty(), "{} disagreement(s):\n{}", mismatches.len(), mismatches.join("\n"));
-        return;
-    }
-    for (resource, name) in fixtures::finalized(&ns) {
-        let _ = cluster.kubectl(&[
-            "patch",
-            resource,
-            name,
-            "-n",
-            &ns,
-            "--type=merge",
-            "-p",
-            r#"{"metadata":{"finalizers":null}}"#,
-        ]);
-    }
-    let _ = cluster.kubectl(&[
-        "patch",
-        "configmap",
-        "held",
-        "-n",
-        &doomed_ns,
-        "--type=merge",
-        "-p",
-        r#"{"metadata":{"finalizers":null}}"#,
-    ]);
-    let _ = cluster.kubectl(&["delete", "node", &node, "--wait=false"]);
-    let _ = cluster.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
-    let _ = cluster.kubectl(&["delete", "namespace", &ns, "--wait=false"]);
-
+    drop(cleanup);
     assert!(
         mismatches.is_empty(),
         "{} disagreement(s) with the server:\n{}",

@@ -23,7 +23,8 @@ use super::kind::BuiltinKind;
 use super::row::{IntoRow, RowCtx};
 use super::state::SyncState;
 use super::stats::InformerStats;
-use super::store::{obj_key, StoreWriter};
+use super::sink::{RowSink, Sink};
+use super::store::StoreWriter;
 
 /// Tunables of the list-watch loop.
 #[derive(Debug, Clone)]
@@ -127,15 +128,45 @@ enum WatchEnd {
     Failed(Failure),
 }
 
-/// The list-watch loop of one key; runs until its task is aborted by the pool.
-pub async fn run<T: IntoRow>(mut ctx: InformerCtx) {
+/// The list-watch loop of one key into the row store; runs until its task is aborted by
+/// the pool.
+pub async fn run<T: IntoRow>(ctx: InformerCtx) {
+    let InformerCtx { key, client, writer, stats, rows, config } = ctx;
+    let sink = RowSink::<T>::new(writer, rows);
+    run_sink::<T, _>(Loop { key, client, stats, config }, sink).await;
+}
+
+/// What the list-watch loop needs besides its sink.
+pub struct Loop {
+    /// What to list and watch.
+    pub key: ResourceKey,
+    /// The API client.
+    pub client: kube::Client,
+    /// Counters shown by `:informers`.
+    pub stats: Arc<InformerStats>,
+    /// Tunables.
+    pub config: InformerConfig,
+}
+
+struct Run<S> {
+    key: ResourceKey,
+    client: kube::Client,
+    stats: Arc<InformerStats>,
+    config: InformerConfig,
+    writer: S,
+}
+
+/// The list-watch loop feeding any [`Sink`]; runs until its task is aborted.
+pub async fn run_sink<T: IntoRow, S: Sink<T>>(parts: Loop, sink: S) {
+    let Loop { key, client, stats, config } = parts;
+    let mut ctx = Run { key, client, stats, config, writer: sink };
     let mut backoff = Backoff::new(ctx.config.backoff_base, ctx.config.backoff_cap);
     let mut rv: Option<String> = None;
     let mut ever_answered = false;
     loop {
         let resume = match rv.clone() {
             Some(rv) => rv,
-            None => match list::<T>(&mut ctx).await {
+            None => match list::<T, S>(&mut ctx).await {
                 Ok(list_rv) => {
                     ever_answered = true;
                     backoff.reset();
@@ -155,7 +186,7 @@ pub async fn run<T: IntoRow>(mut ctx: InformerCtx) {
             },
         };
         let started = Instant::now();
-        match watch::<T>(&mut ctx, resume, &mut rv, &mut backoff).await {
+        match watch::<T, S>(&mut ctx, resume, &mut rv, &mut backoff).await {
             WatchEnd::Clean => {
                 InformerStats::bump(&ctx.stats.reconnects);
                 if started.elapsed() < Duration::from_secs(1) {
@@ -177,7 +208,7 @@ pub async fn run<T: IntoRow>(mut ctx: InformerCtx) {
 
 /// Lists every page into the writer's relist buffer and swaps it in; returns the list's
 /// resourceVersion.
-async fn list<T: IntoRow>(ctx: &mut InformerCtx) -> Result<String, Failure> {
+async fn list<T: IntoRow, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Failure> {
     ctx.writer.init();
     sync_stats(ctx);
     let path = ctx.key.url_path();
@@ -196,7 +227,7 @@ async fn list<T: IntoRow>(ctx: &mut InformerCtx) -> Result<String, Failure> {
             Ok(res) => res.map_err(|e| classify(&e, "list"))?,
         };
         for item in page.items {
-            ctx.writer.init_apply(item.into_row(&ctx.rows));
+            ctx.writer.init_apply(item);
         }
         ctx.writer.maybe_publish();
         sync_stats(ctx);
@@ -217,8 +248,8 @@ async fn list<T: IntoRow>(ctx: &mut InformerCtx) -> Result<String, Failure> {
 }
 
 /// Watches from `from`; keeps `rv` at the newest resourceVersion seen.
-async fn watch<T: IntoRow>(
-    ctx: &mut InformerCtx,
+async fn watch<T: IntoRow, S: Sink<T>>(
+    ctx: &mut Run<S>,
     from: String,
     rv: &mut Option<String>,
     backoff: &mut Backoff,
@@ -276,14 +307,13 @@ async fn watch<T: IntoRow>(
         match event {
             WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
                 remember(ctx, rv, obj.resource_version());
-                ctx.writer.apply(obj.into_row(&ctx.rows));
+                ctx.writer.apply(obj);
                 backoff.reset();
                 InformerStats::bump(&ctx.stats.events);
             }
             WatchEvent::Deleted(obj) => {
                 remember(ctx, rv, obj.resource_version());
-                let row = obj.into_row(&ctx.rows);
-                ctx.writer.delete(&obj_key(&row));
+                ctx.writer.delete(obj);
                 backoff.reset();
                 InformerStats::bump(&ctx.stats.events);
             }
@@ -305,7 +335,7 @@ async fn watch<T: IntoRow>(
     }
 }
 
-fn remember(ctx: &mut InformerCtx, rv: &mut Option<String>, seen: Option<&str>) {
+fn remember<T, S: Sink<T>>(ctx: &mut Run<S>, rv: &mut Option<String>, seen: Option<&str>) {
     if let Some(v) = seen.filter(|v| !v.is_empty()) {
         *rv = Some(v.to_owned());
         ctx.writer.set_resource_version(v.to_owned());
@@ -314,7 +344,7 @@ fn remember(ctx: &mut InformerCtx, rv: &mut Option<String>, seen: Option<&str>) 
 }
 
 /// Shows why we wait, then sleeps the backoff delay.
-async fn wait(ctx: &mut InformerCtx, backoff: &mut Backoff, failure: Failure, answered: bool) {
+async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: Failure, answered: bool) {
     let mut delay = backoff.next_delay();
     let resource = ctx.key.kind.info().plural.to_owned();
     let state = match failure {
@@ -344,7 +374,7 @@ async fn wait(ctx: &mut InformerCtx, backoff: &mut Backoff, failure: Failure, an
     sleep(delay).await;
 }
 
-fn sync_stats(ctx: &InformerCtx) {
+fn sync_stats<T, S: Sink<T>>(ctx: &Run<S>) {
     ctx.stats.set_state(ctx.writer.state());
     ctx.stats.objects.store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
 }

@@ -99,17 +99,15 @@ pub struct StoreChanged {
 /// publication after a complete list is immediate).
 pub const PUBLISH_INTERVAL: Duration = Duration::from_millis(100);
 
-/// The single writer of one [`Slot`], owned by its informer task. Mirrors kube's
-/// `reflector::Store` semantics: a relist (`init` → `init_apply`* → `init_done`) is buffered
-/// and swapped in whole, so a view never sees a half-empty table.
+/// Publication of one slot: coalescing, revision, sync state and the change notification.
+/// Shared by every writer shape (the row store here, the event timeline); owned by one
+/// informer task.
 #[derive(Debug)]
-pub struct StoreWriter {
+pub struct Publisher {
     key: ResourceKey,
     epoch: u64,
     slot: Arc<Slot>,
     notify: UnboundedSender<StoreChanged>,
-    objects: BTreeMap<ObjKey, Arc<Row>>,
-    relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
     state: SyncState,
     listed: bool,
     resource_version: Option<String>,
@@ -119,17 +117,15 @@ pub struct StoreWriter {
     publications: u64,
 }
 
-impl StoreWriter {
-    /// A writer for `slot`, notifying `notify` after each publication.
+impl Publisher {
+    /// A publisher for `slot`, notifying `notify` after each publication.
     pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
         let snap = slot.peek();
-        StoreWriter {
+        Publisher {
             key: snap.key.clone(),
             epoch: snap.epoch,
             slot,
             notify,
-            objects: BTreeMap::new(),
-            relist: None,
             state: SyncState::Pending,
             listed: false,
             resource_version: None,
@@ -138,6 +134,113 @@ impl StoreWriter {
             last_publish: None,
             publications: 0,
         }
+    }
+
+    /// Marks a visible change pending.
+    pub fn touch(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Records that a complete list was applied (empty may now be shown as empty).
+    pub fn set_listed(&mut self) {
+        self.listed = true;
+        self.dirty = true;
+    }
+
+    /// Records the resourceVersion to resume from. Not a visible change.
+    pub fn set_resource_version(&mut self, rv: Option<String>) {
+        self.resource_version = rv;
+    }
+
+    /// Changes the state; returns true when its *kind* changed (e.g. live → reconnecting),
+    /// which the caller publishes at once so failures show without delay.
+    pub fn set_state(&mut self, state: SyncState) -> bool {
+        let kind_changed = std::mem::discriminant(&state) != std::mem::discriminant(&self.state);
+        if state != self.state {
+            self.state = state;
+            self.dirty = true;
+        }
+        kind_changed
+    }
+
+    /// The state last set.
+    pub fn state(&self) -> &SyncState {
+        &self.state
+    }
+
+    /// Publications so far.
+    pub fn publications(&self) -> u64 {
+        self.publications
+    }
+
+    /// When the pending change must be published, if one is pending: the last publication
+    /// plus [`PUBLISH_INTERVAL`].
+    pub fn deadline(&self) -> Option<Instant> {
+        if !self.dirty {
+            return None;
+        }
+        Some(self.last_publish.map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL))
+    }
+
+    /// True when a change is pending and its deadline has passed.
+    pub fn due(&self) -> bool {
+        self.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// True when a change is pending.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Publishes `rows` (already in display order) with the current state, and notifies.
+    pub fn publish(&mut self, rows: Arc<[Arc<Row>]>) {
+        self.dirty = false;
+        self.rev += 1;
+        self.publications += 1;
+        self.last_publish = Some(Instant::now());
+        let snap = Snapshot {
+            key: self.key.clone(),
+            epoch: self.epoch,
+            rev: self.rev,
+            rows,
+            state: self.state.clone(),
+            listed: self.listed,
+            resource_version: self.resource_version.clone(),
+        };
+        self.slot.current.store(Arc::new(snap));
+        if !self.slot.notified.swap(true, Ordering::AcqRel) {
+            // A closed receiver means the UI is gone; nothing to tell.
+            let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: self.epoch });
+        }
+    }
+}
+
+/// The single writer of one [`Slot`] for list views, owned by its informer task. Mirrors
+/// kube's `reflector::Store` semantics: a relist (`init` → `init_apply`* → `init_done`) is
+/// buffered and swapped in whole, so a view never sees a half-empty table. Rows are
+/// published ordered by (namespace, name).
+#[derive(Debug)]
+pub struct StoreWriter {
+    publisher: Publisher,
+    objects: BTreeMap<ObjKey, Arc<Row>>,
+    relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
+}
+
+impl StoreWriter {
+    /// A writer for `slot`, notifying `notify` after each publication.
+    pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
+        StoreWriter { publisher: Publisher::new(slot, notify), objects: BTreeMap::new(), relist: None }
+    }
+
+    /// Gives up the row store, keeping the publication machinery (for writers of another
+    /// shape, such as the event timeline).
+    pub fn into_publisher(self) -> Publisher {
+        self.publisher
+    }
+
+    /// The publication machinery.
+    pub fn publisher(&mut self) -> &mut Publisher {
+        &mut self.publisher
     }
 
     /// Starts a (re)list: later `init_apply` calls fill a buffer that replaces all rows at
@@ -152,14 +255,13 @@ impl StoreWriter {
         let buf = self.relist.get_or_insert_with(BTreeMap::new);
         buf.insert(obj_key(&row), Arc::new(row));
         let received = buf.len();
-        self.set_state(SyncState::Syncing { received });
+        self.publisher.set_state(SyncState::Syncing { received });
     }
 
     /// Ends a relist: swaps the buffer in whole (objects deleted during a watch gap vanish,
     /// unchanged ones keep their `Arc` identity), marks the store live and publishes at once.
     pub fn init_done(&mut self, resource_version: Option<String>) {
-        if let Some(buf) = self.relist.take() {
-            let mut fresh = buf;
+        if let Some(mut fresh) = self.relist.take() {
             for (k, row) in fresh.iter_mut() {
                 if let Some(old) = self.objects.get(k) {
                     if **old == **row {
@@ -169,47 +271,41 @@ impl StoreWriter {
             }
             self.objects = fresh;
         }
-        self.listed = true;
-        self.resource_version = resource_version;
-        self.state = SyncState::Live;
-        self.dirty = true;
+        self.publisher.set_listed();
+        self.publisher.set_resource_version(resource_version);
+        self.publisher.set_state(SyncState::Live);
         self.publish();
     }
 
     /// Adds or replaces one object (watch ADDED/MODIFIED).
     pub fn apply(&mut self, row: Row) {
         self.objects.insert(obj_key(&row), Arc::new(row));
-        self.dirty = true;
+        self.publisher.touch();
     }
 
     /// Removes one object (watch DELETED). Unknown keys are ignored.
     pub fn delete(&mut self, key: &ObjKey) {
         if self.objects.remove(key).is_some() {
-            self.dirty = true;
+            self.publisher.touch();
         }
     }
 
     /// Records the resourceVersion to resume from (event or bookmark). Not a visible change.
     pub fn set_resource_version(&mut self, rv: String) {
-        self.resource_version = Some(rv);
+        self.publisher.set_resource_version(Some(rv));
     }
 
     /// Changes the visible sync state; publishes immediately when the state *kind* changes
     /// (e.g. live → reconnecting) so failures show without delay.
     pub fn set_state(&mut self, state: SyncState) {
-        let kind_changed = std::mem::discriminant(&state) != std::mem::discriminant(&self.state);
-        if state != self.state {
-            self.state = state;
-            self.dirty = true;
-        }
-        if kind_changed {
+        if self.publisher.set_state(state) {
             self.publish();
         }
     }
 
     /// The state last set.
     pub fn state(&self) -> &SyncState {
-        &self.state
+        self.publisher.state()
     }
 
     /// Number of objects currently held (not counting a relist buffer).
@@ -224,50 +320,26 @@ impl StoreWriter {
 
     /// Publications so far (for stats and tests of coalescing).
     pub fn publications(&self) -> u64 {
-        self.publications
+        self.publisher.publications()
     }
 
-    /// When the pending change must be published, if one is pending: the last publication
-    /// plus [`PUBLISH_INTERVAL`].
+    /// When the pending change must be published, if one is pending.
     pub fn deadline(&self) -> Option<Instant> {
-        if !self.dirty {
-            return None;
-        }
-        Some(self.last_publish.map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL))
+        self.publisher.deadline()
     }
 
     /// Publishes if a change is pending and the coalescing interval has passed.
     pub fn maybe_publish(&mut self) {
-        if let Some(deadline) = self.deadline() {
-            if Instant::now() >= deadline {
-                self.publish();
-            }
+        if self.publisher.due() {
+            self.publish();
         }
     }
 
     /// Publishes the current rows and state now (if anything changed since the last time).
     pub fn publish(&mut self) {
-        if !self.dirty {
-            return;
-        }
-        self.dirty = false;
-        self.rev += 1;
-        self.publications += 1;
-        self.last_publish = Some(Instant::now());
-        let rows: Arc<[Arc<Row>]> = self.objects.values().cloned().collect();
-        let snap = Snapshot {
-            key: self.key.clone(),
-            epoch: self.epoch,
-            rev: self.rev,
-            rows,
-            state: self.state.clone(),
-            listed: self.listed,
-            resource_version: self.resource_version.clone(),
-        };
-        self.slot.current.store(Arc::new(snap));
-        if !self.slot.notified.swap(true, Ordering::AcqRel) {
-            // A closed receiver means the UI is gone; nothing to tell.
-            let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: self.epoch });
+        if self.publisher.is_dirty() {
+            let rows: Arc<[Arc<Row>]> = self.objects.values().cloned().collect();
+            self.publisher.publish(rows);
         }
     }
 }

@@ -261,5 +261,5 @@ impl IntoRow for PodObj {
 }
 
 #[cfg(test)]
-#[path = "pod_tests.rs"]
+#[path = "pod_tests/mod.rs"]
 mod tests;

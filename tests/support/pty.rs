@@ -61,7 +61,12 @@ impl Tui {
         cols: u16,
     ) -> Tui {
         let pair = native_pty_system()
-            .openpty(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 })
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
             .expect("open a pty");
         let mut cmd = CommandBuilder::new(program.as_ref());
         for a in args {
@@ -80,13 +85,20 @@ impl Tui {
         let dup = |what: &str| {
             // SAFETY: dup of a valid fd we own; the new fd is owned by the returned File.
             let d = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
-            assert!(d >= 0, "dup pty master for {what}: {}", std::io::Error::last_os_error());
+            assert!(
+                d >= 0,
+                "dup pty master for {what}: {}",
+                std::io::Error::last_os_error()
+            );
             unsafe { File::from_raw_fd(d) }
         };
         let read_file = dup("reading");
         let writer = dup("writing");
         let started = Instant::now();
-        let child = pair.slave.spawn_command(cmd).unwrap_or_else(|e| panic!("spawn {label}: {e}"));
+        let child = pair
+            .slave
+            .spawn_command(cmd)
+            .unwrap_or_else(|e| panic!("spawn {label}: {e}"));
         // Only the child may hold the slave: its EOF on our side must mean the child let go.
         drop(pair.slave);
         let pid = child.process_id().expect("child pid");
@@ -164,7 +176,10 @@ impl Tui {
     pub fn lines(&self) -> Vec<String> {
         let out = self.out.lock().unwrap();
         let screen = out.parser.screen();
-        screen.rows(0, self.cols).map(|l| l.trim_end().to_string()).collect()
+        screen
+            .rows(0, self.cols)
+            .map(|l| l.trim_end().to_string())
+            .collect()
     }
 
     /// The screen as one string, lines joined by '\n'.
@@ -254,7 +269,9 @@ impl Tui {
 
     /// Poll until the screen no longer contains `text`; returns how long that took.
     pub fn wait_gone(&self, text: &str, timeout: Duration) -> Duration {
-        self.wait_until(&format!("{text:?} to leave the screen"), timeout, |s| !s.contains(text))
+        self.wait_until(&format!("{text:?} to leave the screen"), timeout, |s| {
+            !s.contains(text)
+        })
     }
 
     /// Reap the child if it has exited.
@@ -297,7 +314,13 @@ impl Tui {
     pub fn signal(&self, sig: libc::c_int) {
         // SAFETY: plain kill(2) on our own child's pid (not yet reaped: we reap only here).
         let rc = unsafe { libc::kill(self.pid as libc::pid_t, sig) };
-        assert_eq!(rc, 0, "kill({}, {sig}): {}", self.pid, std::io::Error::last_os_error());
+        assert_eq!(
+            rc,
+            0,
+            "kill({}, {sig}): {}",
+            self.pid,
+            std::io::Error::last_os_error()
+        );
     }
 
     /// Close our side of the terminal: stop the reader and close every fd we hold on the
@@ -328,7 +351,11 @@ impl Drop for Tui {
 fn read_loop(mut file: File, out: Arc<Mutex<Output>>, stop: Arc<AtomicBool>) {
     let mut buf = [0u8; 16 * 1024];
     while !stop.load(Ordering::SeqCst) {
-        let mut pfd = libc::pollfd { fd: file.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let mut pfd = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
         // SAFETY: one valid pollfd.
         let n = unsafe { libc::poll(&mut pfd, 1, 50) };
         if n < 0 {

@@ -1,0 +1,93 @@
+//! `Sink`: what an informer feeds. The list-watch loop is the same for every writer shape;
+//! a sink decides how objects become published rows (the row store for lists, the event
+//! timeline). Owns only the contract and the row-store adapter.
+
+use std::marker::PhantomData;
+
+use tokio::time::Instant;
+
+use super::row::{IntoRow, RowCtx};
+use super::state::SyncState;
+use super::store::{obj_key, StoreWriter};
+
+/// The receiving end of one informer: list/watch events in, snapshots out.
+pub trait Sink<T>: Send {
+    /// A (re)list starts.
+    fn init(&mut self);
+    /// One listed object.
+    fn init_apply(&mut self, obj: T);
+    /// The (re)list is complete at `rv`.
+    fn init_done(&mut self, rv: Option<String>);
+    /// Watch ADDED/MODIFIED.
+    fn apply(&mut self, obj: T);
+    /// Watch DELETED.
+    fn delete(&mut self, obj: T);
+    /// Resume point (event or bookmark resourceVersion).
+    fn set_resource_version(&mut self, rv: String);
+    /// Visible state; a change of kind publishes at once.
+    fn set_state(&mut self, state: SyncState);
+    /// The state last set.
+    fn state(&self) -> &SyncState;
+    /// Objects held.
+    fn len(&self) -> usize;
+    /// When a pending change must be published.
+    fn deadline(&self) -> Option<Instant>;
+    /// Publishes if a pending change is due.
+    fn maybe_publish(&mut self);
+    /// Publishes a pending change now.
+    fn publish(&mut self);
+}
+
+/// The list-view sink: decodes each object into a row and keeps them in a [`StoreWriter`].
+pub struct RowSink<T> {
+    writer: StoreWriter,
+    rows: RowCtx,
+    _obj: PhantomData<fn(T)>,
+}
+
+impl<T> RowSink<T> {
+    /// A sink writing rows built with `rows` into `writer`.
+    pub fn new(writer: StoreWriter, rows: RowCtx) -> Self {
+        RowSink { writer, rows, _obj: PhantomData }
+    }
+}
+
+impl<T: IntoRow> Sink<T> for RowSink<T> {
+    fn init(&mut self) {
+        self.writer.init();
+    }
+    fn init_apply(&mut self, obj: T) {
+        self.writer.init_apply(obj.into_row(&self.rows));
+    }
+    fn init_done(&mut self, rv: Option<String>) {
+        self.writer.init_done(rv);
+    }
+    fn apply(&mut self, obj: T) {
+        self.writer.apply(obj.into_row(&self.rows));
+    }
+    fn delete(&mut self, obj: T) {
+        let row = obj.into_row(&self.rows);
+        self.writer.delete(&obj_key(&row));
+    }
+    fn set_resource_version(&mut self, rv: String) {
+        self.writer.set_resource_version(rv);
+    }
+    fn set_state(&mut self, state: SyncState) {
+        self.writer.set_state(state);
+    }
+    fn state(&self) -> &SyncState {
+        self.writer.state()
+    }
+    fn len(&self) -> usize {
+        self.writer.len()
+    }
+    fn deadline(&self) -> Option<Instant> {
+        self.writer.deadline()
+    }
+    fn maybe_publish(&mut self) {
+        self.writer.maybe_publish();
+    }
+    fn publish(&mut self) {
+        self.writer.publish();
+    }
+}

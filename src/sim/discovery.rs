@@ -1,0 +1,93 @@
+//! Bodies of `/version` and the legacy discovery documents (`/api`, `/api/v1`, `/apis`,
+//! `/apis/<group>`, `/apis/<group>/<version>`) built from the kinds table. Aggregated
+//! discovery is not offered: clients asking for it get plain JSON and fall back, as against
+//! an older server. Must not serve objects.
+
+use serde_json::{json, Value};
+
+use super::kinds::{groups, KINDS};
+
+/// Version the demo server claims (the version of the test cluster's kubectl).
+pub const GIT_VERSION: &str = "v1.37.2";
+
+/// `/version`.
+pub fn version() -> Value {
+    json!({
+        "major": "1", "minor": "37", "gitVersion": GIT_VERSION,
+        "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
+        "buildDate": "2026-01-01T00:00:00Z", "goVersion": "go1.25.0", "compiler": "gc",
+        "platform": "linux/amd64", "emulationMajor": "1", "emulationMinor": "37",
+        "minCompatibilityMajor": "1", "minCompatibilityMinor": "36"
+    })
+}
+
+/// `/api`.
+pub fn core_versions() -> Value {
+    json!({"kind": "APIVersions", "versions": ["v1"],
+           "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]})
+}
+
+fn group_json(group: &str) -> Value {
+    let gv = json!({"groupVersion": format!("{group}/v1"), "version": "v1"});
+    json!({"name": group, "versions": [gv.clone()], "preferredVersion": gv})
+}
+
+/// `/apis`.
+pub fn group_list() -> Value {
+    let groups: Vec<Value> = groups().into_iter().map(group_json).collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// `/apis/<group>`, or `None` for a group not served.
+pub fn group(name: &str) -> Option<Value> {
+    groups().contains(&name).then(|| {
+        let mut g = group_json(name);
+        g["kind"] = json!("APIGroup");
+        g["apiVersion"] = json!("v1");
+        g
+    })
+}
+
+/// `/api/v1` (`group` empty) or `/apis/<group>/<version>`; `None` when not served.
+pub fn resource_list(group: &str, version: &str) -> Option<Value> {
+    let resources: Vec<Value> = KINDS
+        .iter()
+        .filter(|k| k.info.group == group && k.info.version == version)
+        .map(|k| {
+            let mut r = json!({
+                "name": k.info.plural, "singularName": k.info.singular,
+                "namespaced": k.info.namespaced, "kind": k.info.kind,
+                "verbs": ["delete", "get", "list", "watch"],
+            });
+            if !k.info.short.is_empty() {
+                r["shortNames"] = json!(k.info.short);
+            }
+            if !k.categories.is_empty() {
+                r["categories"] = json!(k.categories);
+            }
+            r
+        })
+        .collect();
+    if resources.is_empty() {
+        return None;
+    }
+    let gv = if group.is_empty() { version.to_owned() } else { format!("{group}/{version}") };
+    Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_list_every_kind_once() {
+        let core = resource_list("", "v1").unwrap();
+        let names: Vec<&str> = core["resources"].as_array().unwrap().iter().filter_map(|r| r["name"].as_str()).collect();
+        assert!(names.contains(&"pods") && names.contains(&"events") && !names.contains(&"deployments"));
+        let gz = resource_list("demo.ktui.dev", "v1").unwrap();
+        assert_eq!(gz["resources"][0]["shortNames"], json!(["gz"]));
+        assert!(resource_list("nope", "v1").is_none());
+        assert_eq!(group_list()["groups"].as_array().unwrap().len(), 4);
+        assert!(group("apps").is_some() && group("nope").is_none());
+    }
+}
