@@ -3,6 +3,8 @@
 //! modes only; must not draw.
 
 use std::io::{self, Stdout};
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
 
 use anyhow::Result;
 use crossterm::{cursor, event, execute, terminal};
@@ -14,8 +16,26 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 /// Holds the terminal in TUI mode; restores it when dropped.
 pub struct TerminalGuard {
-    /// The terminal to draw on.
-    pub terminal: Term,
+    /// The terminal to draw on. Never dropped: ratatui's own drop re-shows the cursor and
+    /// reports failure with `eprintln!`, which panics when the TTY is already gone (hangup).
+    /// [`restore`] does that job, ignoring errors.
+    pub terminal: Kept<Term>,
+}
+
+/// A value that is never dropped (see [`TerminalGuard::terminal`]).
+pub struct Kept<T>(ManuallyDrop<T>);
+
+impl<T> Deref for Kept<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Kept<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
 }
 
 impl TerminalGuard {
@@ -31,7 +51,7 @@ impl TerminalGuard {
         let mut out = io::stdout();
         execute!(out, terminal::EnterAlternateScreen, cursor::Hide, event::EnableBracketedPaste)?;
         let terminal = Terminal::new(CrosstermBackend::new(out))?;
-        Ok(TerminalGuard { terminal })
+        Ok(TerminalGuard { terminal: Kept(ManuallyDrop::new(terminal)) })
     }
 }
 

@@ -83,6 +83,40 @@ pub struct Row {
     pub health: Health,
     /// Where `enter` leads, if anywhere.
     pub drill: Option<Drill>,
+    /// Event facts the timeline needs (core/v1 Event rows only).
+    pub event: Option<Arc<EventInfo>>,
+}
+
+/// A reference to another object (`involvedObject` of an Event).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObjRef {
+    /// `kind` as the server sent it (`Pod`).
+    pub kind: Box<str>,
+    /// `name`.
+    pub name: Box<str>,
+    /// `namespace`; `None` for cluster-scoped objects.
+    pub namespace: Option<Arc<str>>,
+    /// `uid`; empty when the writer left it out.
+    pub uid: Box<str>,
+}
+
+/// What the event timeline knows of one core/v1 Event besides its cells.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EventInfo {
+    /// `involvedObject`.
+    pub involved: ObjRef,
+    /// The instant kubectl shows as LAST SEEN: `series.lastObservedTime` (when `series` is
+    /// set) → `lastTimestamp` → `firstTimestamp` → `eventTime`; `None` when all are null.
+    pub last_seen: Option<UnixSecs>,
+    /// `series.count`, else `count`; 0 or absent counts as 1.
+    pub count: i64,
+    /// `type == "Warning"`.
+    pub warning: bool,
+    /// The whole `message`, sanitized line by line (newlines kept) for the detail pane.
+    pub message: Box<str>,
+    /// The server no longer has this event (deleted, or expired past its TTL and missing
+    /// from a relist); the timeline keeps it, dimmed.
+    pub expired: bool,
 }
 
 /// Decoding context handed to row builders: the interner shared by one informer pool.

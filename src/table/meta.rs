@@ -53,6 +53,7 @@ impl<A> ObjMeta<A> {
             cells: cells.into_boxed_slice(),
             health,
             drill,
+            event: None,
         }
     }
 }

@@ -16,6 +16,7 @@ fn row(ns: &str, name: &str, v: i64) -> Row {
         cells: vec![Cell::Int(v)].into(),
         health: Health::Ok,
         drill: None,
+        event: None,
     }
 }
 
