@@ -147,6 +147,7 @@ fn pods() -> Snapshot {
                 .into_boxed_slice(),
                 health: Health::Ok,
                 drill: None,
+                event: None,
             }
         })
         .collect();

@@ -14,3 +14,4 @@ pub mod sink;
 pub mod state;
 pub mod stats;
 pub mod store;
+pub mod timeline;

@@ -17,3 +17,4 @@ pub mod logging;
 pub mod terminal;
 pub mod ui;
 pub mod view;
+pub mod sim;

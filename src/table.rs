@@ -214,18 +214,19 @@ const PVC: KindSpec = KindSpec {
     ],
     status_col: Some(0),
 };
-/// `kubectl get events` columns; its wide NAME column is the UI's NAME column.
+/// The event timeline's columns: `kubectl get events` cells, with COUNT and SOURCE shown
+/// by default (the timeline's order), SUBOBJECT and FIRST SEEN wide only.
 const EVENT: KindSpec = KindSpec {
     columns: &[
         c("LAST SEEN"),
         c("TYPE"),
         c("REASON"),
         c("OBJECT"),
-        w("SUBOBJECT"),
-        w("SOURCE"),
+        c("COUNT"),
         c("MESSAGE"),
+        c("SOURCE"),
+        w("SUBOBJECT"),
         w("FIRST SEEN"),
-        w("COUNT"),
     ],
     status_col: Some(1),
 };
@@ -297,6 +298,6 @@ mod tests {
             .visible(false)
             .map(|(_, c)| c.header)
             .collect();
-        assert_eq!(normal, ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]);
+        assert_eq!(normal, ["LAST SEEN", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE", "SOURCE"]);
     }
 }

@@ -6,6 +6,7 @@ mod help;
 mod informers;
 mod list;
 pub mod theme;
+pub mod timeline;
 
 use std::time::Duration;
 
@@ -32,6 +33,10 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
     footer(f, foot, state, &theme);
     if state.help {
         help::draw(f, f.area(), state, &theme);
+    }
+    if let (Some(row), Some(l)) = (&state.detail, state.top_list()) {
+        let headers: Vec<&str> = crate::table::spec(l.key.kind).columns.iter().map(|c| c.header).collect();
+        timeline::detail(f, f.area(), row, &headers, now, &theme);
     }
     page
 }
@@ -74,9 +79,21 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
 fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
     use crate::app::action::Action;
     use crate::app::keymap::KeyMode;
-    let wanted = [Action::CommandMode, Action::FilterMode, Action::Enter, Action::Back, Action::Help, Action::Quit];
+    let wanted = [
+        Action::CommandMode,
+        Action::FilterMode,
+        Action::Enter,
+        Action::Back,
+        Action::ToggleWarnings,
+        Action::ObjectEvents,
+        Action::Help,
+        Action::Quit,
+    ];
     let mut spans = Vec::new();
     for a in wanted {
+        if !state.applies(a) {
+            continue;
+        }
         if let Some(b) = state.keymap.bindings(KeyMode::Normal).iter().find(|b| b.run == a) {
             spans.push(Span::styled(format!("<{}>", b.on), theme.label));
             let short = b.desc.split([' ', ':', '(']).next().unwrap_or("").to_owned();

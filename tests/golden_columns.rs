@@ -186,17 +186,11 @@ impl Drop for Cleanup<'_> {
             "-p",
             unfinalize,
         ]);
-        // no kubelet confirms pod deletion: bound pods would keep the namespace Terminating
-        let _ = c.kubectl(&[
-            "delete",
-            "pods",
-            "--all",
-            "-n",
-            ns,
-            "--grace-period=0",
-            "--force",
-            "--wait=false",
-        ]);
+        // No kubelet confirms pod deletion: stop the controllers without cascading, then
+        // force-delete the pods, or they would keep the namespace Terminating for ever.
+        let workloads = "deployments,replicasets,statefulsets,daemonsets,jobs,cronjobs";
+        let _ = c.kubectl(&["delete", workloads, "--all", "-n", ns, "--cascade=orphan"]);
+        let _ = c.kubectl(&["delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force"]);
         let _ = c.kubectl(&["delete", "node", self.node, "--wait=false"]);
         let _ = c.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
         let _ = c.kubectl(&["delete", "namespace", ns, self.doomed_ns, "--wait=false"]);

@@ -46,11 +46,15 @@ pub enum Action {
     Backspace,
     /// Command prompt: complete the kind name.
     Complete,
+    /// Event timeline: show only Warning events (again: all).
+    ToggleWarnings,
+    /// Open the live event timeline of the selected object.
+    ObjectEvents,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 21] = [
+    pub const ALL: [(Action, &'static str); 23] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -72,6 +76,8 @@ impl Action {
         (Action::Cancel, "cancel"),
         (Action::Backspace, "backspace"),
         (Action::Complete, "complete"),
+        (Action::ToggleWarnings, "toggle_warnings"),
+        (Action::ObjectEvents, "object_events"),
     ];
 
     /// Looks an action up by its keymap name.

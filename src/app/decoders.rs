@@ -4,7 +4,8 @@
 use futures::future::BoxFuture;
 use futures::FutureExt;
 
-use crate::kube::informer::{run, Decoders, InformerCtx};
+use crate::kube::informer::{run, run_sink, Decoders, InformerCtx, Loop};
+use crate::kube::timeline::TimelineWriter;
 use crate::kube::kind::BuiltinKind;
 use crate::table::*;
 
@@ -28,7 +29,12 @@ impl Decoders for TableDecoders {
             Node => run::<NodeObj>(ctx).boxed(),
             Namespace => run::<NamespaceObj>(ctx).boxed(),
             PersistentVolumeClaim => run::<PvcObj>(ctx).boxed(),
-            Event => run::<EventObj>(ctx).boxed(),
+            Event => {
+                // Events feed the timeline (merged by uid, kept past the server's TTL).
+                let InformerCtx { key, client, writer, stats, rows, config } = ctx;
+                let sink = TimelineWriter::<EventObj>::new(writer, rows, config.timeline);
+                run_sink::<EventObj, _>(Loop { key, client, stats, config }, sink).boxed()
+            }
         }
     }
 }

@@ -127,6 +127,8 @@ const DEFAULTS: &[(KeyMode, &str, Action, &str)] = &[
     (KeyMode::Normal, "A", Action::SortAge, "sort by age (again: reverse)"),
     (KeyMode::Normal, "S", Action::SortStatus, "sort by status (again: reverse)"),
     (KeyMode::Normal, "ctrl-w", Action::ToggleWide, "wide columns"),
+    (KeyMode::Normal, "E", Action::ObjectEvents, "events of the selected object"),
+    (KeyMode::Normal, "w", Action::ToggleWarnings, "warnings only (events)"),
     (KeyMode::Normal, "?", Action::Help, "help"),
     (KeyMode::Normal, "ctrl-l", Action::Redraw, "redraw"),
     (KeyMode::Normal, "ctrl-c", Action::Quit, "quit"),

@@ -1,19 +1,97 @@
 //! `ListCache`: the filtered, sorted rows of one list view for its latest snapshot, memoised
 //! through [`crate::view::ViewCache`]. Keeps the last valid query while the user types an
-//! invalid one. Must not draw.
+//! invalid one. For event timelines it first applies the [`EventLens`] (Warning-only, one
+//! object, and the `type:`/`reason:`/`obj:` terms of the filter). Must not draw.
 
 use std::sync::Arc;
 
-use crate::kube::row::{Row, UnixSecs};
+use crate::kube::row::{Cell, ObjRef, Row, UnixSecs};
 use crate::kube::store::{obj_key, ObjKey, Snapshot};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
 use super::state::SortBy;
 
+/// Event-timeline narrowing applied before the filter pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventLens {
+    /// Only `type == Warning`.
+    pub warnings_only: bool,
+    /// Only events about this object.
+    pub object: Option<ObjRef>,
+}
+
+/// A `col:text` term of the event filter language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Scoped {
+    /// `type:Warning` — TYPE equals (case-insensitive).
+    Type(String),
+    /// `reason:BackOff` — REASON contains (case-insensitive).
+    Reason(String),
+    /// `obj:pod/web-0` — OBJECT contains (case-insensitive).
+    Object(String),
+}
+
+/// Splits the `type:`, `reason:` and `obj:` terms off an event filter; returns them and the
+/// rest of the text for the generic filter.
+fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
+    let mut scoped = Vec::new();
+    let mut rest = Vec::new();
+    for word in text.split_whitespace() {
+        let lower = word.to_ascii_lowercase();
+        let term = if let Some(v) = lower.strip_prefix("type:") {
+            Some(Scoped::Type(v.to_owned()))
+        } else if let Some(v) = lower.strip_prefix("reason:") {
+            Some(Scoped::Reason(v.to_owned()))
+        } else if let Some(v) = lower.strip_prefix("obj:").or_else(|| lower.strip_prefix("object:")) {
+            Some(Scoped::Object(v.to_owned()))
+        } else {
+            None
+        };
+        match term {
+            Some(t) => scoped.push(t),
+            None => rest.push(word),
+        }
+    }
+    (scoped, rest.join(" "))
+}
+
+fn cell_text(row: &Row, i: usize) -> String {
+    match row.cells.get(i) {
+        Some(Cell::Text(t)) => t.to_ascii_lowercase(),
+        Some(Cell::Static(t)) => t.to_ascii_lowercase(),
+        _ => String::new(),
+    }
+}
+
+fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
+    let Some(ev) = row.event.as_deref() else { return true };
+    if lens.warnings_only && !ev.warning {
+        return false;
+    }
+    if let Some(o) = &lens.object {
+        let i = &ev.involved;
+        let same = i.kind.eq_ignore_ascii_case(&o.kind)
+            && i.name == o.name
+            && i.namespace == o.namespace
+            && (i.uid.is_empty() || o.uid.is_empty() || i.uid == o.uid);
+        if !same {
+            return false;
+        }
+    }
+    scoped.iter().all(|t| match t {
+        Scoped::Type(v) => cell_text(row, 1) == *v,
+        Scoped::Reason(v) => cell_text(row, 2).contains(v.as_str()),
+        Scoped::Object(v) => cell_text(row, 3).contains(v.as_str()),
+    })
+}
+
 /// The memoised view of one list.
 #[derive(Default)]
 pub struct ListCache {
     cache: ViewCache,
+    lens: EventLens,
+    /// The lensed snapshot and what it was derived from: (source rev, epoch, lens, scoped).
+    lensed: Option<(u64, u64, EventLens, Vec<Scoped>, Arc<Snapshot>)>,
     snap: Option<Arc<Snapshot>>,
     result: Option<Arc<ViewResult>>,
     query: Query,
@@ -22,6 +100,11 @@ pub struct ListCache {
 }
 
 impl ListCache {
+    /// Sets the event lens used by the next [`ListCache::update`].
+    pub fn set_lens(&mut self, lens: EventLens) {
+        self.lens = lens;
+    }
+
     /// Brings the view up to date with `snap` and the list's settings. A filter that does
     /// not parse returns `Err(message)` and the last valid filter stays applied.
     #[allow(clippy::too_many_arguments)]
@@ -36,6 +119,11 @@ impl ListCache {
         all_ns: bool,
     ) -> Result<(), String> {
         let mut error = None;
+        let is_events = snap.key.kind.is_timeline();
+        let (scoped, generic) = if is_events { split_scoped(filter) } else { (Vec::new(), filter.to_owned()) };
+        let snap = if is_events { self.lensed(snap, scoped) } else { snap.clone() };
+        let snap = &snap;
+        let filter = generic.as_str();
         if filter != self.text {
             match Query::parse(filter) {
                 Ok(q) => {
@@ -60,6 +148,27 @@ impl ListCache {
         self.snap = Some(snap.clone());
         self.all_ns = all_ns;
         error.map_or(Ok(()), Err)
+    }
+
+    /// The snapshot narrowed by the lens and scoped terms, memoised per source revision.
+    fn lensed(&mut self, snap: &Arc<Snapshot>, scoped: Vec<Scoped>) -> Arc<Snapshot> {
+        if self.lens == EventLens::default() && scoped.is_empty() {
+            return snap.clone();
+        }
+        if let Some((rev, epoch, lens, sc, derived)) = &self.lensed {
+            if *rev == snap.rev && *epoch == snap.epoch && *lens == self.lens && *sc == scoped {
+                return derived.clone();
+            }
+        }
+        let rows: Arc<[Arc<Row>]> = snap.rows.iter().filter(|r| lens_keeps(&self.lens, &scoped, r)).cloned().collect();
+        let derived = Arc::new(Snapshot { rows, ..(**snap).clone() });
+        self.lensed = Some((snap.rev, snap.epoch, self.lens.clone(), scoped, derived.clone()));
+        derived
+    }
+
+    /// The rows the view is computed over (after the event lens), in snapshot order.
+    pub fn rows(&self) -> &[Arc<Row>] {
+        self.snap.as_ref().map_or(&[], |s| &s.rows)
     }
 
     fn order(&self) -> &[u32] {

@@ -12,15 +12,24 @@ pub fn prepare(state: &mut UiState) {
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
     let status_col = crate::table::spec(l.key.kind).status_col;
+    let lens = super::list::EventLens { warnings_only: l.warnings_only, object: l.object.clone() };
+    l.cache.set_lens(lens);
     match l.cache.update(&snap, ns_filter.as_deref(), &l.filter, l.sort, l.reverse, status_col, all_ns) {
         Ok(()) => l.filter_error = None,
         Err(e) => l.filter_error = Some(e),
     }
-    if let Some(key) = &l.selected_key {
+    if l.is_timeline() && l.follow {
+        // Tail mode: stay on the newest row as events arrive on top.
+        l.selected = 0;
+    } else if let Some(key) = &l.selected_key {
         if let Some(i) = l.cache.position(key) {
             l.selected = i;
         }
     }
+    l.new_above = match (&l.anchor, l.follow) {
+        (Some(a), false) => l.cache.position(a).unwrap_or(0),
+        _ => 0,
+    };
     let len = l.cache.len();
     l.selected = l.selected.min(len.saturating_sub(1));
     if l.selected < l.offset {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{ObjRef, Row};
 use crate::kube::pool::Subscription;
 use crate::kube::store::{ObjKey, Slot, Snapshot};
 
@@ -71,6 +72,17 @@ pub struct ListView {
     pub offset: usize,
     /// Memoised filter/sort result for the current snapshot.
     pub cache: ListCache,
+    /// Event timeline: only Warning events.
+    pub warnings_only: bool,
+    /// Event timeline of one object (`shift-e`): events whose involvedObject matches.
+    pub object: Option<ObjRef>,
+    /// Event timeline tail mode: the cursor is on the newest row and follows new events.
+    pub follow: bool,
+    /// Event timeline: the row that was on top when the user scrolled away; rows above it
+    /// now are new (`↑ 17 new`).
+    pub anchor: Option<ObjKey>,
+    /// Event timeline: rows newer than `anchor`.
+    pub new_above: usize,
 }
 
 impl ListView {
@@ -89,12 +101,22 @@ impl ListView {
             selected_key: None,
             offset: 0,
             cache: ListCache::default(),
+            warnings_only: false,
+            object: None,
+            follow: true,
+            anchor: None,
+            new_above: 0,
         }
     }
 
     /// The kind listed.
     pub fn kind(&self) -> BuiltinKind {
         self.key.kind
+    }
+
+    /// Whether this list is an event timeline.
+    pub fn is_timeline(&self) -> bool {
+        self.key.kind.is_timeline()
     }
 
     /// The latest snapshot, if subscribed.
@@ -171,6 +193,8 @@ pub struct UiState {
     pub page_rows: usize,
     /// Force a full repaint at the next draw (`ctrl-l`).
     pub clear: bool,
+    /// The event shown in the detail overlay (`enter` on a timeline row).
+    pub detail: Option<Arc<Row>>,
 }
 
 impl UiState {
@@ -190,6 +214,7 @@ impl UiState {
             readonly,
             page_rows: 20,
             clear: false,
+            detail: None,
         }
     }
 
@@ -210,6 +235,18 @@ impl UiState {
         match self.top() {
             Screen::List(l) => Some(l),
             Screen::Informers { .. } => None,
+        }
+    }
+
+    /// Whether `action` does something in the current view (drives help and hints).
+    pub fn applies(&self, action: super::action::Action) -> bool {
+        use super::action::Action::*;
+        match (action, self.top_list()) {
+            (ToggleWarnings, Some(l)) => l.is_timeline(),
+            (ObjectEvents, Some(l)) => !l.is_timeline(),
+            (FilterMode | Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
+            (ToggleWarnings | ObjectEvents, None) => false,
+            _ => true,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
-use crate::kube::row::Drill;
+use crate::kube::row::{Drill, ObjRef};
 
 use super::action::Action;
 use super::state::{ListView, Prompt, Screen, SortBy, UiState};
@@ -14,6 +14,10 @@ pub fn update(state: &mut UiState, action: Action) {
     if state.help && !matches!(action, Action::Quit | Action::Redraw) {
         // Any key closes help; it is an overlay, not a view.
         state.help = false;
+        return;
+    }
+    if state.detail.is_some() && !matches!(action, Action::Quit | Action::Redraw) {
+        state.detail = None;
         return;
     }
     if let Some(prompt) = state.prompt.clone() {
@@ -46,6 +50,13 @@ pub fn update(state: &mut UiState, action: Action) {
             }
         }
         Action::Redraw => state.clear = true,
+        Action::ToggleWarnings => {
+            if let Some(l) = state.top_list_mut().filter(|l| l.is_timeline()) {
+                l.warnings_only = !l.warnings_only;
+                reset_position(l);
+            }
+        }
+        Action::ObjectEvents => object_events(state),
         Action::Submit | Action::Cancel | Action::Backspace | Action::Complete => {}
     }
 }
@@ -165,6 +176,10 @@ fn back(state: &mut UiState) {
 fn enter(state: &mut UiState) {
     let Some(list) = state.top_list() else { return };
     let Some(row) = list.cache.selected_row(list.selected) else { return };
+    if row.event.is_some() {
+        state.detail = Some(row);
+        return;
+    }
     let kind = list.kind();
     let ns = row.namespace.as_deref().map(str::to_owned);
     let title = format!("{}/{}", kind.info().singular, row.name);
@@ -186,6 +201,32 @@ fn enter(state: &mut UiState) {
     state.stack.push(Screen::List(Box::new(ListView::new(key, Some(title)))));
 }
 
+/// `shift-e`: the live timeline of the selected object — events whose involvedObject has
+/// its kind, name, namespace and (when both sides have one) uid.
+fn object_events(state: &mut UiState) {
+    let Some(list) = state.top_list().filter(|l| !l.is_timeline()) else { return };
+    let Some(row) = list.cache.selected_row(list.selected) else { return };
+    let kind = list.kind();
+    let object = ObjRef {
+        kind: kind.info().kind.into(),
+        name: row.name.clone(),
+        namespace: row.namespace.clone(),
+        uid: row.uid.clone(),
+    };
+    let key = ResourceKey::new(BuiltinKind::Event, row.namespace.as_deref());
+    let mut view = ListView::new(key, Some(format!("{}/{}", kind.info().singular, row.name)));
+    view.object = Some(object);
+    state.stack.push(Screen::List(Box::new(view)));
+}
+
+fn reset_position(l: &mut ListView) {
+    l.selected = 0;
+    l.offset = 0;
+    l.selected_key = None;
+    l.follow = true;
+    l.anchor = None;
+}
+
 fn sort(state: &mut UiState, by: SortBy) {
     if let Some(l) = state.top_list_mut() {
         if l.sort == by {
@@ -204,8 +245,19 @@ fn move_by(state: &mut UiState, delta: i64) {
     match state.top_mut() {
         Screen::List(l) => {
             let len = l.cache.len();
+            let was = l.selected;
             l.selected = clamp_move(l.selected, delta, len);
             l.selected_key = l.cache.selected_row(l.selected).map(|r| crate::kube::store::obj_key(&r));
+            if l.is_timeline() {
+                if l.selected == 0 {
+                    // Back on the newest row: follow new events again.
+                    l.follow = true;
+                    l.anchor = None;
+                } else if was == 0 && l.follow {
+                    l.follow = false;
+                    l.anchor = l.cache.selected_row(0).map(|r| crate::kube::store::obj_key(&r));
+                }
+            }
         }
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
     }

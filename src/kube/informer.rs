@@ -40,6 +40,8 @@ pub struct InformerConfig {
     pub backoff_base: Duration,
     /// Largest retry delay.
     pub backoff_cap: Duration,
+    /// Bounds of event timelines.
+    pub timeline: super::timeline::TimelineBounds,
 }
 
 impl Default for InformerConfig {
@@ -50,6 +52,7 @@ impl Default for InformerConfig {
             request_timeout: Duration::from_secs(60),
             backoff_base: Duration::from_secs(1),
             backoff_cap: Duration::from_secs(30),
+            timeline: super::timeline::TimelineBounds::default(),
         }
     }
 }

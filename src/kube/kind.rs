@@ -108,6 +108,12 @@ impl BuiltinKind {
         })
     }
 
+    /// Whether informers of this kind feed the event timeline (ordered by time, merged by
+    /// uid) instead of a row store (ordered by namespace and name).
+    pub fn is_timeline(self) -> bool {
+        self == BuiltinKind::Event
+    }
+
     /// URL path of the collection: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`.
     /// `namespace` is ignored for cluster-scoped kinds.
     pub fn url_path(self, namespace: Option<&str>) -> String {

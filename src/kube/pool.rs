@@ -156,7 +156,8 @@ impl InformerPool {
     pub fn subscribe(&self, key: ResourceKey) -> Subscription {
         let mut g = lock(&self.inner);
         let wide = key.widened();
-        let served_by = if key.namespace.is_some() && g.entries.contains_key(&wide) {
+        // A timeline is ordered by time, not namespace: it cannot serve a narrower scope.
+        let served_by = if key.namespace.is_some() && !key.kind.is_timeline() && g.entries.contains_key(&wide) {
             wide
         } else {
             key.clone()

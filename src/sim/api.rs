@@ -122,7 +122,7 @@ fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query) -> Respon
     if let Some(last) = page.next {
         meta["continue"] = json!(Continue { revision: page.revision, after: last }.encode());
     }
-    let head = json!({"kind": format!("{}List", info.kind), "apiVersion": KINDS[kind].api_version(), "metadata": meta});
+    let head = json!({"kind": format!("{}List", info.info.kind), "apiVersion": KINDS[kind].api_version(), "metadata": meta});
     let head = head.to_string();
     // `{...,"metadata":{...}}` → `{...,"metadata":{...},"items":[a,b]}` without reparsing items.
     let mut out = Vec::with_capacity(head.len() + page.items.iter().map(|i| i.len() + 1).sum::<usize>() + 16);

@@ -1,10 +1,15 @@
-//! Events (core/v1) as `kubectl get events` lists them: LAST SEEN, TYPE, REASON, OBJECT,
-//! MESSAGE, with the wide SUBOBJECT, SOURCE (before MESSAGE), FIRST SEEN and COUNT (after).
-//! Times are stored, never formatted here; must not keep annotations or related objects.
+//! Events (core/v1) as the timeline shows them: LAST SEEN, TYPE, REASON, OBJECT, COUNT,
+//! MESSAGE, SOURCE, then the wide SUBOBJECT and FIRST SEEN — `kubectl get events`'s cells
+//! (COUNT 0/absent shown as 1), in the timeline's order — plus the [`EventInfo`] the timeline
+//! orders and filters by. Times are stored, never formatted here; must not keep annotations
+//! or related objects.
 
 use serde::Deserialize;
 
-use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
+use std::sync::Arc;
+
+use crate::kube::row::{Cell, EventInfo, Health, IntoRow, ObjRef, Row, RowCtx, UnixSecs};
+use crate::kube::sanitize::sanitize;
 
 use super::meta::{text, time, ObjMeta};
 
@@ -54,6 +59,10 @@ pub struct InvolvedObject {
     pub name: String,
     /// `fieldPath` (e.g. `spec.containers{web}`).
     pub field_path: String,
+    /// `namespace`.
+    pub namespace: Option<String>,
+    /// `uid`.
+    pub uid: String,
 }
 
 /// `source`.
@@ -101,6 +110,26 @@ impl EventObj {
         }
     }
 
+    /// The instant the timeline orders by: `series.lastObservedTime` (when `series` is set)
+    /// → `lastTimestamp` → `firstTimestamp` → `eventTime`; `None` only when all are null.
+    pub fn timeline_instant(&self) -> Option<UnixSecs> {
+        self.series
+            .as_ref()
+            .and_then(|s| s.last_observed_time)
+            .or(self.last_timestamp)
+            .or(self.first_timestamp)
+            .or(self.event_time)
+    }
+
+    /// COUNT: `series.count` when `series` is set, else `count`; 0 or absent counts as 1.
+    pub fn count(&self) -> i64 {
+        let n = match &self.series {
+            Some(s) => s.count,
+            None => self.count,
+        };
+        n.max(1)
+    }
+
     /// OBJECT: `lowercase(kind)/name`, or just the kind when the name is empty.
     fn object(&self) -> String {
         let kind = self.involved_object.kind.to_lowercase();
@@ -137,28 +166,44 @@ impl IntoRow for EventObj {
         } else {
             Health::Ok
         };
-        let count = match &self.series {
-            Some(s) => s.count,
-            None if self.count == 0 => 1,
-            None => self.count,
-        };
+        let count = self.count();
         let type_ = match self.type_.as_str() {
             "Normal" => Cell::Static("Normal"),
             "Warning" => Cell::Static("Warning"),
             other => text(other),
         };
+        // LAST SEEN shows the instant the timeline orders by (kubectl's rule, except that a
+        // `series` without `lastObservedTime` falls through instead of showing <unknown>).
         let cells = vec![
-            Cell::Age(self.last_seen()),
+            Cell::Age(self.timeline_instant()),
             type_,
             text(&self.reason),
             text(&self.object()),
-            text(&self.involved_object.field_path),
-            text(&self.source()),
-            text(&first_line(self.message.trim())),
-            Cell::Age(self.first_seen()),
             Cell::Int(count),
+            text(&first_line(self.message.trim())),
+            text(&self.source()),
+            text(&self.involved_object.field_path),
+            Cell::Age(self.first_seen()),
         ];
-        self.metadata.into_row(ctx, cells, health, None)
+        let message: String =
+            self.message.trim().lines().map(|l| sanitize(l).into_owned()).collect::<Vec<_>>().join("\n");
+        let io = &self.involved_object;
+        let info = EventInfo {
+            involved: ObjRef {
+                kind: sanitize(&io.kind).into(),
+                name: sanitize(&io.name).into(),
+                namespace: io.namespace.as_deref().filter(|n| !n.is_empty()).map(|n| ctx.interner.intern(n)),
+                uid: io.uid.as_str().into(),
+            },
+            last_seen: self.timeline_instant(),
+            count,
+            warning: self.type_ == "Warning",
+            message: message.into_boxed_str(),
+            expired: false,
+        };
+        let mut row = self.metadata.into_row(ctx, cells, health, None);
+        row.event = Some(Arc::new(info));
+        row
     }
 
     fn resource_version(&self) -> Option<&str> {
@@ -189,11 +234,11 @@ mod tests {
                 "Warning",
                 "BackOff",
                 "pod/web-1",
-                "spec.containers{web}",
-                "kubelet, node-1",
+                "12",
                 "Back-off restarting failed container",
+                "kubelet, node-1",
+                "spec.containers{web}",
                 "60m",
-                "12"
             ]
         );
         let r = row(BuiltinKind::Event, legacy);
@@ -205,7 +250,7 @@ mod tests {
             "series": {"count": 4, "lastObservedTime": ago(30)}});
         let got = cells(BuiltinKind::Event, series);
         assert_eq!(
-            (got[0].as_str(), got[5].as_str(), got[7].as_str(), got[8].as_str()),
+            (got[0].as_str(), got[6].as_str(), got[8].as_str(), got[4].as_str()),
             ("30s", "kubelet, node-2", "10m", "4")
         );
 
@@ -216,22 +261,22 @@ mod tests {
             (
                 got[0].as_str(),
                 got[3].as_str(),
-                got[5].as_str(),
-                got[7].as_str(),
-                got[8].as_str()
+                got[6].as_str(),
+                got[8].as_str(),
+                got[4].as_str()
             ),
             ("3m20s", "node", "c", "3m20s", "1")
         );
 
         let none = cells(BuiltinKind::Event, json!({}));
-        assert_eq!(none, ["<unknown>", "", "", "", "", "", "", "<unknown>", "1"]);
+        assert_eq!(none, ["<unknown>", "", "", "", "1", "", "", "", "<unknown>"]);
         let series_no_time = cells(
             BuiltinKind::Event,
             json!({"lastTimestamp": ago(5), "series": {"count": 0}}),
         );
         assert_eq!(
-            (series_no_time[0].as_str(), series_no_time[8].as_str()),
-            ("<unknown>", "0")
+            (series_no_time[0].as_str(), series_no_time[4].as_str()),
+            ("<unknown>", "1")
         );
     }
 
@@ -241,6 +286,6 @@ mod tests {
         assert_eq!(first_line("a\rb"), "a...");
         assert_eq!(first_line("plain"), "plain");
         let got = cells(BuiltinKind::Event, json!({"message": "\u{1b}[2Jboom\nrest"}));
-        assert_eq!(got[6], "^[[2Jboom...");
+        assert_eq!(got[5], "^[[2Jboom...");
     }
 }

@@ -42,6 +42,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             if let Some(o) = &l.origin {
                 spans.push(Span::styled(format!(" of {}", sanitize(o)), theme.value));
             }
+            if l.is_timeline() && l.object.is_none() {
+                spans.push(Span::styled(" timeline", theme.value));
+            }
             if let Some(sel) = &l.key.labels {
                 spans.push(Span::styled(format!(" [{}]", sanitize(sel)), theme.dim));
             }
@@ -61,6 +64,12 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         _ => theme.error,
                     };
                     spans.push(Span::styled(sanitize(&snap.state.to_string()).into_owned(), style));
+                    if l.new_above > 0 {
+                        spans.push(Span::styled(format!("  ↑ {} new", thousands(l.new_above as u64)), theme.warn));
+                    }
+                    if l.warnings_only {
+                        spans.push(Span::styled("  [warnings only]", theme.warn));
+                    }
                 }
                 None => match &state.conn {
                     Conn::Failed(_) => spans.push(Span::styled("  not connected", theme.error)),

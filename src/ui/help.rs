@@ -14,7 +14,7 @@ use super::theme::Theme;
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let mut lines = vec![Line::from(Span::styled("Keys", theme.column))];
     let mut seen: Vec<(String, String)> = Vec::new();
-    for b in state.keymap.bindings(KeyMode::Normal) {
+    for b in state.keymap.bindings(KeyMode::Normal).iter().filter(|b| state.applies(b.run)) {
         // Several keys for one action share a line: `j, down  down`.
         if let Some(entry) = seen.iter_mut().find(|(_, d)| *d == b.desc) {
             entry.0.push_str(", ");

@@ -18,6 +18,13 @@ use super::theme::Theme;
 const MAX_COL: usize = 64;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, theme: &Theme, now: UnixSecs) -> usize {
+    let area = if l.is_timeline() && area.height > 4 {
+        let buckets = super::timeline::per_minute(l.cache.rows(), now);
+        f.render_widget(super::timeline::sparkline(&buckets, theme), Rect { height: 1, ..area });
+        Rect { y: area.y + 1, height: area.height - 1, ..area }
+    } else {
+        area
+    };
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
         Some(ns) if l.key.kind.info().namespaced => format!("({ns})"),
@@ -49,11 +56,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
     let cols: Vec<(usize, &str)> = spec.visible(l.wide).map(|(i, c)| (i, c.header)).collect();
     let offset = l.offset;
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
+    // The timeline identifies events by their columns; the event's own name is noise.
+    let show_name = !l.is_timeline();
     let mut headers: Vec<&str> = Vec::new();
     if all_ns {
         headers.push("NAMESPACE");
     }
-    headers.push("NAME");
+    if show_name {
+        headers.push("NAME");
+    }
     headers.extend(cols.iter().map(|(_, h)| *h));
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     let mut body: Vec<Vec<String>> = Vec::with_capacity(visible.len());
@@ -62,7 +73,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
         if all_ns {
             cells.push(r.namespace.as_deref().unwrap_or("").to_owned());
         }
-        cells.push(r.name.to_string());
+        if show_name {
+            cells.push(r.name.to_string());
+        }
         for (i, _) in &cols {
             cells.push(r.cells.get(*i).map(|c| format_cell(c, now).into_owned()).unwrap_or_default());
         }
@@ -71,7 +84,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
         }
         body.push(cells);
     }
-    let name_col = usize::from(all_ns);
+    let name_col = if show_name { usize::from(all_ns) } else { usize::MAX };
+    fit(&mut widths, area.width.saturating_sub(2) as usize, 2);
     let rows: Vec<TRow> = visible
         .iter()
         .zip(body)
@@ -134,6 +148,18 @@ fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
         return Some(("no match for the filter".into(), dim));
     }
     None
+}
+
+/// Shrinks the widest columns until the row fits `avail` cells with `gap` between columns.
+fn fit(widths: &mut [usize], avail: usize, gap: usize) {
+    let need = |w: &[usize]| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
+    while need(widths) > avail {
+        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { return };
+        if *w <= 6 {
+            return;
+        }
+        widths[i] -= 1;
+    }
 }
 
 /// `text` with the characters at `idx` (char indices) in the highlight style.

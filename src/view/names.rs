@@ -10,10 +10,24 @@ use crate::kube::row::Row;
 /// The name a row is filtered and highlighted on: `namespace/name` when `all_namespaces` and
 /// the row is namespaced, else `name`. Highlight indices refer to chars of this string.
 pub fn display_name(row: &Row, all_namespaces: bool) -> Cow<'_, str> {
+    if row.event.is_some() {
+        return Cow::Owned(event_text(row));
+    }
     match (&row.namespace, all_namespaces) {
         (Some(ns), true) => Cow::Owned(format!("{ns}/{}", row.name)),
         _ => Cow::Borrowed(&row.name),
     }
+}
+
+/// What an event row is searched on: REASON, OBJECT and MESSAGE (cells 2, 3 and 5 of the
+/// event columns), space-separated.
+fn event_text(row: &Row) -> String {
+    let cell = |i: usize| match row.cells.get(i) {
+        Some(crate::kube::row::Cell::Text(t)) => t.to_string(),
+        Some(crate::kube::row::Cell::Static(t)) => (*t).to_string(),
+        _ => String::new(),
+    };
+    format!("{} {} {}", cell(2), cell(3), cell(5))
 }
 
 /// All rows' [`display_name`]s, in snapshot order. `~2 × total name bytes` of memory
@@ -33,11 +47,15 @@ impl Names {
         let mut text = String::with_capacity(rows.len() * 40);
         let mut ends = Vec::with_capacity(rows.len());
         for row in rows {
-            if let (Some(ns), true) = (&row.namespace, all_namespaces) {
-                text.push_str(ns);
-                text.push('/');
+            if row.event.is_some() {
+                text.push_str(&event_text(row));
+            } else {
+                if let (Some(ns), true) = (&row.namespace, all_namespaces) {
+                    text.push_str(ns);
+                    text.push('/');
+                }
+                text.push_str(&row.name);
             }
-            text.push_str(&row.name);
             ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
         }
         let lower = text.to_ascii_lowercase();

@@ -29,6 +29,7 @@ fn row(ns: Option<&str>, name: &str, created: Option<i64>, status: &'static str,
         cells: vec![Cell::Static("1/1"), Cell::Static(status), Cell::Int(0)].into_boxed_slice(),
         health: Health::Ok,
         drill: None,
+        event: None,
     }
 }
 

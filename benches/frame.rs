@@ -1,0 +1,128 @@
+//! Frame cost of a 100,000-row pod table (all namespaces, realistic pods from benches/common
+//! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `prepare` + one
+//! `terminal.draw(ui::draw)`, (a) steady state — the same snapshot again, the view answered
+//! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
+//! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode.
+//! Goal: (a) under 2 ms. Run: `cargo bench --bench frame`.
+
+mod common;
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use ktui::app::prepare::prepare;
+use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::kube::client::ClusterInfo;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::kind::BuiltinKind;
+use ktui::kube::row::{IntoRow, Row, RowCtx};
+use ktui::kube::store::{Slot, StoreChanged, StoreWriter};
+use ktui::table::PodObj;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+const PODS: usize = 100_000;
+const NOW: i64 = common::NOW;
+
+fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChanged>) {
+    let slot = Slot::new(ResourceKey::new(BuiltinKind::Pod, None), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = StoreWriter::new(slot.clone(), tx);
+    w.init();
+    let mut buf = String::with_capacity(8192);
+    for i in 0..PODS {
+        buf.clear();
+        common::write_pod(&mut buf, i, i as u64 + 1, 0);
+        match serde_json::from_str::<PodObj>(&buf) {
+            Ok(p) => w.init_apply(p.into_row(ctx)),
+            Err(e) => panic!("pod {i} does not decode: {e}"),
+        }
+    }
+    w.init_done(Some((PODS + 1).to_string()));
+    (slot, w, rx)
+}
+
+fn state(slot: Arc<Slot>, wide: bool) -> UiState {
+    let mut list = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
+    list.source = Some(Source::fixed(slot));
+    list.wide = wide;
+    // A selection in the middle of the table, as after some scrolling.
+    list.selected = PODS / 2;
+    let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
+    state.conn = Conn::Connected(ClusterInfo {
+        context: "prod-eu".into(),
+        server: "https://10.0.0.1:6443".into(),
+        namespace: "default".into(),
+        contexts: vec!["prod-eu".into()],
+    });
+    state
+}
+
+/// The render loop's step: prepare, draw, remember the page size.
+fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
+    prepare(state);
+    let mut page = 0;
+    if let Err(e) = term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)) {
+        panic!("draw: {e}");
+    }
+    state.page_rows = page;
+}
+
+fn terminal() -> Terminal<TestBackend> {
+    match Terminal::new(TestBackend::new(160, 45)) {
+        Ok(t) => t,
+        Err(e) => panic!("terminal: {e}"),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let ctx = RowCtx::default();
+    let (slot, mut w, mut rx) = loaded(&ctx);
+    let mut g = c.benchmark_group("frame");
+    g.sample_size(60).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(2));
+
+    for (name, wide) in [("steady_redraw", false), ("steady_redraw_wide", true)] {
+        let mut st = state(slot.clone(), wide);
+        let mut term = terminal();
+        frame(&mut st, &mut term);
+        frame(&mut st, &mut term);
+        g.bench_function(name, |b| b.iter(|| frame(black_box(&mut st), &mut term)));
+        if !wide {
+            let screen = term.backend().to_string();
+            eprintln!("frame: first lines of the screen:\n{}", screen.lines().take(6).collect::<Vec<_>>().join("\n"));
+        }
+    }
+
+    // One changed row per new snapshot, alternating between two versions of pod 0.
+    let versions: [Row; 2] = [1, 2].map(|churn| {
+        let json = common::pod_json(0, PODS as u64 + 2, churn);
+        match serde_json::from_str::<PodObj>(&json) {
+            Ok(p) => p.into_row(&ctx),
+            Err(e) => panic!("{e}"),
+        }
+    });
+    let mut st = state(slot.clone(), false);
+    let mut term = terminal();
+    frame(&mut st, &mut term);
+    frame(&mut st, &mut term);
+    let mut round = 0usize;
+    g.bench_function("after_new_snapshot", |b| {
+        b.iter_batched(
+            || {
+                round ^= 1;
+                w.apply(versions[round].clone());
+                w.publish();
+                while rx.try_recv().is_ok() {}
+            },
+            |()| frame(black_box(&mut st), &mut term),
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,146 @@
+//! Cost of a watch burst on a big store: 100,000 realistic pods (benches/common, ~3 KB JSON
+//! each, decoded through `table::PodObj` into rows) sit in a live `StoreWriter`; one iteration
+//! applies 1,000 MODIFIED events and publishes one snapshot. Measured with decode inside
+//! (`burst_decode_apply_publish`: watch-line JSON → `WatchEvent<PodObj>` → row → apply, then
+//! publish, as the informer does) and outside (`burst_apply_publish`: rows prebuilt), plus the
+//! parts alone (`decode_1000`, `decode_row_1000`, `publish_one_change`).
+//! Run: `cargo bench --bench store`; medians land in `target/criterion/store/*/new/estimates.json`.
+
+mod common;
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use kube::api::WatchEvent;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::kind::BuiltinKind;
+use ktui::kube::row::{IntoRow, Row, RowCtx};
+use ktui::kube::store::{Slot, StoreChanged, StoreWriter};
+use ktui::table::PodObj;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+const PODS: usize = 100_000;
+const BURST: usize = 1_000;
+
+/// A live writer holding `PODS` pods, listed the way the informer lists them.
+fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChanged>) {
+    let slot = Slot::new(ResourceKey::new(BuiltinKind::Pod, None), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = StoreWriter::new(slot.clone(), tx);
+    w.init();
+    let mut buf = String::with_capacity(8192);
+    for i in 0..PODS {
+        buf.clear();
+        common::write_pod(&mut buf, i, i as u64 + 1, 0);
+        match serde_json::from_str::<PodObj>(&buf) {
+            Ok(p) => w.init_apply(p.into_row(ctx)),
+            Err(e) => panic!("pod {i} does not decode: {e}"),
+        }
+    }
+    w.init_done(Some((PODS + 1).to_string()));
+    assert_eq!(slot.peek().rows.len(), PODS);
+    (slot, w, rx)
+}
+
+/// The watch lines of one burst: pods spread over the whole store, churn round `round`.
+fn burst(round: u64) -> Vec<Vec<u8>> {
+    (0..BURST)
+        .map(|k| {
+            let i = (common::mix(k as u64 ^ 0xB0057) % PODS as u64) as usize;
+            common::modified_event(i, PODS as u64 + 2 + k as u64, round).into_bytes()
+        })
+        .collect()
+}
+
+fn decode(line: &[u8]) -> PodObj {
+    match serde_json::from_slice::<WatchEvent<PodObj>>(line) {
+        Ok(WatchEvent::Modified(p)) => p,
+        Ok(_) => panic!("not a MODIFIED event"),
+        Err(e) => panic!("bad event: {e}"),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let ctx = RowCtx::default();
+    let (slot, mut w, mut rx) = loaded(&ctx);
+    // Two alternating rounds so that every iteration really changes the rows.
+    let lines = [burst(1), burst(2)];
+    let rows: [Vec<Row>; 2] = [
+        lines[0].iter().map(|l| decode(l).into_row(&ctx)).collect(),
+        lines[1].iter().map(|l| decode(l).into_row(&ctx)).collect(),
+    ];
+    let json_bytes: usize = lines[0].iter().map(Vec::len).sum();
+    eprintln!("store: {PODS} pods held, burst of {BURST} events = {} KiB of JSON", json_bytes / 1024);
+
+    let mut g = c.benchmark_group("store");
+    g.sample_size(40).measurement_time(Duration::from_secs(6)).warm_up_time(Duration::from_secs(2));
+
+    let mut round = 0usize;
+    g.bench_function("burst_decode_apply_publish", |b| {
+        b.iter(|| {
+            round ^= 1;
+            for l in &lines[round] {
+                w.apply(decode(l).into_row(&ctx));
+            }
+            w.publish();
+            while rx.try_recv().is_ok() {}
+            black_box(slot.load().rev)
+        })
+    });
+
+    g.bench_function("burst_apply_publish", |b| {
+        b.iter_batched(
+            || {
+                round ^= 1;
+                rows[round].clone()
+            },
+            |batch| {
+                for r in batch {
+                    w.apply(r);
+                }
+                w.publish();
+                while rx.try_recv().is_ok() {}
+                black_box(slot.load().rev)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    g.bench_function("publish_one_change", |b| {
+        b.iter_batched(
+            || {
+                round ^= 1;
+                rows[round][0].clone()
+            },
+            |r| {
+                w.apply(r);
+                w.publish();
+                while rx.try_recv().is_ok() {}
+                black_box(slot.load().rev)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+
+    g.bench_function("decode_1000", |b| {
+        b.iter(|| {
+            for l in &lines[0] {
+                black_box(decode(l));
+            }
+        })
+    });
+
+    g.bench_function("decode_row_1000", |b| {
+        b.iter(|| {
+            for l in &lines[0] {
+                black_box(decode(l).into_row(&ctx));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,138 @@
+//! The embedded demo cluster: a small, honest model of the Kubernetes API server served over
+//! HTTP on loopback, so ktui (or kubectl, k9s, any client) reaches it through exactly the
+//! same client path as a real cluster. Owns the server's lifecycle and wiring; must not be
+//! used by product code for anything but starting it (no test-only shortcuts into ktui).
+//!
+//! Layout: [`store`] (revisions, objects, change log, fan-out) is written only by the
+//! [`scenario`] engine and a client's DELETE; [`http`] routes requests to [`discovery`] and
+//! [`api`] (list/get/delete) or [`watch`]; [`faults`] decides what goes wrong; [`cli`] is the
+//! `--demo` / `demo-server` entry point.
+
+pub mod api;
+pub mod cli;
+pub mod discovery;
+pub mod events;
+pub mod faults;
+pub mod http;
+pub mod kinds;
+mod life;
+pub mod objects;
+pub mod pods;
+pub mod reply;
+pub mod scale;
+pub mod scenario;
+pub mod select;
+pub mod store;
+pub mod token;
+pub mod watch;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use self::faults::{FaultSpec, Faults};
+use self::http::{ServerSettings, ServerState};
+use self::store::{Store, StoreConfig};
+
+/// How to run the demo cluster.
+#[derive(Debug, Clone)]
+pub struct DemoOptions {
+    /// Where to listen; port 0 = a free port.
+    pub addr: SocketAddr,
+    /// Extra load pods on top of the lively scenario (0 = just the scenario).
+    pub pods: usize,
+    /// Load-pod changes per second (0 = none).
+    pub churn: u32,
+    /// Seed of every random choice (scenario, load, faults).
+    pub seed: u64,
+    /// Faults in force from the start.
+    pub faults: FaultSpec,
+    /// Interval between watch bookmarks.
+    pub bookmark_every: Duration,
+    /// Store bounds (history length per kind, watcher buffer).
+    pub store: StoreConfig,
+    /// Run the scenario's changes over time (false = a static cluster after setup).
+    pub live: bool,
+    /// Scenario tick (the scenario's unit of time).
+    pub tick: Duration,
+}
+
+impl Default for DemoOptions {
+    fn default() -> Self {
+        DemoOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            pods: 0,
+            churn: 0,
+            seed: 1,
+            faults: FaultSpec::default(),
+            bookmark_every: Duration::from_secs(5),
+            store: StoreConfig::default(),
+            live: true,
+            tick: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A running demo cluster. Dropping it does not stop it; call [`DemoServer::shutdown`].
+pub struct DemoServer {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Its objects (tests read the truth from here).
+    pub store: Arc<Store>,
+    /// Its fault injector (tests switch faults on and off).
+    pub faults: Arc<Faults>,
+    cancel: CancellationToken,
+    scenario: scenario::Control,
+}
+
+impl DemoServer {
+    /// Binds, fills the store with the scenario (and `pods` load pods) and starts serving,
+    /// the scenario, the churn and the fault timers on the current tokio runtime.
+    pub async fn start(opts: DemoOptions) -> anyhow::Result<DemoServer> {
+        let listener = TcpListener::bind(opts.addr).await.with_context(|| format!("cannot listen on {}", opts.addr))?;
+        let addr = listener.local_addr()?;
+        let store = Store::new(opts.store.clone());
+        let faults = Faults::new(opts.faults.clone(), opts.seed);
+        let cancel = CancellationToken::new();
+        let scenario = scenario::start(store.clone(), &opts, cancel.clone()).context("demo scenario setup")?;
+        let state = Arc::new(ServerState {
+            store: store.clone(),
+            faults: faults.clone(),
+            settings: ServerSettings { bookmark_every: opts.bookmark_every },
+            cancel: cancel.clone(),
+        });
+        tokio::spawn(faults.clone().run_dropper(cancel.clone()));
+        tokio::spawn(http::serve(listener, state));
+        tracing::info!(%addr, pods = opts.pods, churn = opts.churn, seed = opts.seed, "demo server started");
+        Ok(DemoServer { addr, store, faults, cancel, scenario })
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Pauses or resumes the scenario and the churn (faults are separate: see [`Faults::set`]).
+    pub fn set_live(&self, live: bool) {
+        self.scenario.set_live(live);
+    }
+
+    /// Stops serving: ends the accept loop, open connections, watches and the scenario.
+    pub fn shutdown(&self) {
+        self.cancel.cancel();
+    }
+
+    /// A kubeconfig for this server: `http://` (no TLS) and a dummy token.
+    pub fn kubeconfig_yaml(&self) -> String {
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: ktui-demo\n  cluster:\n    server: {}\n\
+             contexts:\n- name: ktui-demo\n  context:\n    cluster: ktui-demo\n    user: ktui-demo\n    namespace: default\n\
+             current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: ktui-demo-token\npreferences: {{}}\n",
+            self.url()
+        )
+    }
+}
