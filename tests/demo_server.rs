@@ -71,3 +71,99 @@ async fn serve_by_hand() {
     println!("KUBECONFIG={}", demo.kubeconfig.display());
     tokio::time::sleep(Duration::from_secs(3600)).await;
 }
+
+fn quiet() -> DemoOptions {
+    DemoOptions { live: false, ..DemoOptions::default() }
+}
+
+fn lively() -> DemoOptions {
+    DemoOptions { tick: Duration::from_millis(100), ..DemoOptions::default() }
+}
+
+fn probe_pod(name: &str) -> serde_json::Value {
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"namespace": "shop", "name": name, "labels": {"app": "probe"}},
+        "spec": {"nodeName": "worker-1", "containers": [{"name": "c", "image": "busybox"}]},
+        "status": {"phase": "Pending"}})
+}
+
+/// Reads lines of a child's stdout until one contains `want` (or 20 s pass).
+async fn wait_for_line(child: &mut tokio::process::Child, want: &str) -> Vec<String> {
+    use tokio::io::AsyncBufReadExt;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let mut seen = Vec::new();
+    let found = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Ok(Some(l)) = lines.next_line().await {
+            let hit = l.contains(want);
+            seen.push(l);
+            if hit {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .unwrap_or(false);
+    assert!(found, "no line with {want:?} in {seen:#?}");
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_gets_every_kind() {
+    let Some(k) = Kubectl::start(quiet()).await else { return };
+    let pods = k.ok(&["get", "pods", "-A"]).await;
+    for want in ["NAMESPACE", "kube-system", "coredns-", "checkout-", "postgres-0", "kube-proxy-"] {
+        assert!(pods.contains(want), "{want} missing from:\n{pods}");
+    }
+    let mixed = k.ok(&["get", "deploy,svc,nodes", "-A"]).await;
+    for want in ["deployment.apps/frontend", "service/kube-dns", "node/worker-1"] {
+        assert!(mixed.contains(want), "{want} missing from:\n{mixed}");
+    }
+    let all = k.ok(&["get", "rs,sts,ds,job,cronjob,cm,secret,pvc,ns", "-A"]).await;
+    for want in ["replicaset.apps/cart-", "statefulset.apps/postgres", "daemonset.apps/kube-proxy", "cronjob.batch/nightly-report",
+                 "configmap/frontend-config", "secret/registry", "persistentvolumeclaim/data-postgres-0", "namespace/shop"] {
+        assert!(all.contains(want), "{want} missing from:\n{all}");
+    }
+    let gz = k.ok(&["get", "gz", "-n", "demo"]).await;
+    assert!(gz.contains("sprocket") && gz.contains("widget"), "{gz}");
+    let crd = k.ok(&["get", "crd", "gizmos.demo.ktui.dev", "-o", "jsonpath={.spec.versions[0].additionalPrinterColumns[*].name}"]).await;
+    assert_eq!(crd, "Color Size Phase Age");
+    let one = k.ok(&["get", "pod", "-n", "data", "postgres-1", "-o", "jsonpath={.spec.nodeName}"]).await;
+    assert_eq!(one, "worker-2");
+    let sel = k.ok(&["get", "pods", "-A", "--field-selector", "spec.nodeName=worker-4", "-l", "app=kube-proxy", "-o", "name"]).await;
+    assert_eq!(sel.lines().count(), 1, "{sel}");
+    let missing = k.run(&["get", "pod", "-n", "shop", "nope"]).await;
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("pods \"nope\" not found"), "{missing:?}");
+    let bad = k.run(&["get", "pods", "--field-selector", "spec.bogus=1"]).await;
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("field label not supported: spec.bogus"), "{bad:?}");
+    let version = k.ok(&["version", "-o", "json"]).await;
+    assert!(version.contains("\"gitVersion\": \"v1.37.2\""), "{version}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_get_watch_sees_a_change() {
+    let Some(k) = Kubectl::start(quiet()).await else { return };
+    let mut child = k.command(&["get", "pods", "-n", "shop", "-w"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let store = k.demo.server.store.clone();
+    let writer = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        store.apply(ktui::sim::kinds::id::POD, probe_pod("watch-probe")).unwrap();
+    });
+    let lines = wait_for_line(&mut child, "watch-probe").await;
+    assert!(lines.iter().any(|l| l.contains("frontend-")), "the initial list came first: {lines:#?}");
+    writer.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_events_lists_and_watches() {
+    let Some(k) = Kubectl::start(lively()).await else { return };
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let events = k.ok(&["events", "-A"]).await;
+    for want in ["LAST SEEN", "NodeNotReady", "Node/worker-4", "Scheduled", "Started"] {
+        assert!(events.contains(want), "{want} missing from:\n{events}");
+    }
+    let mut child = k.command(&["events", "-A", "--watch"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    // A live tick records new events every 100 ms; BackOff comes from the crash-looping pod.
+    wait_for_line(&mut child, "BackOff").await;
+}

@@ -102,7 +102,7 @@ impl World {
                     self.events.record(&self.pod_ref(&p, true), "Warning", "BackOff", &msg, &World::kubelet(&node), &now);
                     true
                 }
-                Life::CrashLoop if p.age_in_stage >= 3 + p.restarts.min(5) => {
+                Life::CrashLoop if p.age_in_stage >= 3 + (1u32 << p.restarts.min(6)) => {
                     p.started = Some(now.clone());
                     p.set(Life::Running { ready: false });
                     true

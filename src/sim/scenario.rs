@@ -122,6 +122,15 @@ impl World {
         s.apply(id::NODE, o::node("worker-2", &["worker"], "10.0.0.12", true, false, "arm64"))?;
         s.apply(id::NODE, o::node("worker-3", &[], "10.0.0.13", true, true, "amd64"))?;
         s.apply(id::NODE, o::node("worker-4", &["worker", "gpu"], "10.0.0.14", false, false, "amd64"))?;
+        for (node, ty, reason, msg) in [
+            ("worker-4", "Warning", "NodeNotReady", "Node worker-4 status is now: NodeNotReady"),
+            ("worker-3", "Normal", "NodeNotSchedulable", "Node worker-3 status is now: NodeNotSchedulable"),
+        ] {
+            let n = Involved { kind: "Node".into(), api_version: "v1".into(), namespace: String::new(), name: node.into(),
+                               uid: String::new(), field_path: None };
+            let src = Source::Legacy { component: "node-controller", host: String::new() };
+            w.events.record(&n, ty, reason, msg, &src, &now_rfc3339());
+        }
         s.apply(id::CRD, o::gizmo_crd())?;
         for (name, color, size, phase) in [("sprocket", "red", 3, "Ready"), ("widget", "blue", 5, "Pending"), ("doohickey", "green", 1, "Degraded")] {
             s.apply(id::GIZMO, o::gizmo("demo", name, color, size, phase))?;
@@ -200,7 +209,7 @@ impl World {
             self.write_pod(p);
         }
         for node in nodes {
-            let name = format!("kube-proxy-{}", &format!("{:05x}", super::pods::fxhash(node))[..5]);
+            let name = format!("kube-proxy-{}", &format!("{:016x}", super::pods::fxhash(node))[11..]);
             let mut p = PodModel::new("kube-system", &name, "kube-proxy", "registry.k8s.io/kube-proxy:v1.37.2");
             p.owner = Some(("apps/v1".into(), "DaemonSet".into(), "kube-proxy".into(), ds_uid.clone()));
             p.node = Some(node.into());

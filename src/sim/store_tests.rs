@@ -49,7 +49,8 @@ fn watch_replays_after_a_revision_and_410s_before_the_log() {
     let (initial, _) = s.watch(id::POD, None).unwrap();
     assert_eq!(initial.len(), 1, "only p2 is left");
     s.compact(id::POD);
-    assert!(s.watch(id::POD, Some(6)).is_err());
+    assert!(s.watch(id::POD, Some(5)).is_err(), "compaction drops the history");
+    assert!(s.watch(id::POD, Some(6)).is_ok(), "watching from the current revision misses nothing");
 }
 
 #[tokio::test]

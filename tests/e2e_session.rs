@@ -1,0 +1,199 @@
+//! End-to-end tests of the session: exit and terminal restore, signals and hangup, and
+//! startup with an unreachable API server — the real binary in a pseudo-terminal. The
+//! unreachable-server test needs no cluster.
+#[path = "support/pty.rs"]
+mod pty;
+mod support;
+#[path = "support/e2e_util.rs"]
+mod util;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use pty::Tui;
+use util::*;
+
+// ---------------------------------------------------------------------------------------
+// 6. quitting
+
+/// `:q` exits 0 and hands the terminal back (alternate screen left, cursor shown, raw mode
+/// off); so does ctrl-c.
+#[test]
+fn quit_and_ctrl_c_exit_zero_and_restore_the_terminal() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-quit");
+
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.command("q");
+    let (status, took) = k
+        .wait_exit(Duration::from_secs(3))
+        .unwrap_or_else(|| panic!("`:q` did not exit\n{}", k.dump()));
+    eprintln!("timing: `:q` exit: {took:.2?}");
+    assert!(
+        status.success() && status.exit_code() == 0,
+        "`:q` exited with {status:?}\n{}",
+        k.dump()
+    );
+    assert_terminal_restored(&k);
+
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.press_ctrl_c();
+    let (status, took) = k
+        .wait_exit(Duration::from_secs(3))
+        .unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
+    eprintln!("timing: ctrl-c exit: {took:.2?}");
+    assert!(
+        status.success() && status.exit_code() == 0,
+        "ctrl-c exited with {status:?}\n{}",
+        k.dump()
+    );
+    assert_terminal_restored(&k);
+}
+
+// ---------------------------------------------------------------------------------------
+// 7. signals and hangup
+
+/// Exited on its own (not killed by a signal) and not through a panic (exit code 101).
+fn assert_clean_exit(k: &Tui, how: &str, status: &portable_pty::ExitStatus) {
+    assert!(
+        status.signal().is_none() && status.exit_code() != 101,
+        "{how}: ktui ended with {status:?} (101 = a Rust panic) instead of a clean exit\n{}",
+        k.dump()
+    );
+}
+
+/// SIGTERM makes ktui restore the terminal and exit cleanly within 2 s.
+#[test]
+fn sigterm_restores_the_terminal_and_exits() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-sigterm");
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.signal(libc::SIGTERM);
+    let (status, took) = k
+        .wait_exit(Duration::from_secs(2))
+        .unwrap_or_else(|| panic!("SIGTERM: still running after 2 s\n{}", k.dump()));
+    eprintln!("timing: SIGTERM exit: {took:.2?}, status {status:?}");
+    assert_clean_exit(&k, "SIGTERM", &status);
+    assert_terminal_restored(&k);
+}
+
+/// Closing the pty (every fd we hold on the master) makes ktui exit within 2 s, cleanly,
+/// leaving no process behind.
+#[test]
+fn closing_the_pty_ends_ktui() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-hangup");
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    let pid = k.pid();
+    k.close_pty();
+    let (status, took) = k.wait_exit(Duration::from_secs(2)).unwrap_or_else(|| {
+        panic!(
+            "pty closed: ktui (pid {pid}) still running after 2 s\n{}",
+            k.dump()
+        )
+    });
+    eprintln!("timing: exit after pty close: {took:.2?}, status {status:?}");
+    assert!(
+        !support::process_alive(pid),
+        "pid {pid} still alive after the pty closed"
+    );
+    assert_clean_exit(&k, "pty closed", &status);
+}
+
+// ---------------------------------------------------------------------------------------
+// 8. unreachable API server
+
+/// With the API server unreachable the UI is drawn within 1 s, answers keys, and soon says
+/// why the list is empty (unreachable / reconnecting / cannot connect) — never
+/// "no resources". Needs no cluster.
+#[test]
+fn unreachable_server_ui_is_up_and_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig: PathBuf = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\n\
+         clusters:\n- name: dead\n  cluster:\n    server: https://127.0.0.1:1\n\
+         users:\n- name: u\n  user:\n    token: e2e\n\
+         contexts:\n- name: dead\n  context: {cluster: dead, user: u, namespace: e2e}\n\
+         current-context: dead\n",
+    )
+    .unwrap();
+    let mut k = ktui_with(&kubeconfig, &[], ROWS);
+
+    k.wait_until("the header", Duration::from_secs(5), |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("context: dead") && l.contains("https://127.0.0.1:1"))
+    });
+    let up = k.started.elapsed();
+    assert_within(
+        &k,
+        "header drawn after spawn (server unreachable)",
+        up,
+        Duration::from_secs(1),
+    );
+
+    let help_open = |s: &str| s.lines().any(|l| l.contains('┌') && l.contains("help"));
+    let t0 = Instant::now();
+    k.type_keys("?");
+    k.wait_until("`?` to open the help", Duration::from_secs(3), help_open);
+    let took = t0.elapsed();
+    assert_within(
+        &k,
+        "help opened after `?` (server unreachable)",
+        took,
+        Duration::from_secs(1),
+    );
+    k.press_esc();
+    k.wait_until("the help to close", Duration::from_secs(3), |s| !help_open(s));
+
+    let says_why = |s: &str| {
+        let s = s.to_lowercase();
+        ["unreachable", "reconnecting", "cannot connect"]
+            .iter()
+            .any(|w| s.contains(w))
+    };
+    let took = k.wait_until(
+        "unreachable/reconnecting/cannot connect",
+        Duration::from_secs(8),
+        says_why,
+    );
+    eprintln!(
+        "timing: unreachable state shown {took:.2?} after the help closed ({:.2?} after spawn)",
+        k.started.elapsed()
+    );
+    assert!(
+        k.started.elapsed() < Duration::from_secs(6),
+        "took too long to say the server is unreachable\n{}",
+        k.dump()
+    );
+    // stays explained, never "no resources"
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        let s = k.screen();
+        assert!(
+            !s.contains("no resources"),
+            "unreachable server shown as \"no resources\"\n{}",
+            k.dump()
+        );
+        assert!(says_why(&s), "the unreachable state went away\n{}", k.dump());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !k.raw_contains("no resources"),
+        "\"no resources\" was drawn at some point\n{}",
+        k.dump()
+    );
+}
+
