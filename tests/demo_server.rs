@@ -167,3 +167,143 @@ async fn kubectl_events_lists_and_watches() {
     // A live tick records new events every 100 ms; BackOff comes from the crash-looping pod.
     wait_for_line(&mut child, "BackOff").await;
 }
+
+// ---- API semantics through a real kube::Client ----
+
+use futures::{StreamExt, TryStreamExt};
+use k8s_openapi::api::core::v1::{Event, Pod};
+use kube::api::{Api, ListParams, WatchEvent, WatchParams};
+use ktui::sim::kinds::id;
+
+async fn client(demo: &DemoHandle) -> kube::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
+    let config = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default()).await.unwrap();
+    kube::Client::try_from(config).unwrap()
+}
+
+fn names(pods: &[Pod]) -> Vec<String> {
+    pods.iter().map(|p| format!("{}/{}", p.metadata.namespace.as_deref().unwrap_or(""), p.metadata.name.as_deref().unwrap_or(""))).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paged_lists_are_complete_and_expired_tokens_get_410() {
+    let demo = start_in_process(DemoOptions { pods: 60, ..quiet() }).await.unwrap();
+    let pods: Api<Pod> = Api::all(client(&demo).await);
+    let whole = pods.list(&ListParams::default()).await.unwrap();
+    let mut paged = Vec::new();
+    let mut lp = ListParams::default().limit(7);
+    let mut rvs = Vec::new();
+    loop {
+        let page = pods.list(&lp).await.unwrap();
+        rvs.push(page.metadata.resource_version.clone().unwrap());
+        paged.extend(page.items);
+        match page.metadata.continue_ {
+            Some(c) if !c.is_empty() => lp = lp.continue_token(&c),
+            _ => break,
+        }
+    }
+    assert_eq!(names(&paged), names(&whole.items));
+    assert!(paged.len() >= 60 && rvs.iter().all(|rv| *rv == rvs[0]), "one revision for all pages: {rvs:?}");
+
+    let first = pods.list(&ListParams::default().limit(5)).await.unwrap();
+    let token = first.metadata.continue_.clone().unwrap();
+    demo.server.store.create(id::POD, probe_pod("after-first-page")).unwrap();
+    demo.server.store.compact(id::POD);
+    let err = pods.list(&ListParams::default().limit(5).continue_token(&token)).await.unwrap_err();
+    match err {
+        kube::Error::Api(s) => assert_eq!((s.code, s.reason.as_str()), (410, "Expired"), "{s:?}"),
+        other => panic!("want 410, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watches_resume_replay_and_410_when_too_old() {
+    let demo = start_in_process(quiet()).await.unwrap();
+    let pods: Api<Pod> = Api::namespaced(client(&demo).await, "shop");
+    let list = pods.list(&ListParams::default()).await.unwrap();
+    let rv = list.metadata.resource_version.unwrap();
+    let store = demo.server.store.clone();
+    store.create(id::POD, probe_pod("p1")).unwrap();
+    store.modify(id::POD, "shop", "p1", |v| v["status"]["phase"] = "Running".into()).unwrap();
+    store.delete(id::POD, "shop", "p1").unwrap();
+    // Replay from the list's revision: exactly the three changes, in order.
+    let wp = WatchParams::default().timeout(2);
+    let events: Vec<_> = pods.watch(&wp, &rv).await.unwrap().take(3).try_collect().await.unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| match e {
+        WatchEvent::Added(_) => "ADDED",
+        WatchEvent::Modified(_) => "MODIFIED",
+        WatchEvent::Deleted(_) => "DELETED",
+        _ => "other",
+    }).collect();
+    assert_eq!(kinds, ["ADDED", "MODIFIED", "DELETED"]);
+    // timeoutSeconds ends the stream cleanly.
+    let started = std::time::Instant::now();
+    let rest: Vec<_> = pods.watch(&WatchParams::default().timeout(1), &store.revision().to_string()).await.unwrap().collect().await;
+    assert!(rest.is_empty() && started.elapsed() < Duration::from_secs(3), "{rest:?}");
+    // After a compaction the old revision is gone: an ERROR event with 410.
+    store.compact(id::POD);
+    let first = pods.watch(&wp, &rv).await.unwrap().next().await.unwrap().unwrap();
+    match first {
+        WatchEvent::Error(s) => assert_eq!((s.code, s.reason.as_str()), (410, "Expired")),
+        other => panic!("want a 410 ERROR event, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bookmarks_come_periodically_when_asked() {
+    let demo = start_in_process(DemoOptions { bookmark_every: Duration::from_millis(200), ..quiet() }).await.unwrap();
+    let pods: Api<Pod> = Api::all(client(&demo).await);
+    let rv = pods.list(&ListParams::default().limit(1)).await.unwrap().metadata.resource_version.unwrap();
+    let with: Vec<_> = pods.watch(&WatchParams::default().timeout(1).bookmarks(true), &rv).await.unwrap().try_collect().await.unwrap();
+    let marks: Vec<String> = with.iter().filter_map(|e| match e {
+        WatchEvent::Bookmark(b) => Some(b.metadata.resource_version.clone()),
+        _ => None,
+    }).collect();
+    assert!(marks.len() >= 3, "{with:?}");
+    assert!(marks.iter().all(|m| m.parse::<u64>().unwrap() >= rv.parse::<u64>().unwrap()));
+    let without: Vec<_> = pods.watch(&WatchParams::default().timeout(1).bookmarks(false), &rv).await.unwrap().try_collect().await.unwrap();
+    assert!(without.is_empty(), "{without:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn selectors_filter_lists_and_watches() {
+    let demo = start_in_process(quiet()).await.unwrap();
+    let c = client(&demo).await;
+    let pods: Api<Pod> = Api::all(c.clone());
+    let on_w1 = pods.list(&ListParams::default().fields("spec.nodeName=worker-1")).await.unwrap();
+    assert!(!on_w1.items.is_empty());
+    assert!(on_w1.items.iter().all(|p| p.spec.as_ref().unwrap().node_name.as_deref() == Some("worker-1")));
+    let not_sys = pods.list(&ListParams::default().fields("metadata.namespace!=kube-system").labels("app in (frontend,cart)")).await.unwrap();
+    assert_eq!(not_sys.items.len(), 5, "{:?}", names(&not_sys.items));
+    let bad = pods.list(&ListParams::default().fields("spec.bogus=x")).await.unwrap_err();
+    assert!(matches!(bad, kube::Error::Api(ref s) if s.code == 400), "{bad:?}");
+    let events: Api<Event> = Api::all(c);
+    let about = events.list(&ListParams::default().fields("involvedObject.kind=Node,involvedObject.name=worker-4")).await.unwrap();
+    assert_eq!(about.items.len(), 1);
+    assert_eq!(about.items[0].reason.as_deref(), Some("NodeNotReady"));
+    // A watch with a selector sees an object leaving it as DELETED.
+    let rv = pods.list(&ListParams::default().limit(1)).await.unwrap().metadata.resource_version.unwrap();
+    let store = demo.server.store.clone();
+    store.create(id::POD, probe_pod("mover")).unwrap();
+    store.modify(id::POD, "shop", "mover", |v| v["spec"]["nodeName"] = "worker-2".into()).unwrap();
+    let wp = WatchParams::default().fields("spec.nodeName=worker-1").timeout(1);
+    let seen: Vec<_> = pods.watch(&wp, &rv).await.unwrap().take(2).try_collect().await.unwrap();
+    assert!(matches!(seen[0], WatchEvent::Added(_)) && matches!(seen[1], WatchEvent::Deleted(_)), "{seen:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_are_status_objects_and_unknown_paths_404() {
+    let demo = start_in_process(quiet()).await.unwrap();
+    let c = client(&demo).await;
+    let pods: Api<Pod> = Api::namespaced(c.clone(), "shop");
+    match pods.get("nope").await.unwrap_err() {
+        kube::Error::Api(s) => assert_eq!((s.code, s.reason.as_str(), s.message.as_str()), (404, "NotFound", "pods \"nope\" not found")),
+        other => panic!("{other:?}"),
+    }
+    let req = http::Request::get("/apis/nope.example/v1/things").body(Vec::new()).unwrap();
+    let err = c.request_text(req).await.unwrap_err();
+    assert!(matches!(err, kube::Error::Api(ref s) if s.code == 404), "{err:?}");
+    let v = c.apiserver_version().await.unwrap();
+    assert_eq!(v.git_version, "v1.37.2");
+}

@@ -1,0 +1,143 @@
+//! The timeline on screen (TestBackend, fixed clock): newest first with the sparkline, tail
+//! mode following new events on top, `↑ N new` once the user scrolled away, the detail
+//! overlay, and expired events dimmed.
+
+use std::sync::Arc;
+
+use ktui::app::action::Action;
+use ktui::app::prepare::prepare;
+use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::update::update;
+use ktui::kube::client::ClusterInfo;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::kind::BuiltinKind;
+use ktui::kube::row::RowCtx;
+use ktui::kube::sink::Sink;
+use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
+use ktui::table::EventObj;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use serde_json::json;
+
+const NOW: i64 = 1_796_040_000;
+
+fn ts(secs_ago: i64) -> String {
+    jiff::Timestamp::from_second(NOW - secs_ago).unwrap().to_string()
+}
+
+fn now() -> i64 {
+    NOW
+}
+
+fn ev(name: &str, ago: i64, warning: bool, reason: &str) -> EventObj {
+    serde_json::from_value(json!({
+        "metadata": {"name": name, "namespace": "shop", "uid": format!("u-{name}"), "resourceVersion": "1"},
+        "type": if warning { "Warning" } else { "Normal" }, "reason": reason,
+        "message": format!("{reason} happened to web-0\nsecond line"),
+        "involvedObject": {"kind": "Pod", "name": "web-0", "namespace": "shop", "uid": "p1"},
+        "source": {"component": "kubelet", "host": "node-1"}, "count": 2,
+        "firstTimestamp": ts(ago + 100), "lastTimestamp": ts(ago)
+    }))
+    .unwrap()
+}
+
+struct Fixture {
+    writer: TimelineWriter<EventObj>,
+    state: UiState,
+}
+
+fn fixture() -> Fixture {
+    let key = ResourceKey::new(BuiltinKind::Event, Some("shop"));
+    let slot = Slot::new(key.clone(), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let mut writer =
+        TimelineWriter::with_clock(StoreWriter::new(slot.clone(), tx), RowCtx::default(), TimelineBounds::default(), now);
+    writer.init();
+    for i in 0..12 {
+        let warning = i % 4 == 0;
+        writer.init_apply(ev(&format!("e{i:02}"), 30 + i * 170, warning, if warning { "BackOff" } else { "Pulled" }));
+    }
+    writer.init_done(Some("10".into()));
+    let mut list = ListView::new(key, None);
+    list.source = Some(Source::fixed(slot));
+    let mut state = UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false);
+    state.conn = Conn::Connected(ClusterInfo {
+        context: "prod".into(),
+        server: "https://10.0.0.1:6443".into(),
+        namespace: "shop".into(),
+        contexts: vec![],
+    });
+    Fixture { writer, state }
+}
+
+fn draw(state: &mut UiState) -> String {
+    let mut term = Terminal::new(TestBackend::new(100, 20)).unwrap();
+    for _ in 0..2 {
+        prepare(state);
+        let mut page = 0;
+        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
+        state.page_rows = page;
+    }
+    format!("{}", term.backend())
+}
+
+fn selected_name(state: &UiState) -> String {
+    let l = state.top_list().unwrap();
+    l.cache.selected_row(l.selected).unwrap().name.to_string()
+}
+
+#[test]
+fn newest_first_with_sparkline() {
+    let mut f = fixture();
+    let screen = draw(&mut f.state);
+    insta::assert_snapshot!("timeline_100x20", screen);
+    assert_eq!(selected_name(&f.state), "e00");
+}
+
+#[test]
+fn tail_mode_follows_and_counts_new_events_when_scrolled_away() {
+    let mut f = fixture();
+    draw(&mut f.state);
+    // At the top: a new event appears on top and the cursor follows it.
+    f.writer.apply(ev("fresh1", 1, false, "Started"));
+    f.writer.publish();
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "fresh1");
+    // Scrolled away: the view stays on the same event and the header counts new ones.
+    update(&mut f.state, Action::Down);
+    update(&mut f.state, Action::Down);
+    let at = selected_name(&f.state);
+    f.writer.apply(ev("fresh2", 0, true, "Killing"));
+    f.writer.apply(ev("fresh3", 0, false, "Created"));
+    f.writer.publish();
+    let screen = draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), at, "the view stays put");
+    assert!(screen.contains("↑ 2 new"), "{screen}");
+    // `g g` returns to the top and follows again.
+    update(&mut f.state, Action::Top);
+    let screen = draw(&mut f.state);
+    assert!(!screen.contains(" new"), "{screen}");
+    f.writer.apply(ev("fresh4", -1, false, "Pulling"));
+    f.writer.publish();
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "fresh4");
+}
+
+#[test]
+fn enter_opens_the_detail_and_expired_events_are_marked() {
+    let mut f = fixture();
+    f.writer.delete(ev("e00", 30, true, "BackOff"));
+    f.writer.publish();
+    draw(&mut f.state);
+    update(&mut f.state, Action::Enter);
+    let screen = draw(&mut f.state);
+    assert!(screen.contains("second line"), "{screen}");
+    assert!(screen.contains("no longer on the server"), "{screen}");
+    let row = f.state.detail.clone().unwrap();
+    assert_eq!(row.health, ktui::kube::row::Health::Done);
+    update(&mut f.state, Action::Down);
+    assert!(f.state.detail.is_none(), "any key closes the detail");
+    let _ = Arc::strong_count(&row);
+}
