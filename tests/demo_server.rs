@@ -243,7 +243,7 @@ async fn watches_resume_replay_and_410_when_too_old() {
     assert!(rest.is_empty() && started.elapsed() < Duration::from_secs(3), "{rest:?}");
     // After a compaction the old revision is gone: an ERROR event with 410.
     store.compact(id::POD);
-    let first = pods.watch(&wp, &rv).await.unwrap().next().await.unwrap().unwrap();
+    let first = pods.watch(&wp, &rv).await.unwrap().boxed().next().await.unwrap().unwrap();
     match first {
         WatchEvent::Error(s) => assert_eq!((s.code, s.reason.as_str()), (410, "Expired")),
         other => panic!("want a 410 ERROR event, got {other:?}"),
@@ -255,14 +255,14 @@ async fn bookmarks_come_periodically_when_asked() {
     let demo = start_in_process(DemoOptions { bookmark_every: Duration::from_millis(200), ..quiet() }).await.unwrap();
     let pods: Api<Pod> = Api::all(client(&demo).await);
     let rv = pods.list(&ListParams::default().limit(1)).await.unwrap().metadata.resource_version.unwrap();
-    let with: Vec<_> = pods.watch(&WatchParams::default().timeout(1).bookmarks(true), &rv).await.unwrap().try_collect().await.unwrap();
+    let with: Vec<_> = pods.watch(&WatchParams { bookmarks: true, ..WatchParams::default().timeout(1) }, &rv).await.unwrap().try_collect().await.unwrap();
     let marks: Vec<String> = with.iter().filter_map(|e| match e {
         WatchEvent::Bookmark(b) => Some(b.metadata.resource_version.clone()),
         _ => None,
     }).collect();
     assert!(marks.len() >= 3, "{with:?}");
     assert!(marks.iter().all(|m| m.parse::<u64>().unwrap() >= rv.parse::<u64>().unwrap()));
-    let without: Vec<_> = pods.watch(&WatchParams::default().timeout(1).bookmarks(false), &rv).await.unwrap().try_collect().await.unwrap();
+    let without: Vec<_> = pods.watch(&WatchParams { bookmarks: false, ..WatchParams::default().timeout(1) }, &rv).await.unwrap().try_collect().await.unwrap();
     assert!(without.is_empty(), "{without:?}");
 }
 
