@@ -23,6 +23,7 @@ pub mod scale;
 pub mod scenario;
 pub mod select;
 pub mod store;
+pub mod table;
 pub mod token;
 pub mod watch;
 

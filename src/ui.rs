@@ -2,6 +2,7 @@
 //! state or wait on anything.
 
 mod header;
+mod contexts;
 mod help;
 mod informers;
 mod list;
@@ -29,6 +30,7 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
     let page = match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
+        Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
     };
     footer(f, foot, state, &theme);
     if state.help {
@@ -46,6 +48,7 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
         Screen::Informers { .. } => Duration::from_secs(1),
+        Screen::Contexts { .. } => Duration::from_secs(60),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.page_rows);
             match youngest {

@@ -1,6 +1,6 @@
 //! Realistic pod JSON for benchmarks and the scale harness: ~3 KB per pod, shaped like a pod of
 //! a Deployment as `kubectl get pod -o json` shows it (labels with pod-template-hash,
-//! ownerReferences, annotations, three managedFields entries with fieldsV1 blobs, 1–2
+//! ownerReferences, annotations, two managedFields entries with fieldsV1 blobs, 1–2
 //! containers with env/resources/probes/volumeMounts, tolerations, the projected service-account
 //! volume; status with conditions, containerStatuses with image IDs, podIPs, hostIP, startTime).
 //! Deterministic: pod `i` is a pure function of `i` (plus a churn counter for MODIFIED events);
@@ -149,7 +149,7 @@ pub fn facts(i: usize, churn: u64) -> PodFacts {
         created: NOW - 60 - (h % (90 * 86_400)) as i64,
         state,
         restarts: base_restarts + churn as i64,
-        sidecar: (h % 10 < 4).then(|| SIDECARS[((h >> 8) % 3) as usize]),
+        sidecar: (h % 4 == 0).then(|| SIDECARS[((h >> 8) % 3) as usize]),
     }
 }
 
@@ -237,27 +237,25 @@ fn container_status(out: &mut String, name: &str, image: &str, f: &PodFacts, mai
     } else {
         out.push_str("{}");
     }
-    let _ = write!(out, r#","volumeMounts":[{{"name":"kube-api-access-{}","mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","readOnly":true,"recursiveReadOnly":"Disabled"}}]}}"#,
+    let _ = write!(out, r#","volumeMounts":[{{"name":"kube-api-access-{}","mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","readOnly":true}}]}}"#,
         &f.uid[..5]);
 }
 
 fn container_spec(out: &mut String, name: &str, image: &str, f: &PodFacts, main: bool) {
     let _ = write!(out, r#"{{"name":"{name}","image":"{image}","#);
     if main {
-        let _ = write!(out, r#""ports":[{{"name":"http","containerPort":8080,"protocol":"TCP"}},{{"name":"metrics","containerPort":9090,"protocol":"TCP"}}],"env":[{{"name":"APP_NAME","value":"{app}"}},{{"name":"APP_ENV","value":"{ns}"}},{{"name":"LOG_LEVEL","value":"info"}},{{"name":"POD_NAME","valueFrom":{{"fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.name"}}}}}},{{"name":"POD_IP","valueFrom":{{"fieldRef":{{"apiVersion":"v1","fieldPath":"status.podIP"}}}}}},{{"name":"DB_PASSWORD","valueFrom":{{"secretKeyRef":{{"name":"{dep}-db","key":"password"}}}}}}],"resources":{{"limits":{{"cpu":"1","memory":"512Mi"}},"requests":{{"cpu":"250m","memory":"256Mi"}}}},"livenessProbe":{{"httpGet":{{"path":"/healthz","port":"http","scheme":"HTTP"}},"initialDelaySeconds":10,"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3}},"readinessProbe":{{"httpGet":{{"path":"/ready","port":"http","scheme":"HTTP"}},"timeoutSeconds":1,"periodSeconds":5,"successThreshold":1,"failureThreshold":3}},"#,
-            app = f.app, ns = f.namespace, dep = f.deployment);
+        let _ = write!(out, r#""ports":[{{"name":"http","containerPort":8080,"protocol":"TCP"}}],"env":[{{"name":"APP_ENV","value":"{ns}"}},{{"name":"POD_NAME","valueFrom":{{"fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.name"}}}}}},{{"name":"DB_PASSWORD","valueFrom":{{"secretKeyRef":{{"name":"{dep}-db","key":"password"}}}}}}],"resources":{{"limits":{{"cpu":"1","memory":"512Mi"}},"requests":{{"cpu":"250m","memory":"256Mi"}}}},"livenessProbe":{{"httpGet":{{"path":"/healthz","port":"http","scheme":"HTTP"}},"initialDelaySeconds":10,"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3}},"#,
+            ns = f.namespace, dep = f.deployment);
     } else {
         out.push_str(r#""args":["--config=/etc/sidecar/config.yaml","--log-level=warn"],"resources":{"limits":{"memory":"128Mi"},"requests":{"cpu":"50m","memory":"64Mi"}},"#);
     }
-    let _ = write!(out, r#""volumeMounts":[{{"name":"kube-api-access-{}","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}}],"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent","securityContext":{{"allowPrivilegeEscalation":false,"readOnlyRootFilesystem":true,"runAsNonRoot":true}}}}"#,
+    let _ = write!(out, r#""volumeMounts":[{{"name":"kube-api-access-{}","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}}],"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}}"#,
         &f.uid[..5]);
 }
 
-const MANAGED_RS: &str = r#"{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/restartedAt":{},"f:prometheus.io/port":{},"f:prometheus.io/scrape":{}},"f:generateName":{},"f:labels":{".":{},"f:app.kubernetes.io/name":{},"f:app.kubernetes.io/part-of":{},"f:pod-template-hash":{},"f:version":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"OWNER\"}":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{".":{},"k:{\"name\":\"APP_ENV\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"APP_NAME\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"LOG_LEVEL\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:imagePullPolicy":{},"f:livenessProbe":{".":{},"f:failureThreshold":{},"f:httpGet":{".":{},"f:path":{},"f:port":{},"f:scheme":{}},"f:initialDelaySeconds":{},"f:periodSeconds":{}},"f:name":{},"f:ports":{".":{},"k:{\"containerPort\":8080,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:name":{},"f:protocol":{}}},"f:resources":{".":{},"f:limits":{".":{},"f:cpu":{},"f:memory":{}},"f:requests":{".":{},"f:cpu":{},"f:memory":{}}}}},"f:dnsPolicy":{},"f:enableServiceLinks":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}"#;
+const MANAGED_RS: &str = r#"{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:generateName":{},"f:labels":{".":{},"f:app.kubernetes.io/name":{},"f:pod-template-hash":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"OWNER\"}":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{},"f:image":{},"f:imagePullPolicy":{},"f:livenessProbe":{},"f:name":{},"f:ports":{},"f:resources":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:terminationGracePeriodSeconds":{}}}}"#;
 
-const MANAGED_KUBELET: &str = r#"{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"ContainersReady\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Initialized\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"PodReadyToStartContainers\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Ready\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}}},"f:containerStatuses":{},"f:hostIP":{},"f:hostIPs":{},"f:phase":{},"f:podIP":{},"f:podIPs":{".":{},"k:{\"ip\":\"IP\"}":{".":{},"f:ip":{}}},"f:startTime":{}}},"subresource":"status"}"#;
-
-const MANAGED_SCHED: &str = r#"{"manager":"kube-scheduler","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{".":{},"k:{\"type\":\"PodScheduled\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:message":{},"f:reason":{},"f:status":{},"f:type":{}}}}},"subresource":"status"}"#;
+const MANAGED_KUBELET: &str = r#"{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"ContainersReady\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Ready\"}":{".":{},"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}}},"f:containerStatuses":{},"f:hostIP":{},"f:phase":{},"f:podIP":{},"f:podIPs":{".":{},"k:{\"ip\":\"IP\"}":{".":{},"f:ip":{}}},"f:startTime":{}}},"subresource":"status"}"#;
 
 fn condition(out: &mut String, type_: &str, ok: bool, at: &str, reason: Option<&str>) {
     let _ = write!(out, r#"{{"type":"{type_}","status":"{}","lastProbeTime":null,"lastTransitionTime":"{at}""#,
@@ -295,8 +293,6 @@ pub fn write_pod(out: &mut String, i: usize, rv: u64, churn: u64) {
         app = f.app, dep = f.deployment, hash = f.template_hash, restarted = ts(f.created - 3600));
     out.push_str(&MANAGED_RS.replace("TIME", &created).replace("OWNER", &owner_uid));
     if scheduled {
-        out.push(',');
-        out.push_str(&MANAGED_SCHED.replace("TIME", &created));
         out.push(',');
         out.push_str(&MANAGED_KUBELET.replace("TIME", &ts(f.created + 30)).replace("IP", &pod_ip));
     }

@@ -1,6 +1,7 @@
 //! Keys as data: key sequences (`j`, `ctrl-c`, `shift-n`, `g g`) bound to [`Action`]s per
-//! mode, with the descriptions the help screen and footer show. Owns parsing and matching of
-//! keys; must not interpret actions.
+//! mode, with the descriptions the help screen and footer show. The bindings come from
+//! `assets/keymap.toml` plus the user's `[keymap]` (see `crate::config::keymap`). Owns parsing
+//! and matching of keys; must not interpret actions.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -105,58 +106,15 @@ pub struct Keymap {
     prompt: Vec<Binding>,
 }
 
-/// The default bindings, k9s habits: `(mode, on, run, desc)`.
-const DEFAULTS: &[(KeyMode, &str, Action, &str)] = &[
-    (KeyMode::Normal, ":", Action::CommandMode, "command (kinds, ns, informers, q)"),
-    (KeyMode::Normal, "/", Action::FilterMode, "filter: fuzzy, !inverse, -l selector"),
-    (KeyMode::Normal, "esc", Action::Back, "clear filter / back"),
-    (KeyMode::Normal, "enter", Action::Enter, "drill in"),
-    (KeyMode::Normal, "j", Action::Down, "down"),
-    (KeyMode::Normal, "down", Action::Down, "down"),
-    (KeyMode::Normal, "k", Action::Up, "up"),
-    (KeyMode::Normal, "up", Action::Up, "up"),
-    (KeyMode::Normal, "pgdn", Action::PageDown, "page down"),
-    (KeyMode::Normal, "ctrl-f", Action::PageDown, "page down"),
-    (KeyMode::Normal, "pgup", Action::PageUp, "page up"),
-    (KeyMode::Normal, "ctrl-b", Action::PageUp, "page up"),
-    (KeyMode::Normal, "g g", Action::Top, "top"),
-    (KeyMode::Normal, "home", Action::Top, "top"),
-    (KeyMode::Normal, "G", Action::Bottom, "bottom"),
-    (KeyMode::Normal, "end", Action::Bottom, "bottom"),
-    (KeyMode::Normal, "N", Action::SortName, "sort by name (again: reverse)"),
-    (KeyMode::Normal, "A", Action::SortAge, "sort by age (again: reverse)"),
-    (KeyMode::Normal, "S", Action::SortStatus, "sort by status (again: reverse)"),
-    (KeyMode::Normal, "ctrl-w", Action::ToggleWide, "wide columns"),
-    (KeyMode::Normal, "E", Action::ObjectEvents, "events of the selected object"),
-    (KeyMode::Normal, "w", Action::ToggleWarnings, "warnings only (events)"),
-    (KeyMode::Normal, "?", Action::Help, "help"),
-    (KeyMode::Normal, "ctrl-l", Action::Redraw, "redraw"),
-    (KeyMode::Normal, "ctrl-c", Action::Quit, "quit"),
-    (KeyMode::Prompt, "enter", Action::Submit, "run / keep filter"),
-    (KeyMode::Prompt, "esc", Action::Cancel, "cancel"),
-    (KeyMode::Prompt, "backspace", Action::Backspace, "delete"),
-    (KeyMode::Prompt, "tab", Action::Complete, "complete kind"),
-    (KeyMode::Prompt, "ctrl-c", Action::Quit, "quit"),
-];
-
 impl Keymap {
-    /// The built-in bindings.
+    /// The built-in bindings of `assets/keymap.toml` (k9s habits; see `crate::config::keymap`).
     pub fn defaults() -> Keymap {
-        let mut km = Keymap::default();
-        for (mode, on, run, desc) in DEFAULTS {
-            // The defaults are constants checked by a unit test; a parse failure cannot happen.
-            if let Ok(b) = Binding::new(on, *run, desc) {
-                km.bindings_mut(*mode).push(b);
-            }
-        }
-        km
+        crate::config::keymap::build(&Default::default())
     }
 
-    fn bindings_mut(&mut self, mode: KeyMode) -> &mut Vec<Binding> {
-        match mode {
-            KeyMode::Normal => &mut self.normal,
-            KeyMode::Prompt => &mut self.prompt,
-        }
+    /// A keymap of these bindings, in help order.
+    pub fn from_bindings(normal: Vec<Binding>, prompt: Vec<Binding>) -> Keymap {
+        Keymap { normal, prompt }
     }
 
     /// The bindings of `mode`, in help order.
@@ -216,8 +174,10 @@ mod tests {
 
     #[test]
     fn every_default_parses() {
+        let spec = crate::config::keymap::default_spec().unwrap();
         let km = Keymap::defaults();
-        assert_eq!(km.normal.len() + km.prompt.len(), DEFAULTS.len());
+        assert_eq!(km.normal.len(), spec.normal.bindings.len());
+        assert_eq!(km.prompt.len(), spec.prompt.bindings.len());
     }
 
     #[test]

@@ -32,8 +32,10 @@ pub enum Event {
     TermGone,
     /// An informer published.
     Store(StoreChanged),
-    /// The client build finished.
-    Connected(Result<(kube::Client, ClusterInfo), String>),
+    /// The kubeconfig was read: its context names and the one being connected to.
+    Kubeconfig { generation: u64, contexts: Vec<String>, context: Option<String> },
+    /// The client build of connection attempt `generation` finished.
+    Connected(u64, Result<(kube::Client, ClusterInfo), String>),
     /// Time passed (ages on screen may change).
     Tick,
     /// SIGTERM, SIGHUP or SIGINT.
@@ -53,7 +55,8 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
     client::install_crypto_provider();
     let (tx, mut rx) = unbounded_channel::<Event>();
     spawn_signals(tx.clone());
-    spawn_connect(&cli, tx.clone(), &net);
+    let mut generation = 1;
+    spawn_connect(&cli, cli.context.clone(), generation, tx.clone(), &net);
     let mut state = initial_state(&cli);
     if let Some(ns) = &cli.namespace {
         state.namespace = Some(ns.clone());
@@ -102,9 +105,20 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
             _ = tokio::time::sleep_until(frame_due), if dirty => continue,
             _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
         };
-        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net);
+        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation);
         while let Ok(ev) = rx.try_recv() {
-            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net);
+            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation);
+        }
+        if let Some(context) = state.switch_to.take() {
+            // Context switch: every informer of the old context stops now; results of the
+            // old connection attempt are recognised by their generation and dropped.
+            if let Some(p) = pool.take() {
+                p.shutdown();
+            }
+            generation += 1;
+            reset_for_context(&mut state, &context);
+            spawn_connect(&cli, Some(context), generation, tx.clone(), &net);
+            dirty = true;
         }
         if let Some(p) = &pool {
             attach(&mut state, p);
@@ -138,6 +152,7 @@ fn handle(
     ev: Event,
     store_tx: &UnboundedSender<StoreChanged>,
     net: &tokio::runtime::Handle,
+    generation: u64,
 ) -> bool {
     match ev {
         Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
@@ -158,7 +173,15 @@ fn handle(
         }
         Event::Store(changed) => visible_key(state).is_some_and(|k| k == changed.key),
         Event::Tick => true,
-        Event::Connected(Ok((client, info))) => {
+        Event::Kubeconfig { generation: g, contexts, context } => {
+            if g == generation {
+                state.contexts = contexts;
+                state.context = context;
+            }
+            true
+        }
+        Event::Connected(g, _) if g != generation => false,
+        Event::Connected(_, Ok((client, info))) => {
             adopt_namespace(state, &info);
             let p = InformerPool::new_on(
                 net.clone(),
@@ -172,7 +195,7 @@ fn handle(
             state.conn = Conn::Connected(info);
             true
         }
-        Event::Connected(Err(e)) => {
+        Event::Connected(_, Err(e)) => {
             state.conn = Conn::Failed(e);
             true
         }
@@ -230,10 +253,33 @@ fn attach(state: &mut UiState, pool: &InformerPool) {
     }
 }
 
-fn spawn_connect(cli: &Cli, tx: UnboundedSender<Event>, net: &tokio::runtime::Handle) {
-    let opts = ConnectOptions { kubeconfig: cli.kubeconfig.clone(), context: cli.context.clone() };
+/// After a context switch: a fresh pods view in the new context's namespace, nothing stale.
+fn reset_for_context(state: &mut UiState, context: &str) {
+    state.conn = Conn::Connecting;
+    state.context = Some(context.to_owned());
+    state.namespace = None;
+    state.explicit_all = false;
+    state.detail = None;
+    let first = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
+    state.stack = vec![Screen::List(Box::new(first))];
+}
+
+fn spawn_connect(
+    cli: &Cli,
+    context: Option<String>,
+    generation: u64,
+    tx: UnboundedSender<Event>,
+    net: &tokio::runtime::Handle,
+) {
+    let opts = ConnectOptions { kubeconfig: cli.kubeconfig.clone(), context };
     let runtime = net.clone();
     net.spawn(async move {
+        // Read here, off the UI task: KUBECONFIG may name slow files.
+        if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
+            let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
+            let context = opts.context.clone().or(kc.current_context);
+            let _ = tx.send(Event::Kubeconfig { generation, contexts, context });
+        }
         // An exec auth plugin runs synchronously inside kube and may block its worker
         // thread: the deadline is kept by this separate task, on another worker.
         let job = runtime.spawn(async move { client::connect(&opts).await });
@@ -250,7 +296,7 @@ fn spawn_connect(cli: &Cli, tx: UnboundedSender<Event>, net: &tokio::runtime::Ha
                 ))
             }
         };
-        let _ = tx.send(Event::Connected(res));
+        let _ = tx.send(Event::Connected(generation, res));
     });
 }
 

@@ -162,6 +162,8 @@ pub enum Screen {
     List(Box<ListView>),
     /// `:informers`: the list-watch machinery.
     Informers { selected: usize },
+    /// `:ctx`: the kubeconfig's contexts; `enter` switches.
+    Contexts { selected: usize },
 }
 
 /// The whole UI state.
@@ -195,6 +197,12 @@ pub struct UiState {
     pub clear: bool,
     /// The event shown in the detail overlay (`enter` on a timeline row).
     pub detail: Option<Arc<Row>>,
+    /// Context names of the kubeconfig, in file order (known once it was read).
+    pub contexts: Vec<String>,
+    /// The context in use (or being connected to).
+    pub context: Option<String>,
+    /// Set by `update` when the user picked another context; the loop performs the switch.
+    pub switch_to: Option<String>,
 }
 
 impl UiState {
@@ -215,6 +223,9 @@ impl UiState {
             page_rows: 20,
             clear: false,
             detail: None,
+            contexts: Vec::new(),
+            context: None,
+            switch_to: None,
         }
     }
 
@@ -234,7 +245,7 @@ impl UiState {
     pub fn top_list(&self) -> Option<&ListView> {
         match self.top() {
             Screen::List(l) => Some(l),
-            Screen::Informers { .. } => None,
+            _ => None,
         }
     }
 
@@ -254,7 +265,7 @@ impl UiState {
     pub fn top_list_mut(&mut self) -> Option<&mut ListView> {
         match self.top_mut() {
             Screen::List(l) => Some(l),
-            Screen::Informers { .. } => None,
+            _ => None,
         }
     }
 }

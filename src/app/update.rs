@@ -135,6 +135,13 @@ pub fn run_command(state: &mut UiState, line: &str) {
             state.stack.truncate(1);
             state.stack[0] = Screen::Informers { selected: 0 };
         }
+        "ctx" | "context" | "contexts" => match arg {
+            Some(name) => switch_context(state, name),
+            None => {
+                let selected = state.context.as_ref().and_then(|c| state.contexts.iter().position(|x| x == c));
+                state.stack.push(Screen::Contexts { selected: selected.unwrap_or(0) });
+            }
+        },
         other => match BuiltinKind::resolve(other) {
             Some(kind) => {
                 match arg {
@@ -173,7 +180,22 @@ fn back(state: &mut UiState) {
 }
 
 /// Drill-down from the selected row (see [`Drill`]).
+/// Asks the loop to switch to `name`, if the kubeconfig has it.
+fn switch_context(state: &mut UiState, name: &str) {
+    if !state.contexts.iter().any(|c| c == name) {
+        state.message = Some(format!("no context {name:?} in the kubeconfig"));
+        return;
+    }
+    state.switch_to = Some(name.to_owned());
+}
+
 fn enter(state: &mut UiState) {
+    if let Screen::Contexts { selected } = state.top() {
+        if let Some(name) = state.contexts.get(*selected).cloned() {
+            switch_context(state, &name);
+        }
+        return;
+    }
     let Some(list) = state.top_list() else { return };
     let Some(row) = list.cache.selected_row(list.selected) else { return };
     if row.event.is_some() {
@@ -242,6 +264,7 @@ fn sort(state: &mut UiState, by: SortBy) {
 }
 
 fn move_by(state: &mut UiState, delta: i64) {
+    let n_contexts = state.contexts.len();
     match state.top_mut() {
         Screen::List(l) => {
             let len = l.cache.len();
@@ -260,6 +283,7 @@ fn move_by(state: &mut UiState, delta: i64) {
             }
         }
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
+        Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
     }
 }
 

@@ -13,11 +13,12 @@ use super::http::ServerState;
 use super::kinds::{KindId, KINDS};
 use super::reply::{self, Body};
 use super::select::{FieldSelector, Filter, LabelSelector};
+use super::table::Include;
 use super::token::Continue;
 use super::watch::{self, WatchEnv, WatchRequest};
 
 /// Query parameters of a collection request.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Query {
     watch: bool,
     label_selector: String,
@@ -28,10 +29,22 @@ struct Query {
     timeout_seconds: Option<u64>,
     bookmarks: bool,
     send_initial_events: bool,
+    include: Include,
 }
 
 fn parse_query(q: &str) -> Result<Query, String> {
-    let mut out = Query::default();
+    let mut out = Query {
+        watch: false,
+        label_selector: String::new(),
+        field_selector: String::new(),
+        limit: 0,
+        continue_token: String::new(),
+        resource_version: String::new(),
+        timeout_seconds: None,
+        bookmarks: false,
+        send_initial_events: false,
+        include: Include::Metadata,
+    };
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
         let truthy = v == "true" || v == "1";
         match &*k {
@@ -44,14 +57,15 @@ fn parse_query(q: &str) -> Result<Query, String> {
             "timeoutSeconds" => out.timeout_seconds = Some(v.parse().map_err(|_| format!("invalid timeoutSeconds {v:?}"))?),
             "allowWatchBookmarks" => out.bookmarks = truthy,
             "sendInitialEvents" => out.send_initial_events = truthy,
+            "includeObject" => out.include = Include::parse(&v),
             _ => {}
         }
     }
     Ok(out)
 }
 
-/// GET on a collection: a list, or a watch with `watch=true`.
-pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: &str) -> Response<Body> {
+/// GET on a collection: a list, or a watch with `watch=true`; as a Table when `table`.
+pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: &str, table: bool) -> Response<Body> {
     let q = match parse_query(query) {
         Ok(q) => q,
         Err(e) => return reply::status(400, &e),
@@ -65,14 +79,15 @@ pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: 
         Err(e) => return reply::status(400, &e),
     };
     let filter = Filter { namespace: ns, labels, fields };
+    let table = table.then_some(q.include);
     if q.watch {
-        watch_response(state, kind, filter, &q)
+        watch_response(state, kind, filter, &q, table)
     } else {
-        list(state, kind, &filter, &q)
+        list(state, kind, &filter, &q, table)
     }
 }
 
-fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query) -> Response<Body> {
+fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query, table: Option<Include>) -> Response<Body> {
     let from = match q.resource_version.as_str() {
         "" | "0" => None,
         rv => match rv.parse::<u64>() {
@@ -93,15 +108,17 @@ fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query) 
         initial_events_end: q.send_initial_events,
         timeout,
         bookmark_every: state.settings.bookmark_every,
+        table,
     };
     let env = WatchEnv { store: state.store.clone(), faults: state.faults.clone(), cancel: state.cancel.clone() };
     let body = watch::start(env, req);
     let mut res = Response::new(body.boxed());
-    res.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+    let ct = if table.is_some() { super::table::CONTENT_TYPE } else { "application/json" };
+    res.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(ct));
     res
 }
 
-fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query) -> Response<Body> {
+fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query, table: Option<Include>) -> Response<Body> {
     let (after, at) = if q.continue_token.is_empty() {
         (None, None)
     } else {
@@ -121,6 +138,10 @@ fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query) -> Respon
     let mut meta = json!({"resourceVersion": page.revision.to_string()});
     if let Some(last) = page.next {
         meta["continue"] = json!(Continue { revision: page.revision, after: last }.encode());
+    }
+    if let Some(include) = table {
+        let t = super::table::table(kind, &page.items, meta, include, true);
+        return reply::bytes(StatusCode::OK, super::table::CONTENT_TYPE, t.to_string());
     }
     let head = json!({"kind": format!("{}List", info.info.kind), "apiVersion": KINDS[kind].api_version(), "metadata": meta});
     let head = head.to_string();
@@ -143,10 +164,14 @@ You can start a new list without the continue parameter, or use the continue tok
 the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that \
 were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
-/// GET of one object.
-pub fn get(state: &ServerState, kind: KindId, ns: Option<&str>, name: &str) -> Response<Body> {
+/// GET of one object (as a one-row Table when `table`).
+pub fn get(state: &ServerState, kind: KindId, ns: Option<&str>, name: &str, table: bool) -> Response<Body> {
     let info = &KINDS[kind].info;
     match state.store.get(kind, ns.unwrap_or(""), name) {
+        Some(o) if table => {
+            let t = super::table::table(kind, &[o.bytes], json!({"resourceVersion": o.rv.to_string()}), Include::Metadata, true);
+            reply::bytes(StatusCode::OK, super::table::CONTENT_TYPE, t.to_string())
+        }
         Some(o) => reply::bytes(StatusCode::OK, "application/json", o.bytes),
         None => reply::not_found(info.plural, info.group, name),
     }

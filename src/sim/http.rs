@@ -158,6 +158,7 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         }
     }
     let method = req.method().clone();
+    let table = super::table::wanted(req.headers().get(http::header::ACCEPT).and_then(|v| v.to_str().ok()));
     match (method, r) {
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
@@ -171,8 +172,8 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
             Some(v) => reply::json(&v),
             None => reply::status(404, "the server could not find the requested resource"),
         },
-        (Method::GET, Route::Collection { kind, ns }) => api::collection(&state, kind, ns, &query),
-        (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name),
+        (Method::GET, Route::Collection { kind, ns }) => api::collection(&state, kind, ns, &query, table),
+        (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name, table),
         (Method::DELETE, Route::Item { kind, ns, name }) => api::delete(&state, kind, ns.as_deref(), &name),
         (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
         (m, _) => reply::status(405, &format!("the server does not allow this method on the requested resource ({m})")),

@@ -19,6 +19,7 @@ use super::faults::Faults;
 use super::kinds::{KindId, KINDS};
 use super::select::Filter;
 use super::store::{Change, ChangeType, Store};
+use super::table::Include;
 
 type Chunk = Result<Frame<Bytes>, std::io::Error>;
 
@@ -39,6 +40,8 @@ pub struct WatchRequest {
     pub timeout: Duration,
     /// Interval between bookmarks.
     pub bookmark_every: Duration,
+    /// Answer each object as a one-row Table (kubectl's `as=Table`), with what it includes.
+    pub table: Option<Include>,
 }
 
 /// Everything a watch task shares with the server.
@@ -69,8 +72,30 @@ fn line(kind: &str, object: &[u8]) -> Bytes {
     Bytes::from(out)
 }
 
-/// The event line a watcher with `filter` sees for `change`, if any.
-fn render(change: &Change, filter: &Filter) -> Option<Bytes> {
+/// How one watcher renders objects; Table watches send column definitions once.
+struct Renderer {
+    kind: KindId,
+    table: Option<Include>,
+    columns_sent: bool,
+}
+
+impl Renderer {
+    fn line(&mut self, change: &Change, filter: &Filter) -> Option<Bytes> {
+        let (ty, obj) = classify(change, filter)?;
+        match self.table {
+            None => Some(line(ty, obj)),
+            Some(include) => {
+                let t = super::table::table(self.kind, std::slice::from_ref(&change.obj.bytes),
+                    json!({"resourceVersion": change.obj.rv.to_string()}), include, !self.columns_sent);
+                self.columns_sent = true;
+                Some(line(ty, t.to_string().as_bytes()))
+            }
+        }
+    }
+}
+
+/// The event type a watcher with `filter` sees for `change`, if any, and the object.
+fn classify<'a>(change: &'a Change, filter: &Filter) -> Option<(&'static str, &'a [u8])> {
     let now = filter.matches(&change.obj.meta);
     let kind = match change.kind {
         ChangeType::Added if now => "ADDED",
@@ -83,7 +108,7 @@ fn render(change: &Change, filter: &Filter) -> Option<Bytes> {
         },
         _ => return None,
     };
-    Some(line(kind, &change.obj.bytes))
+    Some((kind, &change.obj.bytes))
 }
 
 fn bookmark(kind: KindId, rv: u64, initial_end: bool) -> Bytes {
@@ -123,9 +148,10 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
         }
     };
     let mut sent_rv = req.from.unwrap_or(0);
+    let mut out = Renderer { kind: req.kind, table: req.table, columns_sent: false };
     for change in &backlog {
         sent_rv = sent_rv.max(change.obj.rv);
-        if let Some(l) = render(change, &req.filter) {
+        if let Some(l) = out.line(change, &req.filter) {
             if !send(l).await {
                 return;
             }
@@ -134,7 +160,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     drop(backlog);
     if req.from.is_none() && req.initial_events_end {
         let rv = env.store.bookmark_revision(req.kind).max(sent_rv);
-        if !drain(&mut live, &req, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), true)).await {
+        if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), true)).await {
             return;
         }
     }
@@ -159,14 +185,14 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                     continue;
                 }
                 let rv = env.store.bookmark_revision(req.kind);
-                if !drain(&mut live, &req, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
+                if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
                     return;
                 }
             }
             change = live.recv() => match change {
                 Ok(change) => {
                     sent_rv = sent_rv.max(change.obj.rv);
-                    if let Some(l) = render(&change, &req.filter) {
+                    if let Some(l) = out.line(&change, &req.filter) {
                         if !send(l).await {
                             return;
                         }
@@ -181,7 +207,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
 }
 
 /// Sends every change already queued for this watcher; false when the watch must end.
-async fn drain<F, Fut>(live: &mut broadcast::Receiver<Arc<Change>>, req: &WatchRequest, send: &F, sent_rv: &mut u64) -> bool
+async fn drain<F, Fut>(live: &mut broadcast::Receiver<Arc<Change>>, req: &WatchRequest, out: &mut Renderer, send: &F, sent_rv: &mut u64) -> bool
 where
     F: Fn(Bytes) -> Fut,
     Fut: std::future::Future<Output = bool>,
@@ -190,7 +216,7 @@ where
         match live.try_recv() {
             Ok(change) => {
                 *sent_rv = (*sent_rv).max(change.obj.rv);
-                if let Some(l) = render(&change, &req.filter) {
+                if let Some(l) = out.line(&change, &req.filter) {
                     if !send(l).await {
                         return false;
                     }

@@ -79,6 +79,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             spans
         }
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
+        Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
     };
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
 }

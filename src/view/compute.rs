@@ -15,6 +15,19 @@ use super::query::Query;
 /// Below this many candidates the scan runs on the calling thread only.
 const PARALLEL_MIN: usize = 16_384;
 
+/// "Did not match" in [`Known::old`].
+pub(crate) const NO_MATCH: i64 = i64::MIN;
+
+/// Verdicts carried over from the previous snapshot for the same query.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known<'a> {
+    /// For each current row, the index of the identical row in the previous snapshot, or
+    /// `u32::MAX`.
+    pub remap: &'a [u32],
+    /// Score per previous row, [`NO_MATCH`] where it did not match.
+    pub old: &'a [i64],
+}
+
 /// Everything one computation reads.
 pub(crate) struct Plan<'a> {
     /// The snapshot's rows.
@@ -32,12 +45,18 @@ pub(crate) struct Plan<'a> {
     /// Rows known to contain every match (a previous result this query narrows), or `None`
     /// to scan the whole scope.
     pub candidates: Option<&'a [u32]>,
+    /// Verdicts of unchanged rows for this very query on the previous snapshot.
+    pub known: Option<Known<'a>>,
 }
 
-/// The rows to show, as indices into `plan.rows`, in display order.
-pub(crate) fn run(plan: &Plan<'_>) -> Vec<u32> {
+/// The rows to show, as indices into `plan.rows`, in display order, and the matching rows
+/// with their scores (empty for an empty query), for carrying over to the next snapshot.
+pub(crate) fn run(plan: &Plan<'_>) -> (Vec<u32>, Vec<(u32, i64)>) {
     if plan.query.is_empty() {
-        return plan.order.all_in(plan.scope.clone(), plan.sort.reverse);
+        return (
+            plan.order.all_in(plan.scope.clone(), plan.sort.reverse),
+            Vec::new(),
+        );
     }
     let filter = NameFilter::new(plan.query);
     let cands: Cow<'_, [u32]> = match plan.candidates {
@@ -45,7 +64,7 @@ pub(crate) fn run(plan: &Plan<'_>) -> Vec<u32> {
         None => Cow::Owned(plan.scope.clone().map(idx32).collect()),
     };
     let matched = scan(plan, &filter, &cands);
-    order_matches(plan, matched)
+    (order_matches(plan, &matched), matched)
 }
 
 fn threads() -> usize {
@@ -84,6 +103,15 @@ fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, 
     let names = plan.names.filter(|_| !filter.is_empty());
     let mut out = Vec::new();
     for &i in cands {
+        if let Some(k) = plan.known {
+            let old = k.remap.get(i as usize).and_then(|&j| k.old.get(j as usize));
+            if let Some(&s) = old {
+                if s != NO_MATCH {
+                    out.push((i, s));
+                }
+                continue;
+            }
+        }
         let labels_ok = || selectors.iter().all(|s| s.matches(&plan.rows[i as usize].labels));
         let score = match names {
             Some(names) => {
@@ -105,27 +133,24 @@ fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, 
 }
 
 /// Display order of the matches: by score (best first) then the sort when a fuzzy term is
-/// active under [`SortBy::Name`]; otherwise by the sort alone.
-fn order_matches(plan: &Plan<'_>, matched: Vec<(u32, i64)>) -> Vec<u32> {
+/// active under [`SortBy::Name`]; otherwise by the sort alone. Sorts plain `u64` keys (score
+/// in the high half, position in the low half) and maps positions back to rows.
+fn order_matches(plan: &Plan<'_>, matched: &[(u32, i64)]) -> Vec<u32> {
     let reverse = plan.sort.reverse;
-    let tie = |i: u32| {
-        let r = plan.order.rank(i);
-        if reverse {
-            u32::MAX - r
-        } else {
-            r
-        }
-    };
+    let flip = |r: u32| if reverse { u32::MAX - r } else { r };
     let ranked = plan.query.is_fuzzy() && plan.sort.by == SortBy::Name;
-    let mut keyed: Vec<(u64, u32)> = if ranked {
-        let worse = |s: i64| (i64::from(i32::MAX) - s.clamp(i64::from(i32::MIN), i64::from(i32::MAX))) as u64;
-        matched
-            .into_iter()
-            .map(|(i, s)| ((worse(s) << 32) | u64::from(tie(i)), i))
-            .collect()
-    } else {
-        matched.into_iter().map(|(i, _)| (u64::from(tie(i)), i)).collect()
+    let worse = |s: i64| {
+        let s = if ranked {
+            s.clamp(i64::from(i32::MIN), i64::from(i32::MAX))
+        } else {
+            i64::from(i32::MAX)
+        };
+        (i64::from(i32::MAX) - s) as u64
     };
-    keyed.sort_unstable_by_key(|k| k.0);
-    keyed.into_iter().map(|(_, i)| i).collect()
+    let mut keys: Vec<u64> = matched
+        .iter()
+        .map(|&(i, s)| (worse(s) << 32) | u64::from(flip(plan.order.rank(i))))
+        .collect();
+    keys.sort_unstable();
+    keys.into_iter().map(|k| plan.order.at(flip(k as u32))).collect()
 }

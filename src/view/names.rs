@@ -42,19 +42,22 @@ pub(crate) struct Names {
 }
 
 impl Names {
-    /// Lays out the display names of `rows`.
-    pub(crate) fn build(rows: &[Arc<Row>], all_namespaces: bool) -> Names {
-        let mut text = String::with_capacity(rows.len() * 40);
+    /// Lays out the display names of `rows`. With `carry` = (the previous snapshot's names,
+    /// new→old row map with `u32::MAX` for "none"), unchanged rows are copied from the old
+    /// flat buffer instead of being read from their scattered heap rows.
+    pub(crate) fn build(rows: &[Arc<Row>], all_namespaces: bool, carry: Option<(&Names, &[u32])>) -> Names {
+        let mut text = String::with_capacity(carry.map_or(rows.len() * 40, |(old, _)| old.text.len() + 64));
         let mut ends = Vec::with_capacity(rows.len());
-        for row in rows {
-            if row.event.is_some() {
-                text.push_str(&event_text(row));
-            } else {
-                if let (Some(ns), true) = (&row.namespace, all_namespaces) {
-                    text.push_str(ns);
-                    text.push('/');
+        for (i, row) in rows.iter().enumerate() {
+            match carry.and_then(|(old, remap)| Some((old, *remap.get(i)?))) {
+                Some((old, j)) if (j as usize) < old.ends.len() => text.push_str(old.get(j as usize)),
+                _ => {
+                    if let (Some(ns), true) = (&row.namespace, all_namespaces) {
+                        text.push_str(ns);
+                        text.push('/');
+                    }
+                    text.push_str(&row.name);
                 }
-                text.push_str(&row.name);
             }
             ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
         }

@@ -109,6 +109,15 @@ impl Order {
         }
     }
 
+    /// The row at position `rank` (inverse of [`Order::rank`]).
+    pub(crate) fn at(&self, rank: u32) -> u32 {
+        if self.perm.is_empty() {
+            rank
+        } else {
+            self.perm[rank as usize]
+        }
+    }
+
     /// Row indices in this order, restricted to `scope` (a range of snapshot indices), then
     /// reversed if asked.
     pub(crate) fn all_in(&self, scope: std::ops::Range<usize>, reverse: bool) -> Vec<u32> {

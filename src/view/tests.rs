@@ -7,10 +7,11 @@ use fuzzy_matcher::FuzzyMatcher;
 use super::*;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
-use crate::kube::row::{Cell, Health, Labels};
+use crate::kube::row::{Cell, Health, Labels, Row};
 use crate::kube::state::SyncState;
+use crate::kube::store::Snapshot;
 
-fn labels(pairs: &[(&str, &str)]) -> Labels {
+pub(super) fn labels(pairs: &[(&str, &str)]) -> Labels {
     let mut v: Vec<(Arc<str>, Arc<str>)> = pairs
         .iter()
         .map(|(k, v)| (Arc::from(*k), Arc::from(*v)))
@@ -19,7 +20,7 @@ fn labels(pairs: &[(&str, &str)]) -> Labels {
     v.into()
 }
 
-fn row(ns: Option<&str>, name: &str, created: Option<i64>, status: &'static str, app: &str) -> Row {
+pub(super) fn row(ns: Option<&str>, name: &str, created: Option<i64>, status: &'static str, app: &str) -> Row {
     Row {
         namespace: ns.map(Arc::from),
         name: name.into(),
@@ -33,7 +34,7 @@ fn row(ns: Option<&str>, name: &str, created: Option<i64>, status: &'static str,
     }
 }
 
-fn snap(mut rows: Vec<Row>, rev: u64) -> Snapshot {
+pub(super) fn snap(mut rows: Vec<Row>, rev: u64) -> Snapshot {
     rows.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
     let mut s = Snapshot::empty(ResourceKey::new(BuiltinKind::Pod, None), 1);
     s.rows = rows.into_iter().map(Arc::new).collect();
@@ -44,7 +45,7 @@ fn snap(mut rows: Vec<Row>, rev: u64) -> Snapshot {
 }
 
 /// Realistic pod rows: `<app>-<hash10>-<hash5>` in a few namespaces.
-fn pods(n: usize, seed: u64) -> Snapshot {
+pub(super) fn pods(n: usize, seed: u64) -> Snapshot {
     let apps = ["web", "api-gateway", "payments", "redis", "Kafka-broker", "auth"];
     let nss = ["default", "team-a", "prod", "kube-system"];
     let alpha = b"bcdfghjklmnpqrstvwxz2456789";
@@ -55,7 +56,7 @@ fn pods(n: usize, seed: u64) -> Snapshot {
         s ^= s << 17;
         s
     };
-    let mut hash = |len: usize, next: &mut dyn FnMut() -> u64| -> String {
+    let hash = |len: usize, next: &mut dyn FnMut() -> u64| -> String {
         (0..len)
             .map(|_| alpha[(next() % alpha.len() as u64) as usize] as char)
             .collect()
@@ -73,7 +74,7 @@ fn pods(n: usize, seed: u64) -> Snapshot {
     snap(rows, 1)
 }
 
-fn spec<'a>(query: &'a Query, sort: Sort, namespace: Option<&'a str>, all_namespaces: bool) -> ViewSpec<'a> {
+pub(super) fn spec<'a>(query: &'a Query, sort: Sort, namespace: Option<&'a str>, all_namespaces: bool) -> ViewSpec<'a> {
     ViewSpec {
         query,
         namespace,
@@ -82,7 +83,7 @@ fn spec<'a>(query: &'a Query, sort: Sort, namespace: Option<&'a str>, all_namesp
     }
 }
 
-fn q(s: &str) -> Query {
+pub(super) fn q(s: &str) -> Query {
     Query::parse(s).unwrap()
 }
 
@@ -94,7 +95,7 @@ fn names_of(s: &Snapshot, r: &ViewResult) -> Vec<String> {
 }
 
 /// Brute force: every row through skim and the plain rules, sorted by explicit keys.
-fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
+pub(super) fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
     let m = SkimMatcherV2::default();
     let pos = |i: usize| -> (Reverse<i64>, usize) {
         match sp.sort.by {
@@ -278,7 +279,8 @@ fn memoises_per_snapshot_and_spec() {
         CacheStats {
             hits: 1,
             full: 1,
-            narrowed: 0
+            narrowed: 0,
+            carried: 0
         }
     );
     let again = q("web ");
@@ -354,3 +356,5 @@ fn large_scan_uses_all_threads_and_stays_exact() {
         assert_eq!(got.rows, reference(&s, &sp), "{text}");
     }
 }
+
+mod carry;

@@ -1,0 +1,243 @@
+//! The configuration file: `config.toml` in the platform config directory
+//! (`~/.config/ktui/config.toml` on Linux), or `--config PATH` / `KTUI_CONFIG`. Parsed
+//! strictly — an unknown key or a wrong type is an error naming the file, line and key — into
+//! [`Config`], whose every field has the default `config.example.toml` documents. Owns
+//! locating, reading and validating the file; must not apply settings (`app` does) or touch
+//! the terminal.
+
+pub mod error;
+pub mod keymap;
+pub mod theme;
+pub mod values;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+pub use error::ConfigError;
+use keymap::KeymapSpec;
+use values::{Age, Colors, Fps, Level, ThemeName};
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// `[ui]`: look and feel.
+    pub ui: UiConfig,
+    /// `[keymap]`: overrides merged over `assets/keymap.toml`.
+    pub keymap: KeymapSpec,
+    /// `[events]`: bounds of the event timeline.
+    pub events: EventsConfig,
+    /// `[namespaces]`: favourites and fallbacks.
+    pub namespaces: NamespacesConfig,
+    /// `[aliases]`: `name = "command line"`; `:name` runs the command.
+    pub aliases: BTreeMap<String, String>,
+    /// `[log]`: the log file.
+    pub log: LogConfig,
+    /// `[context."name"]`: overrides for one kubeconfig context.
+    pub context: BTreeMap<String, ContextConfig>,
+}
+
+/// `[ui]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UiConfig {
+    /// Built-in theme: `dark`, `light` or `mono` (`NO_COLOR` always means `mono`).
+    pub theme: ThemeName,
+    /// Colours: `auto` (from `NO_COLOR`, `COLORTERM`, `TERM`), `none`, `16`, `256`, `truecolor`.
+    pub colors: Colors,
+    /// Most redraws per second.
+    pub max_fps: Fps,
+    /// The view opened at start, as typed after `:` (`-c` wins).
+    pub default_view: String,
+    /// Icons in titles and states (off: ASCII only).
+    pub icons: bool,
+    /// Mouse support (scroll, click to select).
+    pub mouse: bool,
+}
+
+impl Default for UiConfig {
+    fn default() -> Self {
+        UiConfig {
+            theme: ThemeName("dark".into()),
+            colors: Colors::Auto,
+            max_fps: Fps(60),
+            default_view: "pods".into(),
+            icons: true,
+            mouse: false,
+        }
+    }
+}
+
+/// `[events]`: bounds of each context's event timeline.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EventsConfig {
+    /// Most events kept; the oldest by LAST SEEN are evicted first.
+    pub max_events: usize,
+    /// Events last seen longer ago than this are evicted.
+    pub max_age: Age,
+}
+
+impl Default for EventsConfig {
+    fn default() -> Self {
+        EventsConfig { max_events: 20_000, max_age: Age(Duration::from_secs(24 * 3600)) }
+    }
+}
+
+/// `[namespaces]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NamespacesConfig {
+    /// Favourite namespaces, in order (`[context."x"]` may replace them per context).
+    pub favourites: Vec<String>,
+    /// Namespaces to list when the user may not list namespaces (RBAC-limited users).
+    pub fallback: Vec<String>,
+}
+
+/// `[log]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// The log file; `""` means `ktui.log` in the state directory (`--log-file` wins).
+    #[serde(deserialize_with = "values::optional_path")]
+    pub file: Option<PathBuf>,
+    /// `tracing` filter directives (`KTUI_LOG` wins).
+    pub level: Level,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig { file: None, level: Level("info".into()) }
+    }
+}
+
+/// `[context."name"]`: what differs for one kubeconfig context.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ContextConfig {
+    /// Replaces `namespaces.favourites`.
+    pub favourites: Option<Vec<String>>,
+    /// Replaces `namespaces.fallback`.
+    pub fallback: Option<Vec<String>>,
+    /// Replaces `ui.theme`.
+    pub theme: Option<ThemeName>,
+    /// `true` makes the context read-only (as `--readonly`); `false` cannot undo the flag.
+    pub readonly: Option<bool>,
+}
+
+/// A configuration and where it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    /// The settings (defaults when no file was read).
+    pub config: Config,
+    /// The file that was looked for.
+    pub path: Option<PathBuf>,
+    /// Whether that file existed and was read.
+    pub found: bool,
+}
+
+/// The default config file: `config.toml` in the platform config directory.
+pub fn default_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "ktui").map(|d| d.config_dir().join("config.toml"))
+}
+
+/// Loads `explicit` (`--config` / `KTUI_CONFIG`; missing is an error), else the default file
+/// (missing is fine: defaults).
+pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
+    let (path, required) = match explicit {
+        Some(p) => (Some(p.to_path_buf()), true),
+        None => (default_path(), false),
+    };
+    let Some(p) = &path else { return Ok(Loaded::default()) };
+    match std::fs::read_to_string(p) {
+        Ok(text) => Ok(Loaded { config: parse(p, &text)?, path, found: true }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {
+            Ok(Loaded { config: Config::default(), path, found: false })
+        }
+        Err(e) => Err(ConfigError::file(p, format!("cannot read config: {e}"))),
+    }
+}
+
+/// Parses and validates the text of `path`.
+pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    toml::from_str(text).map_err(|e| ConfigError::from_toml(path, text, &e))
+}
+
+impl Config {
+    /// The overrides of `context`, if any.
+    fn ctx(&self, context: Option<&str>) -> Option<&ContextConfig> {
+        context.and_then(|c| self.context.get(c))
+    }
+
+    /// The theme name for `context`.
+    pub fn theme_for(&self, context: Option<&str>) -> &str {
+        self.ctx(context).and_then(|c| c.theme.as_ref()).unwrap_or(&self.ui.theme).as_str()
+    }
+
+    /// Whether `context` is read-only by configuration.
+    pub fn readonly_for(&self, context: Option<&str>) -> bool {
+        self.ctx(context).and_then(|c| c.readonly).unwrap_or(false)
+    }
+
+    /// The favourite namespaces for `context`.
+    pub fn favourites_for(&self, context: Option<&str>) -> &[String] {
+        self.ctx(context).and_then(|c| c.favourites.as_deref()).unwrap_or(&self.namespaces.favourites)
+    }
+
+    /// The fallback namespaces for `context`.
+    pub fn fallback_for(&self, context: Option<&str>) -> &[String] {
+        self.ctx(context).and_then(|c| c.fallback.as_deref()).unwrap_or(&self.namespaces.fallback)
+    }
+
+    /// The event timeline bounds.
+    pub fn timeline(&self) -> crate::kube::timeline::TimelineBounds {
+        crate::kube::timeline::TimelineBounds { max_events: self.events.max_events, max_age: self.events.max_age.0 }
+    }
+
+    /// The keymap in use: defaults with `[keymap]` merged over them.
+    pub fn keymap(&self) -> crate::app::keymap::Keymap {
+        keymap::build(&self.keymap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse(Path::new("c.toml"), text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn empty_is_default() {
+        assert_eq!(parse(Path::new("c.toml"), "").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        assert_eq!(
+            err("[ui]\ntheme = \"dark\"\ncolour = true\n"),
+            "c.toml:3:1: ui.colour: unknown field `colour`, expected one of `theme`, `colors`, `max_fps`, \
+             `default_view`, `icons`, `mouse`"
+        );
+        assert_eq!(err("[ui]\nmax_fps = \"fast\"\n"), "c.toml:2:11: ui.max_fps: invalid type: string \"fast\", expected i64");
+        assert_eq!(err("[events]\nmax_age = \"1y\"\n").split(": ").take(2).collect::<Vec<_>>(), ["c.toml:2:11", "events.max_age"]);
+        assert!(err("[context.prod]\ntheme = \"neon\"\n").starts_with("c.toml:2:9: context.prod.theme: unknown theme \"neon\""));
+    }
+
+    #[test]
+    fn context_overrides() {
+        let c = parse(
+            Path::new("c.toml"),
+            "[namespaces]\nfavourites = [\"a\"]\n[context.\"prod-eu\"]\ntheme = \"light\"\nreadonly = true\n",
+        )
+        .unwrap();
+        assert_eq!(c.theme_for(Some("prod-eu")), "light");
+        assert_eq!(c.theme_for(Some("dev")), "dark");
+        assert!(c.readonly_for(Some("prod-eu")) && !c.readonly_for(None));
+        assert_eq!(c.favourites_for(Some("prod-eu")), ["a"]);
+    }
+}

@@ -1,0 +1,159 @@
+//! Checked config values (theme names, colour modes, frame caps, durations, log levels):
+//! each rejects bad input while the TOML is parsed, so the error carries its line. Owns
+//! value syntax; must not read files or apply anything.
+
+use std::time::Duration;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+/// A built-in theme name (`dark`, `light`, `mono`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThemeName(pub String);
+
+impl ThemeName {
+    /// The name, which is known to exist.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for ThemeName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        if super::theme::exists(&name) {
+            Ok(ThemeName(name))
+        } else {
+            let known: Vec<&str> = super::theme::THEMES.iter().map(|(n, _)| *n).collect();
+            Err(de::Error::custom(format!("unknown theme {name:?} (themes: {})", known.join(", "))))
+        }
+    }
+}
+
+/// How many colours to use: detected, or forced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum Colors {
+    /// Decide from `NO_COLOR`, `COLORTERM` and `TERM`.
+    #[default]
+    #[serde(rename = "auto")]
+    Auto,
+    /// No colour.
+    #[serde(rename = "none")]
+    None,
+    /// The 16 ANSI colours.
+    #[serde(rename = "16")]
+    Ansi16,
+    /// The 256-colour palette.
+    #[serde(rename = "256")]
+    Ansi256,
+    /// 24-bit colour.
+    #[serde(rename = "truecolor")]
+    TrueColor,
+}
+
+impl Colors {
+    /// The colour support this setting means (`Auto` reads the environment).
+    pub fn support(self) -> super::theme::ColorSupport {
+        use super::theme::ColorSupport;
+        match self {
+            Colors::Auto => ColorSupport::from_env(),
+            Colors::None => ColorSupport::None,
+            Colors::Ansi16 => ColorSupport::Ansi16,
+            Colors::Ansi256 => ColorSupport::Ansi256,
+            Colors::TrueColor => ColorSupport::TrueColor,
+        }
+    }
+}
+
+/// Most frames drawn per second, 1–240.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fps(pub u16);
+
+impl Fps {
+    /// Least time between two frames.
+    pub fn frame(self) -> Duration {
+        Duration::from_micros(1_000_000 / u64::from(self.0.max(1)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Fps {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = i64::deserialize(d)?;
+        match u16::try_from(n) {
+            Ok(n @ 1..=240) => Ok(Fps(n)),
+            _ => Err(de::Error::custom(format!("max_fps must be 1 to 240, not {n}"))),
+        }
+    }
+}
+
+/// A duration written `90s`, `15m`, `24h`, `7d` or combined (`1h30m`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Age(pub Duration);
+
+impl<'de> Deserialize<'de> for Age {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        parse_duration(&s).map(Age).ok_or_else(|| {
+            de::Error::custom(format!("invalid duration {s:?} (write e.g. \"90s\", \"15m\", \"24h\", \"7d\", \"1h30m\")"))
+        })
+    }
+}
+
+/// Parses `1h30m`-style durations (units `s`, `m`, `h`, `d`); `None` when malformed or zero.
+pub fn parse_duration(s: &str) -> Option<Duration> {
+    let mut total: u64 = 0;
+    let mut num = String::new();
+    for c in s.trim().chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            _ => return None,
+        };
+        let n: u64 = std::mem::take(&mut num).parse().ok()?;
+        total = total.checked_add(n.checked_mul(unit)?)?;
+    }
+    (num.is_empty() && total > 0).then(|| Duration::from_secs(total))
+}
+
+/// A `tracing` filter directive (`info`, `debug`, `ktui=debug,kube=warn`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level(pub String);
+
+impl<'de> Deserialize<'de> for Level {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match tracing_subscriber::EnvFilter::try_new(&s) {
+            Ok(_) if !s.trim().is_empty() => Ok(Level(s)),
+            _ => Err(de::Error::custom(format!(
+                "invalid log level {s:?} (trace, debug, info, warn, error, or directives like \"ktui=debug\")"
+            ))),
+        }
+    }
+}
+
+/// A path where `""` means "the default" (`None`).
+pub fn optional_path<'de, D: Deserializer<'de>>(d: D) -> Result<Option<std::path::PathBuf>, D::Error> {
+    let s = String::deserialize(d)?;
+    Ok((!s.is_empty()).then(|| s.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("24h"), Some(Duration::from_secs(86_400)));
+        assert_eq!(parse_duration("1h30m"), Some(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("7d"), Some(Duration::from_secs(7 * 86_400)));
+        for bad in ["", "24", "h", "1x", "0s", "-1h"] {
+            assert_eq!(parse_duration(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! `:ctx`: the kubeconfig's contexts, the one in use marked. Read-only over `UiState`.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+use ratatui::Frame;
+
+use crate::app::state::UiState;
+use crate::kube::sanitize::sanitize;
+
+use super::theme::Theme;
+
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, theme: &Theme) -> usize {
+    let rows: Vec<Row> = state
+        .contexts
+        .iter()
+        .map(|c| {
+            let current = state.context.as_deref() == Some(c.as_str());
+            let mark = if current { "(*)" } else { "" };
+            Row::new(vec![mark.to_owned(), sanitize(c).into_owned()])
+        })
+        .collect();
+    let title = format!(" contexts[{}] — enter switches ", state.contexts.len());
+    let table = Table::new(rows, [Constraint::Length(4), Constraint::Min(10)])
+        .header(Row::new(["", "NAME"].map(Line::from)).style(theme.column))
+        .block(Block::default().borders(Borders::ALL).border_style(theme.border).title(title))
+        .row_highlight_style(theme.selected);
+    let mut ts = TableState::default().with_selected(Some(selected.min(state.contexts.len().saturating_sub(1))));
+    f.render_stateful_widget(table, area, &mut ts);
+    area.height.saturating_sub(3) as usize
+}

@@ -1,0 +1,275 @@
+//! [`ViewCache`]: memoisation of views per snapshot, narrowing while the user types, and
+//! carrying per-row work over to the next snapshot for rows that did not change. Owns cache
+//! keys and lifetimes; must not draw or do I/O.
+
+use std::sync::Arc;
+
+use crate::kube::row::Row;
+use crate::kube::store::Snapshot;
+
+use super::compute::{self, Known, NO_MATCH};
+use super::names::Names;
+use super::order::{Order, Sort, SortBy};
+use super::query::Query;
+use super::{ViewResult, ViewSpec};
+
+/// Counters of what [`ViewCache::view`] did, for tests and a debug overlay.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Answers served from memory without work.
+    pub hits: u64,
+    /// Computations that tested every row of the scope.
+    pub full: u64,
+    /// Computations that tested only a previous result (the query grew).
+    pub narrowed: u64,
+    /// Computations on a new snapshot that reused the previous snapshot's verdicts for
+    /// unchanged rows (same query) and tested only new or modified rows.
+    pub carried: u64,
+}
+
+/// How many results of one snapshot stay memoised (typing back and forth, toggling sorts).
+const RECENT: usize = 8;
+
+/// "No old row" in a new→old row map.
+const NONE: u32 = u32::MAX;
+
+/// A computed result and the inputs it depends on, besides the snapshot.
+#[derive(Debug)]
+struct Entry {
+    namespace: Option<Box<str>>,
+    all_namespaces: bool,
+    query: Query,
+    sort: Sort,
+    result: Arc<ViewResult>,
+    /// Matching rows with their score, for carrying over (empty for an empty query).
+    scored: Arc<Vec<(u32, i64)>>,
+}
+
+impl Entry {
+    fn same_scope(&self, spec: &ViewSpec<'_>) -> bool {
+        self.namespace.as_deref() == spec.namespace && self.all_namespaces == spec.all_namespaces
+    }
+}
+
+/// Everything cached for one snapshot.
+#[derive(Debug)]
+struct Generation {
+    rows: Arc<[Arc<Row>]>,
+    rev: u64,
+    epoch: u64,
+    names: Option<(bool, Arc<Names>)>,
+    orders: Vec<(SortBy, Arc<Order>)>,
+    recent: Vec<Entry>,
+}
+
+impl Generation {
+    fn of(snap: &Snapshot) -> Generation {
+        Generation {
+            rows: snap.rows.clone(),
+            rev: snap.rev,
+            epoch: snap.epoch,
+            names: None,
+            orders: Vec::new(),
+            recent: Vec::new(),
+        }
+    }
+
+    fn is(&self, snap: &Snapshot) -> bool {
+        Arc::ptr_eq(&self.rows, &snap.rows) && self.rev == snap.rev && self.epoch == snap.epoch
+    }
+}
+
+/// The previous snapshot's generation and, for each current row, the index of the identical
+/// (same `Arc`) row in it, or [`NONE`].
+#[derive(Debug)]
+struct Carry {
+    old: Generation,
+    remap: Vec<u32>,
+}
+
+/// Memoises views of one list's snapshots; keep one per list view. Results are keyed by
+/// snapshot identity (its `rows` allocation, `rev`, `epoch`) plus namespace, query, sort and
+/// name mode. Name buffers and sort orders are built once per snapshot and shared by all
+/// queries on it. On a new snapshot the old one's work is kept just long enough to be
+/// carried over: rows are immutable and shared by `Arc` between snapshots, so an unchanged
+/// row keeps its name and its verdict for the same query.
+#[derive(Debug, Default)]
+pub struct ViewCache {
+    cur: Option<Generation>,
+    carry: Option<Carry>,
+    stats: CacheStats,
+}
+
+impl ViewCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What has been done so far.
+    pub fn stats(&self) -> CacheStats {
+        self.stats
+    }
+
+    /// The rows of `snap` to show for `spec`. Same snapshot and spec → the same `Arc`, no
+    /// work. A query that only extends a memoised one (typing on) tests that result's rows
+    /// only. `snap.rows` must be ordered by (namespace, name), as the store publishes them.
+    /// Costs for 100k rows: see `benches/view.rs`.
+    pub fn view(&mut self, snap: &Snapshot, spec: &ViewSpec<'_>) -> Arc<ViewResult> {
+        if !self.cur.as_ref().is_some_and(|g| g.is(snap)) {
+            let old = self.cur.replace(Generation::of(snap));
+            self.carry = old
+                .filter(|g| g.names.is_some() || !g.recent.is_empty())
+                .map(|old| {
+                    let remap = remap(&old.rows, &snap.rows);
+                    Carry { old, remap }
+                });
+        }
+        let carry = &self.carry;
+        let cur = self.cur.get_or_insert_with(|| Generation::of(snap));
+        if let Some(pos) = cur
+            .recent
+            .iter()
+            .position(|e| e.same_scope(spec) && e.sort == spec.sort && e.query == *spec.query)
+        {
+            self.stats.hits += 1;
+            let entry = cur.recent.remove(pos);
+            let result = entry.result.clone();
+            cur.recent.push(entry);
+            return result;
+        }
+        let rows: &[Arc<Row>] = &snap.rows;
+        let scope = scope_of(rows, spec.namespace);
+        let total = scope.len();
+        let query = spec.query;
+        let needs_names = !query.fuzzy_terms().is_empty() || !query.inverse_terms().is_empty();
+        let names = needs_names.then(|| names_for(cur, carry.as_ref(), spec.all_namespaces));
+        let order = order_for(cur, spec.sort.by);
+        let base = cur
+            .recent
+            .iter()
+            .rev()
+            .find(|e| e.same_scope(spec) && !e.query.is_empty() && query.narrows(&e.query))
+            .map(|e| e.result.clone());
+        let carried = match (&base, carry.as_ref()) {
+            (None, Some(c)) if !query.is_empty() => c
+                .old
+                .recent
+                .iter()
+                .rev()
+                .find(|e| e.same_scope(spec) && e.query == *query)
+                .map(|e| (c, dense(&e.scored, c.old.rows.len()))),
+            _ => None,
+        };
+        match (&base, &carried) {
+            (Some(_), _) => self.stats.narrowed += 1,
+            (None, Some(_)) => self.stats.carried += 1,
+            (None, None) => self.stats.full += 1,
+        }
+        let plan = compute::Plan {
+            rows,
+            scope,
+            names: names.as_deref(),
+            order: &order,
+            query,
+            sort: spec.sort,
+            candidates: base.as_deref().map(|b| b.rows.as_slice()),
+            known: carried.as_ref().map(|(c, old)| Known { remap: &c.remap, old }),
+        };
+        let (shown, scored) = compute::run(&plan);
+        let result = Arc::new(ViewResult {
+            matched: shown.len(),
+            rows: shown,
+            total,
+            rev: snap.rev,
+        });
+        if cur.recent.len() >= RECENT {
+            cur.recent.remove(0);
+        }
+        cur.recent.push(Entry {
+            namespace: spec.namespace.map(Box::from),
+            all_namespaces: spec.all_namespaces,
+            query: query.clone(),
+            sort: spec.sort,
+            result: result.clone(),
+            scored: Arc::new(scored),
+        });
+        result
+    }
+}
+
+/// The name buffers of `cur`, built on first use, copying unchanged rows from the previous
+/// snapshot's buffers when they have the same name mode.
+fn names_for(cur: &mut Generation, carry: Option<&Carry>, all_namespaces: bool) -> Arc<Names> {
+    if let Some((mode, names)) = &cur.names {
+        if *mode == all_namespaces {
+            return names.clone();
+        }
+    }
+    let from = carry.and_then(|c| match &c.old.names {
+        Some((mode, old)) if *mode == all_namespaces => Some((old.as_ref(), c.remap.as_slice())),
+        _ => None,
+    });
+    let names = Arc::new(Names::build(&cur.rows, all_namespaces, from));
+    cur.names = Some((all_namespaces, names.clone()));
+    names
+}
+
+fn order_for(cur: &mut Generation, by: SortBy) -> Arc<Order> {
+    if let Some((_, o)) = cur.orders.iter().find(|(b, _)| *b == by) {
+        return o.clone();
+    }
+    let order = Arc::new(Order::build(&cur.rows, by));
+    if cur.orders.len() >= 3 {
+        cur.orders.remove(0);
+    }
+    cur.orders.push((by, order.clone()));
+    order
+}
+
+/// For each row of `new`, the index of the same `Arc` in `old`, else [`NONE`]. Both are
+/// ordered by (namespace, name), so one merge walk suffices; rows are only dereferenced
+/// where the pointers differ.
+fn remap(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
+    let mut out = vec![NONE; new.len()];
+    let mut j = 0;
+    for (i, row) in new.iter().enumerate() {
+        while let Some(o) = old.get(j) {
+            if Arc::ptr_eq(o, row) {
+                out[i] = super::order::idx32(j);
+                j += 1;
+                break;
+            }
+            match (&o.namespace, &o.name).cmp(&(&row.namespace, &row.name)) {
+                std::cmp::Ordering::Less => j += 1,
+                std::cmp::Ordering::Equal => {
+                    j += 1;
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+    }
+    out
+}
+
+/// Scores by old row index, [`NO_MATCH`] for rows that did not match.
+fn dense(scored: &[(u32, i64)], len: usize) -> Vec<i64> {
+    let mut out = vec![NO_MATCH; len];
+    for &(i, s) in scored {
+        if let Some(slot) = out.get_mut(i as usize) {
+            *slot = s;
+        }
+    }
+    out
+}
+
+/// The index range of rows in namespace `ns` (all rows for `None`), by binary search over
+/// rows ordered by namespace.
+fn scope_of(rows: &[Arc<Row>], ns: Option<&str>) -> std::ops::Range<usize> {
+    let Some(ns) = ns else { return 0..rows.len() };
+    let key = |r: &Arc<Row>| r.namespace.as_deref().map(|n| n.cmp(ns));
+    let start = rows.partition_point(|r| key(r).is_none_or(|o| o.is_lt()));
+    let end = rows.partition_point(|r| key(r).is_none_or(|o| o.is_le()));
+    start..end.max(start)
+}
