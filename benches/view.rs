@@ -272,6 +272,37 @@ fn bench(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    // The list changes underneath an active filter: 1% of rows modified (new `Arc`s), the
+    // rest shared with the previous snapshot, as the store publishes them.
+    let mut next = snap.clone();
+    next.rows = snap
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            if i % 100 == 7 {
+                Arc::new((**r).clone())
+            } else {
+                r.clone()
+            }
+        })
+        .collect();
+    next.rev = snap.rev + 1;
+    g.bench_function("g_fuzzy_1char_next_rev_1pct_churn", |b| {
+        let filtered = || {
+            let mut c = ViewCache::new();
+            c.view(&snap, &spec(&one, name));
+            c
+        };
+        b.iter_batched(
+            filtered,
+            |mut c| {
+                let r = c.view(&next, &spec(&one, name));
+                black_box((c, r))
+            },
+            BatchSize::PerIteration,
+        )
+    });
     g.bench_function("f_memo_hit", |b| {
         let mut c = warm(&snap);
         c.view(&snap, &spec(&one, name));

@@ -2,6 +2,7 @@
 //! and drawing are wired together.
 
 pub mod action;
+pub mod configure;
 pub mod decoders;
 pub mod keymap;
 pub mod list;
@@ -9,5 +10,7 @@ pub mod prepare;
 pub mod run;
 pub mod state;
 pub mod update;
+pub mod yaml;
+pub mod yaml_update;
 
 pub use run::run;

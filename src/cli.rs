@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// ktui — a fast, live terminal UI for Kubernetes clusters.
 #[derive(Debug, Clone, Parser, Default)]
@@ -35,4 +35,38 @@ pub struct Cli {
     /// Log file (default: ktui.log in the state directory). Logs never go to the terminal.
     #[arg(long, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
+
+    /// Config file (default: ~/.config/ktui/config.toml or the platform's equivalent; see
+    /// `ktui info`). A missing default file means defaults; a missing --config file is an error.
+    #[arg(long, value_name = "PATH", env = "KTUI_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+
+    /// A non-interactive subcommand instead of the UI.
+    #[command(subcommand)]
+    pub subcommand: Option<Command>,
+}
+
+/// Subcommands: each runs, prints and exits without touching the terminal's modes.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// Validate the config file (the default one or --config); exit 1 on errors.
+    CheckConfig,
+    /// Print the config, log and state paths in use and the active theme.
+    Info,
+    /// Print a shell completion script (bash, zsh or fish) to stdout.
+    Completions {
+        /// The shell.
+        shell: Shell,
+    },
+}
+
+/// Shells `completions` writes scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
 }

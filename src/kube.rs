@@ -7,6 +7,7 @@ pub mod informer;
 pub mod intern;
 pub mod key;
 pub mod kind;
+pub mod object;
 pub mod pool;
 pub mod row;
 pub mod sanitize;

@@ -13,6 +13,7 @@ pub mod kube;
 pub mod table;
 pub mod app;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod logging;
 pub mod terminal;

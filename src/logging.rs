@@ -16,6 +16,11 @@ pub fn state_dir() -> PathBuf {
 /// Sends `tracing` output to `path` (default `state_dir()/ktui.log`), filtered by
 /// `KTUI_LOG` (default `info`). Returns the path used.
 pub fn init(path: Option<PathBuf>) -> Result<PathBuf> {
+    init_with(path, "info")
+}
+
+/// Like [`init`] with `level` (the config's `[log] level`) when `KTUI_LOG` is not set.
+pub fn init_with(path: Option<PathBuf>, level: &str) -> Result<PathBuf> {
     let path = path.unwrap_or_else(|| state_dir().join("ktui.log"));
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -25,7 +30,7 @@ pub fn init(path: Option<PathBuf>) -> Result<PathBuf> {
         .append(true)
         .open(&path)
         .with_context(|| format!("opening log file {}", path.display()))?;
-    let filter = EnvFilter::try_from_env("KTUI_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_from_env("KTUI_LOG").unwrap_or_else(|_| EnvFilter::new(level));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::sync::Mutex::new(file))

@@ -1,12 +1,26 @@
-//! The `ktui` binary: parses flags, sets up file logging, starts the two runtimes (a
-//! single-threaded one for the UI, a multi-threaded one for the network) and hands over to
-//! [`ktui::app::run`].
+//! The `ktui` binary: parses flags, runs a subcommand if one was given, else loads the
+//! config, sets up file logging, starts the two runtimes (a single-threaded one for the UI,
+//! a multi-threaded one for the network) and hands over to [`ktui::app::run`].
+
+use std::process::ExitCode;
 
 use clap::Parser;
 
-fn main() -> std::process::ExitCode {
+fn main() -> ExitCode {
     let cli = ktui::cli::Cli::parse();
-    let log_path = match ktui::logging::init(cli.log_file.clone()) {
+    if let Some(cmd) = &cli.subcommand {
+        let code = ktui::commands::run(&cli, cmd, &mut std::io::stdout(), &mut std::io::stderr());
+        return ExitCode::from(code);
+    }
+    let config = match ktui::config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded.config,
+        Err(e) => {
+            eprintln!("ktui: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let log_file = cli.log_file.clone().or_else(|| config.log.file.clone());
+    let log_path = match ktui::logging::init_with(log_file, &config.log.level.0) {
         Ok(p) => Some(p),
         Err(e) => {
             eprintln!("ktui: logging disabled: {e:#}");
@@ -23,20 +37,20 @@ fn main() -> std::process::ExitCode {
         Ok(rts) => rts,
         Err(e) => {
             eprintln!("ktui: cannot start the async runtime: {e}");
-            return std::process::ExitCode::FAILURE;
+            return ExitCode::FAILURE;
         }
     };
-    let result = ui.block_on(ktui::app::run(cli, net.handle().clone()));
+    let result = ui.block_on(ktui::app::run(cli, config, net.handle().clone()));
     // Informer tasks may be mid-request; do not wait for them.
     net.shutdown_background();
     match result {
-        Ok(code) => std::process::ExitCode::from(code),
+        Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("ktui: {e:#}");
             if let Some(p) = log_path {
                 eprintln!("ktui: log: {}", p.display());
             }
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
         }
     }
 }

@@ -9,6 +9,7 @@
 //! `--demo` / `demo-server` entry point.
 
 pub mod api;
+mod batch;
 pub mod cli;
 pub mod discovery;
 pub mod events;
@@ -22,6 +23,7 @@ pub mod reply;
 pub mod scale;
 pub mod scenario;
 pub mod select;
+mod setup;
 pub mod store;
 pub mod table;
 pub mod token;
@@ -94,22 +96,33 @@ impl DemoServer {
     /// Binds, fills the store with the scenario (and `pods` load pods) and starts serving,
     /// the scenario, the churn and the fault timers on the current tokio runtime.
     pub async fn start(opts: DemoOptions) -> anyhow::Result<DemoServer> {
-        let listener = TcpListener::bind(opts.addr).await.with_context(|| format!("cannot listen on {}", opts.addr))?;
+        let listener = TcpListener::bind(opts.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", opts.addr))?;
         let addr = listener.local_addr()?;
         let store = Store::new(opts.store.clone());
         let faults = Faults::new(opts.faults.clone(), opts.seed);
         let cancel = CancellationToken::new();
-        let scenario = scenario::start(store.clone(), &opts, cancel.clone()).context("demo scenario setup")?;
+        let scenario =
+            scenario::start(store.clone(), &opts, cancel.clone()).context("demo scenario setup")?;
         let state = Arc::new(ServerState {
             store: store.clone(),
             faults: faults.clone(),
-            settings: ServerSettings { bookmark_every: opts.bookmark_every },
+            settings: ServerSettings {
+                bookmark_every: opts.bookmark_every,
+            },
             cancel: cancel.clone(),
         });
         tokio::spawn(faults.clone().run_dropper(cancel.clone()));
         tokio::spawn(http::serve(listener, state));
         tracing::info!(%addr, pods = opts.pods, churn = opts.churn, seed = opts.seed, "demo server started");
-        Ok(DemoServer { addr, store, faults, cancel, scenario })
+        Ok(DemoServer {
+            addr,
+            store,
+            faults,
+            cancel,
+            scenario,
+        })
     }
 
     /// `http://127.0.0.1:PORT`.

@@ -8,6 +8,7 @@ mod informers;
 mod list;
 pub mod theme;
 pub mod timeline;
+mod yaml;
 
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ use theme::Theme;
 
 /// Draws one frame; returns how many table rows fit (the page size for paging keys).
 pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: UnixSecs) -> usize {
-    let theme = Theme::from_env();
+    let theme = state.theme;
     let [head, body, foot] =
         Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1)]).areas(f.area());
     header::draw(f, head, state, &theme);
@@ -31,6 +32,7 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
         Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
+        Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
     };
     footer(f, foot, state, &theme);
     if state.help {
@@ -48,7 +50,7 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
         Screen::Informers { .. } => Duration::from_secs(1),
-        Screen::Contexts { .. } => Duration::from_secs(60),
+        Screen::Contexts { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.page_rows);
             match youngest {
@@ -65,6 +67,7 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(Prompt::Filter(s)) => {
             Line::from(vec![Span::styled("/", theme.label), Span::raw(s.clone()), Span::raw("█")])
         }
+        Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
             if let Some(m) = &state.message {
                 Line::from(Span::styled(m.clone(), theme.error))

@@ -26,21 +26,33 @@ const CYCLES: u64 = 100;
 async fn client(demo: &DemoHandle) -> kube::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
-    let config = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default()).await.unwrap();
+    let config = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .unwrap();
     kube::Client::try_from(config).unwrap()
 }
 
 type Key = (String, String);
 
 fn key(r: &Row) -> Key {
-    (r.namespace.as_deref().unwrap_or("").to_owned(), r.name.to_string())
+    (
+        r.namespace.as_deref().unwrap_or("").to_owned(),
+        r.name.to_string(),
+    )
 }
 
 /// The server's pods as ktui would row them.
 fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
     let ctx = RowCtx::default();
-    let page = demo.server.store.list(id::POD, &Default::default(), 0, None, None);
-    page.items.iter().map(|b| ktui::table::decode_row(BuiltinKind::Pod, b, &ctx).expect("server pods decode")).map(|r| (key(&r), r)).collect()
+    let page = demo
+        .server
+        .store
+        .list(id::POD, &Default::default(), 0, None, None);
+    page.items
+        .iter()
+        .map(|b| ktui::table::decode_row(BuiltinKind::Pod, b, &ctx).expect("server pods decode"))
+        .map(|r| (key(&r), r))
+        .collect()
 }
 
 fn seen(slot: &Slot) -> BTreeMap<Key, Row> {
@@ -50,7 +62,11 @@ fn seen(slot: &Slot) -> BTreeMap<Key, Row> {
 fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
     let lost: Vec<_> = want.keys().filter(|k| !got.contains_key(*k)).collect();
     let ghosts: Vec<_> = got.keys().filter(|k| !want.contains_key(*k)).collect();
-    let stale: Vec<_> = want.iter().filter(|(k, r)| got.get(*k).is_some_and(|g| g != *r)).map(|(k, _)| k).collect();
+    let stale: Vec<_> = want
+        .iter()
+        .filter(|(k, r)| got.get(*k).is_some_and(|g| g != *r))
+        .map(|(k, _)| k)
+        .collect();
     format!("lost {lost:?}\nghosts {ghosts:?}\nstale {stale:?}")
 }
 
@@ -63,7 +79,10 @@ async fn informer_converges_after_every_fault_kind() {
         seed: 42,
         faults,
         bookmark_every: Duration::from_millis(100),
-        store: StoreConfig { history: 400, watch_buffer: 256 },
+        store: StoreConfig {
+            history: 400,
+            watch_buffer: 256,
+        },
         tick: Duration::from_millis(100),
         ..DemoOptions::default()
     };
@@ -84,13 +103,18 @@ async fn informer_converges_after_every_fault_kind() {
             request_timeout: Duration::from_secs(5),
             backoff_base: Duration::from_millis(20),
             backoff_cap: Duration::from_millis(200),
+            ..InformerConfig::default()
         },
     };
     let task = tokio::spawn(run::<PodObj>(ctx));
     let started = Instant::now();
     let mut compactions = 0;
     while demo.server.faults.drop_rounds() < CYCLES {
-        assert!(started.elapsed() < Duration::from_secs(40), "only {} fault cycles in 40 s", demo.server.faults.drop_rounds());
+        assert!(
+            started.elapsed() < Duration::from_secs(40),
+            "only {} fault cycles in 40 s",
+            demo.server.faults.drop_rounds()
+        );
         tokio::time::sleep(Duration::from_millis(500)).await;
         // Like an etcd compaction: resumes and continue tokens from before now get 410.
         if compactions < 8 && demo.server.faults.drop_rounds() % 12 == 0 {
@@ -107,7 +131,11 @@ async fn informer_converges_after_every_fault_kind() {
         if got == want {
             break;
         }
-        assert!(Instant::now() < deadline, "informer did not converge within 5 s:\n{}", diff(&want, &got));
+        assert!(
+            Instant::now() < deadline,
+            "informer did not converge within 5 s:\n{}",
+            diff(&want, &got)
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let s = &stats;
@@ -121,6 +149,14 @@ async fn informer_converges_after_every_fault_kind() {
         s.events.load(std::sync::atomic::Ordering::Relaxed)
     );
     assert!(want.len() > 400);
+    assert!(
+        s.lists.load(std::sync::atomic::Ordering::Relaxed) >= 2,
+        "the faults forced relists"
+    );
+    assert!(
+        s.reconnects.load(std::sync::atomic::Ordering::Relaxed) >= 20,
+        "the faults broke watches"
+    );
     task.abort();
     drop(rx);
 }

@@ -50,11 +50,21 @@ pub enum Action {
     ToggleWarnings,
     /// Open the live event timeline of the selected object.
     ObjectEvents,
+    /// Open the live YAML of the selected object.
+    Yaml,
+    /// YAML of a Secret: decode and show its values (asks for confirmation).
+    Reveal,
+    /// YAML: show or hide `metadata.managedFields`.
+    ToggleManaged,
+    /// YAML: save it to a file in the state directory.
+    Save,
+    /// YAML: jump to the next line matching the search.
+    NextMatch,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 23] = [
+    pub const ALL: [(Action, &'static str); 28] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -78,6 +88,11 @@ impl Action {
         (Action::Complete, "complete"),
         (Action::ToggleWarnings, "toggle_warnings"),
         (Action::ObjectEvents, "object_events"),
+        (Action::Yaml, "yaml"),
+        (Action::Reveal, "reveal"),
+        (Action::ToggleManaged, "toggle_managed"),
+        (Action::Save, "save"),
+        (Action::NextMatch, "next_match"),
     ];
 
     /// Looks an action up by its keymap name.

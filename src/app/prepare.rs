@@ -7,6 +7,11 @@ use super::state::{Screen, UiState};
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
     let page = state.page_rows.max(1);
+    if let Screen::Yaml(y) = state.top_mut() {
+        y.refresh();
+        y.scroll = y.scroll.min(y.lines.len().saturating_sub(1));
+        return;
+    }
     let Screen::List(l) = state.top_mut() else { return };
     let Some(snap) = l.snapshot() else { return };
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());

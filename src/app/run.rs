@@ -1,6 +1,7 @@
 //! The event loop: await one event, drain the rest, update, attach subscriptions, draw only
-//! when something changed (at most ~60 fps). Owns wiring of terminal, signals, client and
-//! pool; must not block on the network (the client is built in a spawned task).
+//! when something changed (at most `[ui] max_fps` times a second, default 60). Owns wiring of
+//! terminal, signals, client and pool; must not block on the network (the client is built in
+//! a spawned task).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,14 +13,17 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::time::Instant;
 
 use crate::cli::Cli;
+use crate::config::Config;
 use crate::kube::client::{self, ClusterInfo, ConnectOptions};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
+use crate::kube::object::watch_object;
 use crate::kube::pool::InformerPool;
 use crate::kube::store::StoreChanged;
 use crate::terminal::TerminalGuard;
 
+use super::configure;
 use super::keymap::{KeyMode, KeyPress, Lookup};
 use super::state::{Conn, ListView, Screen, Source, UiState};
 use super::update::{run_command, type_char, update};
@@ -42,8 +46,6 @@ pub enum Event {
     Signal(&'static str),
 }
 
-/// Least time between two draws (~60 fps).
-const FRAME: Duration = Duration::from_millis(16);
 /// Grace period before an unused informer stops.
 const GRACE: Duration = Duration::from_secs(30);
 /// Deadline for building the client (exec plugins included).
@@ -51,13 +53,16 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Runs ktui until the user quits; returns the exit code. The UI runs on the caller's
 /// runtime; everything that talks to the API server (client build, informers) runs on `net`.
-pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
+pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Result<u8> {
     client::install_crypto_provider();
     let (tx, mut rx) = unbounded_channel::<Event>();
     spawn_signals(tx.clone());
     let mut generation = 1;
     spawn_connect(&cli, cli.context.clone(), generation, tx.clone(), &net);
-    let mut state = initial_state(&cli);
+    let mut state = initial_state(&cli, &config);
+    let mut configured_for = state.context.clone();
+    let frame = config.ui.max_fps.frame();
+    let informer_config = InformerConfig { timeline: config.timeline(), ..InformerConfig::default() };
     if let Some(ns) = &cli.namespace {
         state.namespace = Some(ns.clone());
     }
@@ -80,7 +85,7 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
     let mut next_tick = Instant::now() + Duration::from_secs(1);
     loop {
         if dirty {
-            let due = last_draw.map_or_else(Instant::now, |t| t + FRAME);
+            let due = last_draw.map_or_else(Instant::now, |t| t + frame);
             if Instant::now() >= due {
                 super::prepare::prepare(&mut state);
                 let pool_ref = pool.as_ref();
@@ -99,15 +104,18 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
                 next_tick = Instant::now() + crate::ui::refresh_interval(&state, now);
             }
         }
-        let frame_due = last_draw.map_or_else(Instant::now, |t| t + FRAME);
+        let frame_due = last_draw.map_or_else(Instant::now, |t| t + frame);
         let ev = tokio::select! {
             ev = rx.recv() => match ev { Some(ev) => ev, None => break },
             _ = tokio::time::sleep_until(frame_due), if dirty => continue,
             _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
         };
-        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation);
+        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation, &informer_config);
         while let Ok(ev) = rx.try_recv() {
-            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation);
+            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation, &informer_config);
+        }
+        if std::mem::take(&mut state.save_yaml) {
+            save_yaml(&mut state);
         }
         if let Some(context) = state.switch_to.take() {
             // Context switch: every informer of the old context stops now; results of the
@@ -120,8 +128,14 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
             spawn_connect(&cli, Some(context), generation, tx.clone(), &net);
             dirty = true;
         }
+        if state.context != configured_for {
+            // Per-context theme, read-only and favourites of `[context."name"]`.
+            configured_for = state.context.clone();
+            configure::apply(&mut state, &config, configured_for.as_deref(), cli.readonly);
+            dirty = true;
+        }
         if let Some(p) = &pool {
-            attach(&mut state, p);
+            attach(&mut state, p, &store_tx);
         }
         if let Some(code) = state.quit {
             if let Some(p) = &pool {
@@ -134,14 +148,14 @@ pub async fn run(cli: Cli, net: tokio::runtime::Handle) -> Result<u8> {
     Ok(0)
 }
 
-fn initial_state(cli: &Cli) -> UiState {
+fn initial_state(cli: &Cli, config: &Config) -> UiState {
     let ns = if cli.all_namespaces { None } else { cli.namespace.clone() };
     let first = Screen::List(Box::new(ListView::new(ResourceKey::new(BuiltinKind::Pod, ns.as_deref()), None)));
     let mut state = UiState::new(first, ns, cli.readonly);
     state.explicit_all = cli.all_namespaces;
-    if let Some(cmd) = &cli.command {
-        run_command(&mut state, cmd);
-    }
+    state.context = cli.context.clone();
+    configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
+    run_command(&mut state, cli.command.as_deref().unwrap_or(&config.ui.default_view));
     state
 }
 
@@ -153,6 +167,7 @@ fn handle(
     store_tx: &UnboundedSender<StoreChanged>,
     net: &tokio::runtime::Handle,
     generation: u64,
+    informer_config: &InformerConfig,
 ) -> bool {
     match ev {
         Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
@@ -188,7 +203,7 @@ fn handle(
                 client,
                 Arc::new(super::decoders::TableDecoders),
                 store_tx.clone(),
-                InformerConfig::default(),
+                informer_config.clone(),
                 GRACE,
             );
             *pool = Some(p);
@@ -239,18 +254,41 @@ fn on_key(state: &mut UiState, key: KeyPress) {
 
 /// The key of the list on screen, if any.
 fn visible_key(state: &UiState) -> Option<ResourceKey> {
-    state.top_list().and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
+    match state.top() {
+        Screen::Yaml(y) => y.watch.as_ref().map(|w| w.key.clone()),
+        _ => state.top_list().and_then(|l| l.source.as_ref().map(|s| s.served_by.clone())),
+    }
 }
 
 /// Subscribes views that have no subscription yet; views popped off the stack dropped theirs.
-fn attach(state: &mut UiState, pool: &InformerPool) {
+fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<StoreChanged>) {
     for s in &mut state.stack {
-        if let Screen::List(l) = s {
-            if l.source.is_none() {
+        match s {
+            Screen::List(l) if l.source.is_none() => {
                 l.source = Some(Source::subscribed(pool.subscribe(l.key.clone())));
             }
+            Screen::Yaml(y) if y.watch.is_none() => {
+                let client = pool.client().clone();
+                y.watch = Some(watch_object(pool.runtime(), client, y.key.clone(), &y.name, store_tx.clone()));
+            }
+            _ => {}
         }
     }
+}
+
+/// `ctrl-s` in the YAML view: writes it to the state directory and says where.
+fn save_yaml(state: &mut UiState) {
+    let Screen::Yaml(y) = state.top() else { return };
+    let ns = y.key.namespace.as_deref().map(|n| format!("{n}_")).unwrap_or_default();
+    let file = format!("{}_{ns}{}.yaml", y.key.kind.info().singular, y.name).replace('/', "_");
+    let dir = crate::logging::state_dir().join("saved");
+    let path = dir.join(file);
+    let text = y.text();
+    let result = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
+    state.message = Some(match result {
+        Ok(()) => format!("saved {}", path.display()),
+        Err(e) => format!("cannot save {}: {e}", path.display()),
+    });
 }
 
 /// After a context switch: a fresh pods view in the new context's namespace, nothing stale.

@@ -31,8 +31,10 @@ pub enum SortBy {
 pub enum Prompt {
     /// `:` command input.
     Command(String),
-    /// `/` filter input (applied live while typing).
+    /// `/` filter input (applied live while typing); in the YAML view, the search.
     Filter(String),
+    /// A yes/no question; typing `y` confirms, anything else cancels.
+    Confirm(String),
 }
 
 /// The connection to the cluster, as far as the UI knows.
@@ -164,6 +166,8 @@ pub enum Screen {
     Informers { selected: usize },
     /// `:ctx`: the kubeconfig's contexts; `enter` switches.
     Contexts { selected: usize },
+    /// `y`: the live YAML of one object.
+    Yaml(Box<super::yaml::YamlView>),
 }
 
 /// The whole UI state.
@@ -203,6 +207,12 @@ pub struct UiState {
     pub context: Option<String>,
     /// Set by `update` when the user picked another context; the loop performs the switch.
     pub switch_to: Option<String>,
+    /// Set by `update` on `ctrl-s` in the YAML view; the loop writes the file.
+    pub save_yaml: bool,
+    /// Styles by role, loaded once (see `configure::apply`); `ui::draw` uses it.
+    pub theme: crate::ui::theme::Theme,
+    /// `[aliases]` of the config: `:name` runs the command line it maps to.
+    pub aliases: std::collections::BTreeMap<String, String>,
 }
 
 impl UiState {
@@ -226,6 +236,9 @@ impl UiState {
             contexts: Vec::new(),
             context: None,
             switch_to: None,
+            save_yaml: false,
+            theme: crate::ui::theme::Theme::from_env(),
+            aliases: Default::default(),
         }
     }
 
@@ -254,6 +267,11 @@ impl UiState {
         use super::action::Action::*;
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),
+            (Yaml, Some(_)) => true,
+            (Reveal, None) => matches!(self.top(), Screen::Yaml(y) if y.key.kind == BuiltinKind::Secret),
+            (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
+            (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
+            (Yaml, None) => false,
             (ObjectEvents, Some(l)) => !l.is_timeline(),
             (FilterMode | Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents, None) => false,

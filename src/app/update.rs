@@ -23,6 +23,9 @@ pub fn update(state: &mut UiState, action: Action) {
     if let Some(prompt) = state.prompt.clone() {
         return update_prompt(state, prompt, action);
     }
+    if super::yaml_update::handle(state, action) {
+        return;
+    }
     let page = state.page_rows.max(1);
     match action {
         Action::Quit => state.quit = Some(0),
@@ -57,7 +60,15 @@ pub fn update(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
-        Action::Submit | Action::Cancel | Action::Backspace | Action::Complete => {}
+        Action::Yaml => super::yaml_update::open(state),
+        Action::Submit
+        | Action::Cancel
+        | Action::Backspace
+        | Action::Complete
+        | Action::Reveal
+        | Action::ToggleManaged
+        | Action::Save
+        | Action::NextMatch => {}
     }
 }
 
@@ -69,6 +80,10 @@ pub fn type_char(state: &mut UiState, c: char) {
             s.push(c);
             let text = s.clone();
             set_filter(state, text);
+        }
+        Some(Prompt::Confirm(_)) => {
+            state.prompt = None;
+            super::yaml_update::confirmed(state, c == 'y' || c == 'Y');
         }
         None => {}
     }
@@ -82,6 +97,10 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
             run_command(state, text.trim());
         }
         (Prompt::Filter(_), Action::Submit) => state.prompt = None,
+        (Prompt::Confirm(_), _) => {
+            state.prompt = None;
+            super::yaml_update::confirmed(state, false);
+        }
         (Prompt::Command(_), Action::Cancel) => state.prompt = None,
         (Prompt::Filter(_), Action::Cancel) => {
             state.prompt = None;
@@ -104,6 +123,13 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
 }
 
 fn set_filter(state: &mut UiState, text: String) {
+    if let Screen::Yaml(y) = state.top_mut() {
+        y.search = text;
+        if let Some(i) = y.find(y.scroll) {
+            y.scroll = i;
+        }
+        return;
+    }
     if let Some(l) = state.top_list_mut() {
         l.filter = text;
         l.selected = 0;
@@ -123,12 +149,20 @@ fn complete(typed: &str) -> String {
     names.into_iter().find(|n| n.starts_with(&t)).map_or_else(|| typed.to_owned(), str::to_owned)
 }
 
-/// Runs a `:` command: a kind (name, plural, short name) with an optional namespace or
-/// `-A`/`all`, `ns`/`namespaces`, `informers`/`watches`, `q`/`quit`.
+/// Runs a `:` command: a kind (name, plural, short name) with an optional `-l selector` and
+/// an optional namespace or `-A`/`all`, `ns`/`namespaces`, `informers`/`watches`, `q`/`quit`;
+/// an `[aliases]` name first expands to its command line.
 pub fn run_command(state: &mut UiState, line: &str) {
+    let expanded = super::configure::expand_alias(state, line);
+    let line = expanded.as_deref().unwrap_or(line);
     let mut words = line.split_whitespace();
     let Some(cmd) = words.next() else { return };
-    let arg = words.next();
+    let mut arg = words.next();
+    let mut labels = None;
+    if arg == Some("-l") {
+        labels = words.next();
+        arg = words.next();
+    }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.quit = Some(0),
         "informers" | "watches" | "informer" | "watch" => {
@@ -155,7 +189,10 @@ pub fn run_command(state: &mut UiState, line: &str) {
                     }
                     None => {}
                 }
-                let key = ResourceKey::new(kind, state.namespace.as_deref());
+                let mut key = ResourceKey::new(kind, state.namespace.as_deref());
+                if let Some(sel) = labels {
+                    key = key.with_labels(sel);
+                }
                 state.stack.clear();
                 state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
             }
@@ -284,6 +321,8 @@ fn move_by(state: &mut UiState, delta: i64) {
         }
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
+        // Scrolling the YAML view is handled by `yaml_update::handle`.
+        Screen::Yaml(_) => {}
     }
 }
 

@@ -85,7 +85,7 @@ fn key_at(source: &str, offset: usize) -> Option<String> {
     }
     let mut table = source[..line_start].lines().filter_map(header_name).last();
     // A multi-line array (`bindings = [` … `]`) names its key on an earlier line.
-    if !line[..col].contains('=') {
+    if line.trim_start().starts_with('{') || !line[..col].contains('=') {
         let above = &source[..line_start];
         let open = above.lines().rev().take_while(|l| header_name(l).is_none()).find(|l| l.trim_end().ends_with('['));
         if let Some(array) = open.and_then(|l| l.split_once('=')).map(|(k, _)| bare(k)) {
@@ -129,11 +129,12 @@ mod tests {
 
     #[test]
     fn keys_and_positions() {
-        let src = "[ui]\nmax_fps = \"x\"\n\n[keymap.normal]\nbindings = [\n  { on = \"j\", run = \"fly\" },\n]\n";
+        let src = "[ui]\nmax_fps = \"x\"\n\n[keymap.normal]\nbindings = [\n  { on = \"j\", run = \"fly\" },\n  { on = \"hyper-k\", run = \"up\" },\n]\n";
         let at = |needle: &str| src.find(needle).unwrap();
         assert_eq!(key_at(src, at("\"x\"")).as_deref(), Some("ui.max_fps"));
         assert_eq!(line_col(src, at("\"x\"")), (2, 11));
         assert_eq!(key_at(src, at("\"fly\"")).as_deref(), Some("keymap.normal.bindings.run"));
+        assert_eq!(key_at(src, at("\"hyper-k\"")).as_deref(), Some("keymap.normal.bindings.on"));
         assert_eq!(key_at(src, at("max_fps")).as_deref(), Some("ui.max_fps"));
         assert_eq!(key_at(src, at("keymap.normal")).as_deref(), Some("keymap.normal"));
     }

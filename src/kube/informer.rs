@@ -20,7 +20,7 @@ use tokio::time::{sleep, sleep_until, timeout, Instant};
 use super::backoff::Backoff;
 use super::key::ResourceKey;
 use super::kind::BuiltinKind;
-use super::row::{IntoRow, RowCtx};
+use super::row::{IntoRow, RowCtx, Versioned};
 use super::state::SyncState;
 use super::stats::InformerStats;
 use super::sink::{RowSink, Sink};
@@ -160,7 +160,7 @@ struct Run<S> {
 }
 
 /// The list-watch loop feeding any [`Sink`]; runs until its task is aborted.
-pub async fn run_sink<T: IntoRow, S: Sink<T>>(parts: Loop, sink: S) {
+pub async fn run_sink<T: Versioned, S: Sink<T>>(parts: Loop, sink: S) {
     let Loop { key, client, stats, config } = parts;
     let mut ctx = Run { key, client, stats, config, writer: sink };
     let mut backoff = Backoff::new(ctx.config.backoff_base, ctx.config.backoff_cap);
@@ -211,7 +211,7 @@ pub async fn run_sink<T: IntoRow, S: Sink<T>>(parts: Loop, sink: S) {
 
 /// Lists every page into the writer's relist buffer and swaps it in; returns the list's
 /// resourceVersion.
-async fn list<T: IntoRow, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Failure> {
+async fn list<T: Versioned, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Failure> {
     ctx.writer.init();
     sync_stats(ctx);
     let path = ctx.key.url_path();
@@ -251,7 +251,7 @@ async fn list<T: IntoRow, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Failur
 }
 
 /// Watches from `from`; keeps `rv` at the newest resourceVersion seen.
-async fn watch<T: IntoRow, S: Sink<T>>(
+async fn watch<T: Versioned, S: Sink<T>>(
     ctx: &mut Run<S>,
     from: String,
     rv: &mut Option<String>,
@@ -309,13 +309,13 @@ async fn watch<T: IntoRow, S: Sink<T>>(
         };
         match event {
             WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
-                remember(ctx, rv, obj.resource_version());
+                remember(ctx, rv, obj.version());
                 ctx.writer.apply(obj);
                 backoff.reset();
                 InformerStats::bump(&ctx.stats.events);
             }
             WatchEvent::Deleted(obj) => {
-                remember(ctx, rv, obj.resource_version());
+                remember(ctx, rv, obj.version());
                 ctx.writer.delete(obj);
                 backoff.reset();
                 InformerStats::bump(&ctx.stats.events);

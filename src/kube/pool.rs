@@ -232,6 +232,11 @@ impl InformerPool {
         }
     }
 
+    /// The runtime informer tasks run on (for one-shot operations and detail watches).
+    pub fn runtime(&self) -> &tokio::runtime::Handle {
+        &self.runtime
+    }
+
     /// The client this pool lists with (for one-shot operations).
     pub fn client(&self) -> &kube::Client {
         &self.client

@@ -126,6 +126,19 @@ pub struct RowCtx {
     pub interner: Interner,
 }
 
+/// Anything the list-watch loop can decode: it must carry `metadata.resourceVersion` so
+/// watches can resume. Every [`IntoRow`] type is one; raw objects for detail views are too.
+pub trait Versioned: DeserializeOwned + Clone + Send + Sync + 'static {
+    /// `metadata.resourceVersion`.
+    fn version(&self) -> Option<&str>;
+}
+
+impl<T: IntoRow> Versioned for T {
+    fn version(&self) -> Option<&str> {
+        self.resource_version()
+    }
+}
+
 /// A slim, serde-decoded view of one API object (only the fields its columns need) that
 /// turns itself into a [`Row`]. Implemented per kind in `crate::table`.
 pub trait IntoRow: DeserializeOwned + Clone + Send + Sync + 'static {

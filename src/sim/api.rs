@@ -54,7 +54,9 @@ fn parse_query(q: &str) -> Result<Query, String> {
             "limit" => out.limit = v.parse().map_err(|_| format!("invalid limit {v:?}"))?,
             "continue" => out.continue_token = v.into_owned(),
             "resourceVersion" => out.resource_version = v.into_owned(),
-            "timeoutSeconds" => out.timeout_seconds = Some(v.parse().map_err(|_| format!("invalid timeoutSeconds {v:?}"))?),
+            "timeoutSeconds" => {
+                out.timeout_seconds = Some(v.parse().map_err(|_| format!("invalid timeoutSeconds {v:?}"))?)
+            }
             "allowWatchBookmarks" => out.bookmarks = truthy,
             "sendInitialEvents" => out.send_initial_events = truthy,
             "includeObject" => out.include = Include::parse(&v),
@@ -65,7 +67,13 @@ fn parse_query(q: &str) -> Result<Query, String> {
 }
 
 /// GET on a collection: a list, or a watch with `watch=true`; as a Table when `table`.
-pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: &str, table: bool) -> Response<Body> {
+pub fn collection(
+    state: &ServerState,
+    kind: KindId,
+    ns: Option<String>,
+    query: &str,
+    table: bool,
+) -> Response<Body> {
     let q = match parse_query(query) {
         Ok(q) => q,
         Err(e) => return reply::status(400, &e),
@@ -78,7 +86,11 @@ pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: 
         Ok(f) => f,
         Err(e) => return reply::status(400, &e),
     };
-    let filter = Filter { namespace: ns, labels, fields };
+    let filter = Filter {
+        namespace: ns,
+        labels,
+        fields,
+    };
     let table = table.then_some(q.include);
     if q.watch {
         watch_response(state, kind, filter, &q, table)
@@ -87,7 +99,13 @@ pub fn collection(state: &ServerState, kind: KindId, ns: Option<String>, query: 
     }
 }
 
-fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query, table: Option<Include>) -> Response<Body> {
+fn watch_response(
+    state: &ServerState,
+    kind: KindId,
+    filter: Filter,
+    q: &Query,
+    table: Option<Include>,
+) -> Response<Body> {
     let from = match q.resource_version.as_str() {
         "" | "0" => None,
         rv => match rv.parse::<u64>() {
@@ -96,10 +114,16 @@ fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query, 
         },
     };
     if q.send_initial_events && from.is_some() {
-        return reply::status(422, "sendInitialEvents is supported with resourceVersion \"\" or \"0\" only");
+        return reply::status(
+            422,
+            "sendInitialEvents is supported with resourceVersion \"\" or \"0\" only",
+        );
     }
     // Without timeoutSeconds the real server picks 30-60 min.
-    let timeout = Duration::from_secs(q.timeout_seconds.unwrap_or(1800 + u64::from(rand::random::<u16>()) % 1800));
+    let timeout = Duration::from_secs(
+        q.timeout_seconds
+            .unwrap_or(1800 + u64::from(rand::random::<u16>()) % 1800),
+    );
     let req = WatchRequest {
         kind,
         filter,
@@ -110,23 +134,45 @@ fn watch_response(state: &ServerState, kind: KindId, filter: Filter, q: &Query, 
         bookmark_every: state.settings.bookmark_every,
         table,
     };
-    let env = WatchEnv { store: state.store.clone(), faults: state.faults.clone(), cancel: state.cancel.clone() };
+    let env = WatchEnv {
+        store: state.store.clone(),
+        faults: state.faults.clone(),
+        cancel: state.cancel.clone(),
+    };
     let body = watch::start(env, req);
     let mut res = Response::new(body.boxed());
-    let ct = if table.is_some() { super::table::CONTENT_TYPE } else { "application/json" };
-    res.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(ct));
+    let ct = if table.is_some() {
+        super::table::CONTENT_TYPE
+    } else {
+        "application/json"
+    };
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, header::HeaderValue::from_static(ct));
     res
 }
 
-fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query, table: Option<Include>) -> Response<Body> {
+fn list(
+    state: &ServerState,
+    kind: KindId,
+    filter: &Filter,
+    q: &Query,
+    table: Option<Include>,
+) -> Response<Body> {
     let (after, at) = if q.continue_token.is_empty() {
         (None, None)
     } else {
         let Some(c) = Continue::decode(&q.continue_token) else {
-            return reply::status(400, "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+            return reply::status(
+                400,
+                "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+            );
         };
         if c.revision < state.store.oldest(kind) {
-            let fresh = Continue { revision: state.store.revision(), after: c.after }.encode();
+            let fresh = Continue {
+                revision: state.store.revision(),
+                after: c.after,
+            }
+            .encode();
             let mut body = reply::status_body(410, EXPIRED_CONTINUE, None);
             body["metadata"] = json!({"continue": fresh});
             return reply::bytes(StatusCode::GONE, "application/json", body.to_string());
@@ -137,7 +183,11 @@ fn list(state: &ServerState, kind: KindId, filter: &Filter, q: &Query, table: Op
     let info = &KINDS[kind];
     let mut meta = json!({"resourceVersion": page.revision.to_string()});
     if let Some(last) = page.next {
-        meta["continue"] = json!(Continue { revision: page.revision, after: last }.encode());
+        meta["continue"] = json!(Continue {
+            revision: page.revision,
+            after: last
+        }
+        .encode());
     }
     if let Some(include) = table {
         let t = super::table::table(kind, &page.items, meta, include, true);
@@ -169,7 +219,13 @@ pub fn get(state: &ServerState, kind: KindId, ns: Option<&str>, name: &str, tabl
     let info = &KINDS[kind].info;
     match state.store.get(kind, ns.unwrap_or(""), name) {
         Some(o) if table => {
-            let t = super::table::table(kind, &[o.bytes], json!({"resourceVersion": o.rv.to_string()}), Include::Metadata, true);
+            let t = super::table::table(
+                kind,
+                &[o.bytes],
+                json!({"resourceVersion": o.rv.to_string()}),
+                Include::Metadata,
+                true,
+            );
             reply::bytes(StatusCode::OK, super::table::CONTENT_TYPE, t.to_string())
         }
         Some(o) => reply::bytes(StatusCode::OK, "application/json", o.bytes),

@@ -61,7 +61,8 @@ pub fn write_kubeconfig(server: &DemoServer, path: &Path) -> anyhow::Result<()> 
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    std::fs::write(path, server.kubeconfig_yaml()).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(path, server.kubeconfig_yaml())
+        .with_context(|| format!("cannot write {}", path.display()))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -76,7 +77,11 @@ pub async fn run_demo_server(args: DemoServerArgs) -> anyhow::Result<()> {
     println!("ktui demo server listening on {}", server.url());
     if let Some(path) = &args.kubeconfig_out {
         write_kubeconfig(&server, path)?;
-        println!("kubeconfig written to {}  (try: KUBECONFIG={} kubectl get pods -A)", path.display(), path.display());
+        println!(
+            "kubeconfig written to {}  (try: KUBECONFIG={} kubectl get pods -A)",
+            path.display(),
+            path.display()
+        );
     }
     wait_for_signal().await?;
     server.shutdown();
@@ -136,7 +141,11 @@ pub async fn start_in_process(opts: DemoOptions) -> anyhow::Result<DemoHandle> {
     let server = DemoServer::start(opts).await?;
     let dir = std::env::temp_dir().join(format!("ktui-demo-{}-{}", std::process::id(), server.addr.port()));
     let kubeconfig = dir.join("kubeconfig");
-    let handle = DemoHandle { server, kubeconfig, dir };
+    let handle = DemoHandle {
+        server,
+        kubeconfig,
+        dir,
+    };
     write_kubeconfig(&handle.server, &handle.kubeconfig)?;
     Ok(handle)
 }

@@ -71,7 +71,11 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
     if resources.is_empty() {
         return None;
     }
-    let gv = if group.is_empty() { version.to_owned() } else { format!("{group}/{version}") };
+    let gv = if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    };
     Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}))
 }
 
@@ -82,7 +86,12 @@ mod tests {
     #[test]
     fn documents_list_every_kind_once() {
         let core = resource_list("", "v1").unwrap();
-        let names: Vec<&str> = core["resources"].as_array().unwrap().iter().filter_map(|r| r["name"].as_str()).collect();
+        let names: Vec<&str> = core["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["name"].as_str())
+            .collect();
         assert!(names.contains(&"pods") && names.contains(&"events") && !names.contains(&"deployments"));
         let gz = resource_list("demo.ktui.dev", "v1").unwrap();
         assert_eq!(gz["resources"][0]["shortNames"], json!(["gz"]));

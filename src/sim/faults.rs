@@ -32,7 +32,10 @@ pub struct FaultSpec {
 /// Parses `10s`, `200ms`, `1.5s`, `2m`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let (num, unit) = s.find(|c: char| c.is_ascii_alphabetic()).map(|i| s.split_at(i)).unwrap_or((s, "s"));
+    let (num, unit) = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map(|i| s.split_at(i))
+        .unwrap_or((s, "s"));
     let n: f64 = num.parse().map_err(|_| format!("bad duration {s:?}"))?;
     let secs = match unit {
         "ms" => n / 1000.0,
@@ -57,7 +60,10 @@ impl FromStr for FaultSpec {
     fn from_str(s: &str) -> Result<Self, String> {
         let mut spec = FaultSpec::default();
         for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-            let (name, value) = item.split_once('=').map(|(n, v)| (n, Some(v))).unwrap_or((item, None));
+            let (name, value) = item
+                .split_once('=')
+                .map(|(n, v)| (n, Some(v)))
+                .unwrap_or((item, None));
             let need = || value.ok_or_else(|| format!("fault {name:?} needs a value"));
             match name {
                 "drop-watch" => spec.drop_watch = Some(parse_duration(need()?)?),
@@ -76,7 +82,11 @@ impl FromStr for FaultSpec {
                         })
                         .collect::<Result<_, _>>()?;
                 }
-                other => return Err(format!("unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay)")),
+                other => {
+                    return Err(format!(
+                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay)"
+                    ))
+                }
             }
         }
         Ok(spec)
@@ -112,7 +122,12 @@ impl Faults {
 
     /// True with probability `p`.
     pub fn roll(&self, p: f64) -> bool {
-        p > 0.0 && self.rng.lock().unwrap_or_else(|e| e.into_inner()).random_bool(p.min(1.0))
+        p > 0.0
+            && self
+                .rng
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .random_bool(p.min(1.0))
     }
 
     /// The error code to answer a resource request with, if the dice say so.
@@ -122,7 +137,12 @@ impl Faults {
             return None;
         }
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
-        Some(spec.error_codes.get(rng.random_range(0..spec.error_codes.len().max(1))).copied().unwrap_or(500))
+        Some(
+            spec.error_codes
+                .get(rng.random_range(0..spec.error_codes.len().max(1)))
+                .copied()
+                .unwrap_or(500),
+        )
     }
 
     /// Changes each time open watches must be cut.
@@ -157,18 +177,29 @@ mod tests {
 
     #[test]
     fn parses_the_issue_example() {
-        let s: FaultSpec = "drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms".parse().unwrap();
-        assert_eq!(s, FaultSpec {
-            drop_watch: Some(Duration::from_secs(10)),
-            gone: 0.05,
-            no_bookmarks: true,
-            error_rate: 0.1,
-            error_codes: vec![500, 429],
-            delay: Duration::from_millis(200),
-        });
+        let s: FaultSpec = "drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s,
+            FaultSpec {
+                drop_watch: Some(Duration::from_secs(10)),
+                gone: 0.05,
+                no_bookmarks: true,
+                error_rate: 0.1,
+                error_codes: vec![500, 429],
+                delay: Duration::from_millis(200),
+            }
+        );
         assert_eq!("".parse::<FaultSpec>().unwrap(), FaultSpec::default());
         assert_eq!("error-rate=0.5".parse::<FaultSpec>().unwrap().error_codes, [500]);
-        for bad in ["gone=2", "drop-watch", "delay=3h", "error-rate=0.1:200", "explode"] {
+        for bad in [
+            "gone=2",
+            "drop-watch",
+            "delay=3h",
+            "error-rate=0.1:200",
+            "explode",
+        ] {
             assert!(bad.parse::<FaultSpec>().is_err(), "{bad}");
         }
     }

@@ -30,7 +30,9 @@ pub struct ServerSettings {
 
 impl Default for ServerSettings {
     fn default() -> Self {
-        ServerSettings { bookmark_every: Duration::from_secs(5) }
+        ServerSettings {
+            bookmark_every: Duration::from_secs(5),
+        }
     }
 }
 
@@ -56,15 +58,26 @@ pub enum Route {
     Group(String),
     Resources(String, String),
     /// A collection: all namespaces (or cluster-scoped) when `ns` is `None`.
-    Collection { kind: KindId, ns: Option<String> },
+    Collection {
+        kind: KindId,
+        ns: Option<String>,
+    },
     /// One object.
-    Item { kind: KindId, ns: Option<String>, name: String },
+    Item {
+        kind: KindId,
+        ns: Option<String>,
+        name: String,
+    },
     NotFound,
 }
 
 /// Maps a URL path to a [`Route`].
 pub fn route(path: &str) -> Route {
-    let segs: Vec<&str> = path.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
+    let segs: Vec<&str> = path
+        .trim_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
     match segs.as_slice() {
         ["version"] => Route::Version,
         ["healthz" | "livez" | "readyz"] => Route::Health,
@@ -80,13 +93,17 @@ pub fn route(path: &str) -> Route {
 }
 
 fn resource_route(group: &str, version: &str, rest: &[&str]) -> Route {
-    let kind_of = |plural: &str, namespaced: bool| find(group, version, plural).filter(|k| KINDS[*k].info.namespaced == namespaced);
+    let kind_of = |plural: &str, namespaced: bool| {
+        find(group, version, plural).filter(|k| KINDS[*k].info.namespaced == namespaced)
+    };
     let (ns, rest) = match rest {
-        ["namespaces", ns, plural, more @ ..] if kind_of(plural, true).is_some() => (Some((*ns).to_owned()), {
-            let mut r = vec![*plural];
-            r.extend_from_slice(more);
-            r
-        }),
+        ["namespaces", ns, plural, more @ ..] if kind_of(plural, true).is_some() => {
+            (Some((*ns).to_owned()), {
+                let mut r = vec![*plural];
+                r.extend_from_slice(more);
+                r
+            })
+        }
         _ => (None, rest.to_vec()),
     };
     let namespaced_ok = |k: KindId| ns.is_some() || !KINDS[k].info.namespaced;
@@ -96,7 +113,11 @@ fn resource_route(group: &str, version: &str, rest: &[&str]) -> Route {
             _ => Route::NotFound,
         },
         [plural, name] | [plural, name, "status"] => match find(group, version, plural) {
-            Some(kind) if namespaced_ok(kind) => Route::Item { kind, ns, name: (*name).to_owned() },
+            Some(kind) if namespaced_ok(kind) => Route::Item {
+                kind,
+                ns,
+                name: (*name).to_owned(),
+            },
             _ => Route::NotFound,
         },
         _ => Route::NotFound,
@@ -134,7 +155,11 @@ pub async fn serve(listener: TcpListener, state: Arc<ServerState>) {
 }
 
 fn accepts_json(req: &Request<Incoming>) -> bool {
-    match req.headers().get(http::header::ACCEPT).and_then(|v| v.to_str().ok()) {
+    match req
+        .headers()
+        .get(http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+    {
         None => true,
         Some(a) => a.is_empty() || a.contains("json") || a.contains("*/*"),
     }
@@ -158,7 +183,11 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         }
     }
     let method = req.method().clone();
-    let table = super::table::wanted(req.headers().get(http::header::ACCEPT).and_then(|v| v.to_str().ok()));
+    let table = super::table::wanted(
+        req.headers()
+            .get(http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok()),
+    );
     match (method, r) {
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
@@ -176,7 +205,10 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name, table),
         (Method::DELETE, Route::Item { kind, ns, name }) => api::delete(&state, kind, ns.as_deref(), &name),
         (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
-        (m, _) => reply::status(405, &format!("the server does not allow this method on the requested resource ({m})")),
+        (m, _) => reply::status(
+            405,
+            &format!("the server does not allow this method on the requested resource ({m})"),
+        ),
     }
 }
 
@@ -187,22 +219,43 @@ mod tests {
 
     #[test]
     fn routes_kubernetes_paths() {
-        let item = |kind, ns: Option<&str>, name: &str| Route::Item { kind, ns: ns.map(str::to_owned), name: name.into() };
-        let coll = |kind, ns: Option<&str>| Route::Collection { kind, ns: ns.map(str::to_owned) };
+        let item = |kind, ns: Option<&str>, name: &str| Route::Item {
+            kind,
+            ns: ns.map(str::to_owned),
+            name: name.into(),
+        };
+        let coll = |kind, ns: Option<&str>| Route::Collection {
+            kind,
+            ns: ns.map(str::to_owned),
+        };
         assert_eq!(route("/api/v1/pods"), coll(id::POD, None));
         assert_eq!(route("/api/v1/namespaces/a/pods"), coll(id::POD, Some("a")));
-        assert_eq!(route("/api/v1/namespaces/a/pods/p"), item(id::POD, Some("a"), "p"));
-        assert_eq!(route("/api/v1/namespaces/a/pods/p/status"), item(id::POD, Some("a"), "p"));
+        assert_eq!(
+            route("/api/v1/namespaces/a/pods/p"),
+            item(id::POD, Some("a"), "p")
+        );
+        assert_eq!(
+            route("/api/v1/namespaces/a/pods/p/status"),
+            item(id::POD, Some("a"), "p")
+        );
         assert_eq!(route("/api/v1/namespaces"), coll(id::NAMESPACE, None));
         assert_eq!(route("/api/v1/namespaces/a"), item(id::NAMESPACE, None, "a"));
         assert_eq!(route("/api/v1/nodes/n1"), item(id::NODE, None, "n1"));
         assert_eq!(route("/api/v1/namespaces/a/nodes"), Route::NotFound);
         assert_eq!(route("/api/v1/pods/p"), Route::NotFound);
-        assert_eq!(route("/apis/apps/v1/namespaces/a/deployments"), coll(id::DEPLOYMENT, Some("a")));
+        assert_eq!(
+            route("/apis/apps/v1/namespaces/a/deployments"),
+            coll(id::DEPLOYMENT, Some("a"))
+        );
         assert_eq!(route("/apis/demo.ktui.dev/v1/gizmos"), coll(id::GIZMO, None));
-        assert_eq!(route("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.demo.ktui.dev"),
-            item(id::CRD, None, "gizmos.demo.ktui.dev"));
-        assert_eq!(route("/apis/apps/v1"), Route::Resources("apps".into(), "v1".into()));
+        assert_eq!(
+            route("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.demo.ktui.dev"),
+            item(id::CRD, None, "gizmos.demo.ktui.dev")
+        );
+        assert_eq!(
+            route("/apis/apps/v1"),
+            Route::Resources("apps".into(), "v1".into())
+        );
         assert_eq!(route("/api"), Route::CoreVersions);
         assert_eq!(route("/version"), Route::Version);
         assert_eq!(route("/openapi/v2"), Route::NotFound);

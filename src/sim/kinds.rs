@@ -41,7 +41,11 @@ const fn builtin(
     fields: &'static [&'static str],
     categories: &'static [&'static str],
 ) -> SimKind {
-    SimKind { info: kind.info(), fields, categories }
+    SimKind {
+        info: kind.info(),
+        fields,
+        categories,
+    }
 }
 
 const POD_FIELDS: &[&str] = &[
@@ -139,7 +143,9 @@ pub mod id {
 
 /// The kind served at `group`/`version`/`plural` (`""` group = core).
 pub fn find(group: &str, version: &str, plural: &str) -> Option<KindId> {
-    KINDS.iter().position(|k| k.info.group == group && k.info.version == version && k.info.plural == plural)
+    KINDS
+        .iter()
+        .position(|k| k.info.group == group && k.info.version == version && k.info.plural == plural)
 }
 
 /// The id of a client-side built-in kind.

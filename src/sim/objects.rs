@@ -8,7 +8,12 @@ use super::kinds::GIZMO_GROUP;
 
 /// Labels as a JSON object.
 pub fn labels(pairs: &[(&str, &str)]) -> Value {
-    Value::Object(pairs.iter().map(|(k, v)| ((*k).to_owned(), json!(v))).collect::<Map<_, _>>())
+    Value::Object(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), json!(v)))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 /// An `ownerReferences` entry (controller).
@@ -26,32 +31,38 @@ pub fn namespace(name: &str) -> Value {
 /// A node: `roles` become `node-role.kubernetes.io/<role>` labels.
 pub fn node(name: &str, roles: &[&str], ip: &str, ready: bool, unschedulable: bool, arch: &str) -> Value {
     let mut l = Map::new();
-    for (k, v) in [("kubernetes.io/hostname", name), ("kubernetes.io/os", "linux"), ("kubernetes.io/arch", arch)] {
+    for (k, v) in [
+        ("kubernetes.io/hostname", name),
+        ("kubernetes.io/os", "linux"),
+        ("kubernetes.io/arch", arch),
+    ] {
         l.insert(k.into(), json!(v));
     }
     for r in roles {
         l.insert(format!("node-role.kubernetes.io/{r}"), json!(""));
     }
-    let cond = |t: &str, s: bool, reason: &str| json!({"type": t, "status": if s { "True" } else { "False" }, "reason": reason,
-        "lastHeartbeatTime": "2026-01-01T00:00:00Z", "lastTransitionTime": "2026-01-01T00:00:00Z", "message": ""});
+    let cond = |t: &str, s: bool, reason: &str| {
+        json!({"type": t, "status": if s { "True" } else { "False" }, "reason": reason,
+        "lastHeartbeatTime": "2026-01-01T00:00:00Z", "lastTransitionTime": "2026-01-01T00:00:00Z", "message": ""})
+    };
     let mut spec = json!({"podCIDR": "10.244.0.0/24"});
     if unschedulable {
         spec["unschedulable"] = json!(true);
         spec["taints"] = json!([{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}]);
     }
     json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": l},
-        "spec": spec,
-        "status": {
-            "conditions": [cond("MemoryPressure", false, "KubeletHasSufficientMemory"), cond("DiskPressure", false, "KubeletHasNoDiskPressure"),
-                           cond("PIDPressure", false, "KubeletHasSufficientPID"),
-                           cond("Ready", ready, if ready { "KubeletReady" } else { "KubeletNotReady" })],
-            "addresses": [{"type": "InternalIP", "address": ip}, {"type": "Hostname", "address": name}],
-            "capacity": {"cpu": "8", "memory": "32Gi", "pods": "110", "ephemeral-storage": "100Gi"},
-            "allocatable": {"cpu": "7800m", "memory": "31Gi", "pods": "110", "ephemeral-storage": "95Gi"},
-            "nodeInfo": {"kubeletVersion": "v1.37.2", "kubeProxyVersion": "v1.37.2", "osImage": "Debian GNU/Linux 13 (trixie)",
-                         "kernelVersion": "6.12.48-1-amd64", "containerRuntimeVersion": "containerd://2.1.4",
-                         "operatingSystem": "linux", "architecture": arch, "machineID": "", "systemUUID": "", "bootID": ""}
-        }})
+    "spec": spec,
+    "status": {
+        "conditions": [cond("MemoryPressure", false, "KubeletHasSufficientMemory"), cond("DiskPressure", false, "KubeletHasNoDiskPressure"),
+                       cond("PIDPressure", false, "KubeletHasSufficientPID"),
+                       cond("Ready", ready, if ready { "KubeletReady" } else { "KubeletNotReady" })],
+        "addresses": [{"type": "InternalIP", "address": ip}, {"type": "Hostname", "address": name}],
+        "capacity": {"cpu": "8", "memory": "32Gi", "pods": "110", "ephemeral-storage": "100Gi"},
+        "allocatable": {"cpu": "7800m", "memory": "31Gi", "pods": "110", "ephemeral-storage": "95Gi"},
+        "nodeInfo": {"kubeletVersion": "v1.37.2", "kubeProxyVersion": "v1.37.2", "osImage": "Debian GNU/Linux 13 (trixie)",
+                     "kernelVersion": "6.12.48-1-amd64", "containerRuntimeVersion": "containerd://2.1.4",
+                     "operatingSystem": "linux", "architecture": arch, "machineID": "", "systemUUID": "", "bootID": ""}
+    }})
 }
 
 /// A workload's pod template and selector for `app=<app>`.
@@ -77,7 +88,11 @@ pub struct Replicas {
 /// A Deployment (status from `r`).
 pub fn deployment(ns: &str, app: &str, image: &str, r: Replicas, generation: u64) -> Value {
     let (sel, tpl) = template(app, image, &[]);
-    let progressing = if r.updated == r.desired && r.ready == r.desired { "NewReplicaSetAvailable" } else { "ReplicaSetUpdated" };
+    let progressing = if r.updated == r.desired && r.ready == r.desired {
+        "NewReplicaSetAvailable"
+    } else {
+        "ReplicaSetUpdated"
+    };
     json!({"apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {"namespace": ns, "name": app, "labels": {"app": app}, "generation": generation,
                      "annotations": {"deployment.kubernetes.io/revision": generation.to_string()}},
@@ -129,7 +144,14 @@ pub fn daemonset(ns: &str, app: &str, image: &str, r: Replicas) -> Value {
 }
 
 /// A Job; `done` = completion time when it succeeded.
-pub fn job(ns: &str, name: &str, owner_ref: Option<Value>, start: &str, done: Option<&str>, active: u32) -> Value {
+pub fn job(
+    ns: &str,
+    name: &str,
+    owner_ref: Option<Value>,
+    start: &str,
+    done: Option<&str>,
+    active: u32,
+) -> Value {
     let mut meta = json!({"namespace": ns, "name": name, "labels": {"job-name": name, "app": "report"}});
     if let Some(o) = owner_ref {
         meta["ownerReferences"] = json!([o]);
@@ -167,7 +189,15 @@ pub fn cronjob(ns: &str, name: &str, schedule: &str, last: Option<&str>, active:
 }
 
 /// A Service; `kind` is ClusterIP, NodePort, LoadBalancer or headless (`cluster_ip` "None").
-pub fn service(ns: &str, name: &str, svc_type: &str, cluster_ip: &str, ports: Value, selector: Option<&str>, lb_ip: Option<&str>) -> Value {
+pub fn service(
+    ns: &str,
+    name: &str,
+    svc_type: &str,
+    cluster_ip: &str,
+    ports: Value,
+    selector: Option<&str>,
+    lb_ip: Option<&str>,
+) -> Value {
     let mut spec = json!({"type": svc_type, "clusterIP": cluster_ip, "clusterIPs": [cluster_ip], "ports": ports,
         "sessionAffinity": "None", "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack", "internalTrafficPolicy": "Cluster"});
     if let Some(app) = selector {
@@ -197,7 +227,10 @@ pub fn configmap(ns: &str, name: &str, data: &[(&str, &str)]) -> Value {
 
 /// A Secret of `type` with base64 `data` keys.
 pub fn secret(ns: &str, name: &str, secret_type: &str, keys: &[&str]) -> Value {
-    let data: Map<String, Value> = keys.iter().map(|k| ((*k).to_owned(), json!("ZGVtbw=="))).collect();
+    let data: Map<String, Value> = keys
+        .iter()
+        .map(|k| ((*k).to_owned(), json!("ZGVtbw==")))
+        .collect();
     json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"namespace": ns, "name": name}, "type": secret_type, "data": data})
 }
 
@@ -208,7 +241,8 @@ pub fn pvc(ns: &str, name: &str, size: &str, class: &str, volume: Option<&str>) 
         "status": {"phase": "Pending"}});
     if let Some(vol) = volume {
         v["spec"]["volumeName"] = json!(vol);
-        v["status"] = json!({"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": size}});
+        v["status"] =
+            json!({"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": size}});
     }
     v
 }

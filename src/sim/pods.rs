@@ -103,7 +103,10 @@ impl PodModel {
         let running_ready = matches!(self.life, Life::Running { ready: true });
         let mut conditions = vec![Self::condition("PodScheduled", scheduled, now)];
         if scheduled {
-            conditions.insert(0, Self::condition("PodReadyToStartContainers", self.life != Life::Creating, now));
+            conditions.insert(
+                0,
+                Self::condition("PodReadyToStartContainers", self.life != Life::Creating, now),
+            );
             conditions.insert(1, Self::condition("Initialized", true, now));
             conditions.push(Self::condition("ContainersReady", running_ready, now));
             conditions.push(Self::condition("Ready", running_ready, now));
@@ -122,7 +125,11 @@ impl PodModel {
             }
             if self.life != Life::Creating {
                 cs["containerID"] = json!(format!("containerd://{:064x}", fxhash(&self.name)));
-                cs["imageID"] = json!(format!("docker.io/library/{}@sha256:{:064x}", self.image, fxhash(&self.image)));
+                cs["imageID"] = json!(format!(
+                    "docker.io/library/{}@sha256:{:064x}",
+                    self.image,
+                    fxhash(&self.image)
+                ));
             }
             status["containerStatuses"] = json!([cs]);
         }
@@ -153,7 +160,12 @@ impl PodModel {
         });
         match self.life {
             Life::Pending => ("Pending", false, json!({}), None),
-            Life::Creating => ("Pending", false, json!({"waiting": {"reason": "ContainerCreating"}}), None),
+            Life::Creating => (
+                "Pending",
+                false,
+                json!({"waiting": {"reason": "ContainerCreating"}}),
+                None,
+            ),
             Life::Running { ready } => ("Running", ready, json!({"running": {"startedAt": started}}), last),
             Life::CrashLoop => (
                 "Running",
@@ -170,7 +182,11 @@ impl PodModel {
                 None,
             ),
             Life::Completed => (
-                if self.restart_policy == "Never" { "Succeeded" } else { "Running" },
+                if self.restart_policy == "Never" {
+                    "Succeeded"
+                } else {
+                    "Running"
+                },
                 false,
                 json!({"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": started,
                                       "finishedAt": self.last_finished.as_deref().unwrap_or(now)}}),
@@ -182,7 +198,9 @@ impl PodModel {
 
 /// A small stable hash for fake container and image ids.
 pub fn fxhash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
@@ -198,18 +216,38 @@ mod tests {
         p.node = Some("worker-1".into());
         p.set(Life::Creating);
         let v = p.to_json("2026-01-01T00:00:00Z");
-        assert_eq!(v["status"]["containerStatuses"][0]["state"]["waiting"]["reason"], "ContainerCreating");
+        assert_eq!(
+            v["status"]["containerStatuses"][0]["state"]["waiting"]["reason"],
+            "ContainerCreating"
+        );
         p.set(Life::CrashLoop);
         p.restarts = 3;
         p.last_finished = Some("2026-01-01T00:00:05Z".into());
         let v = p.to_json("2026-01-01T00:00:10Z");
         let cs = &v["status"]["containerStatuses"][0];
-        assert_eq!((cs["restartCount"].as_u64(), cs["state"]["waiting"]["reason"].as_str()), (Some(3), Some("CrashLoopBackOff")));
-        assert_eq!(cs["lastState"]["terminated"]["finishedAt"], "2026-01-01T00:00:05Z");
+        assert_eq!(
+            (
+                cs["restartCount"].as_u64(),
+                cs["state"]["waiting"]["reason"].as_str()
+            ),
+            (Some(3), Some("CrashLoopBackOff"))
+        );
+        assert_eq!(
+            cs["lastState"]["terminated"]["finishedAt"],
+            "2026-01-01T00:00:05Z"
+        );
         p.set(Life::Running { ready: true });
         p.ip = Some("10.244.1.7".into());
         let v = p.to_json("2026-01-01T00:00:10Z");
         assert_eq!(v["status"]["podIPs"][0]["ip"], "10.244.1.7");
-        assert_eq!(v["status"]["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap()["status"], "True");
+        assert_eq!(
+            v["status"]["conditions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["type"] == "Ready")
+                .unwrap()["status"],
+            "True"
+        );
     }
 }

@@ -63,7 +63,11 @@ pub fn status(code: u16, message: &str) -> Response<Body> {
 /// An error answer carrying a `Status` with `details`.
 pub fn status_with(code: u16, message: &str, details: Option<Value>) -> Response<Body> {
     let body = status_body(code, message, details);
-    bytes(StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), "application/json", body.to_string())
+    bytes(
+        StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        "application/json",
+        body.to_string(),
+    )
 }
 
 /// `404` for an object: `pods "x" not found`, with the details kubectl prints.
@@ -72,7 +76,11 @@ pub fn not_found(plural: &str, group: &str, name: &str) -> Response<Body> {
     if !group.is_empty() {
         details["group"] = json!(group);
     }
-    let what = if group.is_empty() { plural.to_owned() } else { format!("{plural}.{group}") };
+    let what = if group.is_empty() {
+        plural.to_owned()
+    } else {
+        format!("{plural}.{group}")
+    };
     status_with(404, &format!("{what} \"{name}\" not found"), Some(details))
 }
 
@@ -84,7 +92,8 @@ pub fn injected(code: u16) -> Response<Body> {
     };
     let mut res = status(code, msg);
     if code == 429 {
-        res.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        res.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
     }
     res
 }

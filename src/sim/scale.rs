@@ -29,7 +29,12 @@ pub struct Load {
 impl Load {
     /// Creates `n` running load pods (none when `n` is 0).
     pub fn populate(store: Arc<Store>, n: usize, seed: u64) -> Result<Load, StoreError> {
-        let mut load = Load { store, rng: StdRng::seed_from_u64(seed ^ 0x10ad), pods: Vec::with_capacity(n), serial: 0 };
+        let mut load = Load {
+            store,
+            rng: StdRng::seed_from_u64(seed ^ 0x10ad),
+            pods: Vec::with_capacity(n),
+            serial: 0,
+        };
         let now = now_rfc3339();
         let mut owner = (String::new(), String::new());
         for i in 0..n {
@@ -40,19 +45,35 @@ impl Load {
             let app = format!("svc-{:03}", (i % PER_NAMESPACE) / PER_DEPLOYMENT);
             let hash = format!("{:x}", 0x5c4f_7d9b_u64 + (i / PER_DEPLOYMENT) as u64);
             if i % PER_DEPLOYMENT == 0 {
-                let full = Replicas { desired: PER_DEPLOYMENT as u32, current: PER_DEPLOYMENT as u32, ready: PER_DEPLOYMENT as u32,
-                                      updated: PER_DEPLOYMENT as u32, available: PER_DEPLOYMENT as u32 };
+                let full = Replicas {
+                    desired: PER_DEPLOYMENT as u32,
+                    current: PER_DEPLOYMENT as u32,
+                    ready: PER_DEPLOYMENT as u32,
+                    updated: PER_DEPLOYMENT as u32,
+                    available: PER_DEPLOYMENT as u32,
+                };
                 let image = format!("ghcr.io/ktui/{app}:3.1.4");
-                let dep = load.store.apply(id::DEPLOYMENT, o::deployment(&ns, &app, &image, full, 1))?;
+                let dep = load
+                    .store
+                    .apply(id::DEPLOYMENT, o::deployment(&ns, &app, &image, full, 1))?;
                 let rs_owner = o::owner("apps/v1", "Deployment", &app, &uid_of(&dep));
-                let rs = load.store.apply(id::REPLICASET, o::replicaset(&ns, &app, &hash, &image, full, rs_owner))?;
+                let rs = load.store.apply(
+                    id::REPLICASET,
+                    o::replicaset(&ns, &app, &hash, &image, full, rs_owner),
+                )?;
                 owner = (format!("{app}-{hash}"), uid_of(&rs));
             }
             let name = format!("{app}-{hash}-{}", load.suffix());
             let mut p = PodModel::new(&ns, &name, &app, &format!("ghcr.io/ktui/{app}:3.1.4"));
             p.labels.push(("pod-template-hash".into(), hash));
-            p.labels.push(("tier".into(), ["web", "api", "worker"][i % 3].into()));
-            p.owner = Some(("apps/v1".into(), "ReplicaSet".into(), owner.0.clone(), owner.1.clone()));
+            p.labels
+                .push(("tier".into(), ["web", "api", "worker"][i % 3].into()));
+            p.owner = Some((
+                "apps/v1".into(),
+                "ReplicaSet".into(),
+                owner.0.clone(),
+                owner.1.clone(),
+            ));
             p.node = Some(WORKERS[i % 2].into());
             p.ip = Some(format!("10.{}.{}.{}", 100 + i / 65_536, (i / 256) % 256, i % 256));
             p.started = Some(now.clone());
@@ -71,7 +92,9 @@ impl Load {
     fn suffix(&mut self) -> String {
         const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
         self.serial += 1;
-        (0..5).map(|_| ALPHABET[self.rng.random_range(0..ALPHABET.len())] as char).collect::<String>()
+        (0..5)
+            .map(|_| ALPHABET[self.rng.random_range(0..ALPHABET.len())] as char)
+            .collect::<String>()
             + &format!("{:x}", self.serial % 16)
     }
 
@@ -95,7 +118,12 @@ impl Load {
             (_, r) if r < 20 => {
                 let old = p.clone();
                 let _ = self.store.delete(id::POD, &old.namespace, &old.name);
-                let hash = old.labels.iter().find(|(k, _)| k == "pod-template-hash").map(|(_, v)| v.clone()).unwrap_or_default();
+                let hash = old
+                    .labels
+                    .iter()
+                    .find(|(k, _)| k == "pod-template-hash")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
                 let name = format!("{}-{hash}-{}", old.app, self.suffix());
                 let p = &mut self.pods[i];
                 p.name = name;
@@ -140,7 +168,10 @@ mod tests {
             assert_eq!(store.len(id::POD), 120, "replacements keep the count");
             assert_eq!(store.len(id::DEPLOYMENT), 3);
             let page = store.list(id::POD, &Default::default(), 0, None, None);
-            page.items.iter().map(|b| serde_json::from_slice::<serde_json::Value>(b).unwrap()["metadata"]["name"].clone()).collect::<Vec<_>>()
+            page.items
+                .iter()
+                .map(|b| serde_json::from_slice::<serde_json::Value>(b).unwrap()["metadata"]["name"].clone())
+                .collect::<Vec<_>>()
         };
         assert_eq!(names(3), names(3));
         assert_ne!(names(3), names(4));

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use rand::Rng;
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::events::{Involved, Recorder, Source};
@@ -65,11 +65,18 @@ pub(crate) struct World {
 
 /// The uid the store gave an object.
 pub fn uid_of(s: &Stored) -> String {
-    serde_json::from_slice::<Value>(&s.bytes).ok().and_then(|v| v["metadata"]["uid"].as_str().map(str::to_owned)).unwrap_or_default()
+    serde_json::from_slice::<Value>(&s.bytes)
+        .ok()
+        .and_then(|v| v["metadata"]["uid"].as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// Fills the store and starts the scenario, load and churn tasks (all stop on `cancel`).
-pub fn start(store: Arc<Store>, opts: &DemoOptions, cancel: CancellationToken) -> Result<Control, StoreError> {
+pub fn start(
+    store: Arc<Store>,
+    opts: &DemoOptions,
+    cancel: CancellationToken,
+) -> Result<Control, StoreError> {
     let mut world = World::setup(store.clone(), opts.seed)?;
     let mut load = scale::Load::populate(store, opts.pods.saturating_sub(world.pods.len()), opts.seed)?;
     let live = Arc::new(AtomicBool::new(opts.live));
@@ -108,79 +115,44 @@ pub fn start(store: Arc<Store>, opts: &DemoOptions, cancel: CancellationToken) -
 }
 
 impl World {
-    fn setup(store: Arc<Store>, seed: u64) -> Result<World, StoreError> {
-        let events = Recorder::new(store.clone(), 400);
-        let mut w = World { store, rng: StdRng::seed_from_u64(seed), events, pods: BTreeMap::new(), deploys: Vec::new(),
-                            tick: 0, next_ip: 10, jobs: Vec::new(), cron_uid: String::new() };
-        let s = w.store.clone();
-        for ns in ["default", "kube-system", "kube-public", "kube-node-lease", "shop", "data", "batch", "demo"] {
-            s.apply(id::NAMESPACE, o::namespace(ns))?;
-            s.apply(id::CONFIGMAP, o::configmap(ns, "kube-root-ca.crt", &[("ca.crt", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")]))?;
-        }
-        s.apply(id::NODE, o::node("control-plane-1", &["control-plane"], "10.0.0.10", true, false, "amd64"))?;
-        s.apply(id::NODE, o::node("worker-1", &["worker"], "10.0.0.11", true, false, "amd64"))?;
-        s.apply(id::NODE, o::node("worker-2", &["worker"], "10.0.0.12", true, false, "arm64"))?;
-        s.apply(id::NODE, o::node("worker-3", &[], "10.0.0.13", true, true, "amd64"))?;
-        s.apply(id::NODE, o::node("worker-4", &["worker", "gpu"], "10.0.0.14", false, false, "amd64"))?;
-        for (node, ty, reason, msg) in [
-            ("worker-4", "Warning", "NodeNotReady", "Node worker-4 status is now: NodeNotReady"),
-            ("worker-3", "Normal", "NodeNotSchedulable", "Node worker-3 status is now: NodeNotSchedulable"),
-        ] {
-            let n = Involved { kind: "Node".into(), api_version: "v1".into(), namespace: String::new(), name: node.into(),
-                               uid: String::new(), field_path: None };
-            let src = Source::Legacy { component: "node-controller", host: String::new() };
-            w.events.record(&n, ty, reason, msg, &src, &now_rfc3339());
-        }
-        s.apply(id::CRD, o::gizmo_crd())?;
-        for (name, color, size, phase) in [("sprocket", "red", 3, "Ready"), ("widget", "blue", 5, "Pending"), ("doohickey", "green", 1, "Degraded")] {
-            s.apply(id::GIZMO, o::gizmo("demo", name, color, size, phase))?;
-        }
-        let tcp = |n, p| o::port(n, p, "TCP", None);
-        s.apply(id::SERVICE, o::service("default", "kubernetes", "ClusterIP", "10.96.0.1", json!([tcp("https", 443)]), None, None))?;
-        s.apply(id::SERVICE, o::service("kube-system", "kube-dns", "ClusterIP", "10.96.0.10",
-            json!([o::port("dns", 53, "UDP", None), o::port("dns-tcp", 53, "TCP", None), tcp("metrics", 9153)]), Some("coredns"), None))?;
-        s.apply(id::SERVICE, o::service("shop", "frontend", "LoadBalancer", "10.96.12.40", json!([o::port("http", 80, "TCP", Some(30080))]), Some("frontend"), Some("203.0.113.10")))?;
-        s.apply(id::SERVICE, o::service("shop", "cart", "ClusterIP", "10.96.14.2", json!([tcp("http", 8080)]), Some("cart"), None))?;
-        s.apply(id::SERVICE, o::service("shop", "checkout", "ClusterIP", "10.96.14.9", json!([tcp("http", 8080)]), Some("checkout"), None))?;
-        s.apply(id::SERVICE, o::service("data", "postgres", "ClusterIP", "None", json!([tcp("pg", 5432)]), Some("postgres"), None))?;
-        s.apply(id::SERVICE, o::service("data", "api-gateway", "NodePort", "10.96.20.7", json!([o::port("http", 8080, "TCP", Some(31808))]), Some("api-gateway"), None))?;
-        s.apply(id::CONFIGMAP, o::configmap("shop", "frontend-config", &[("theme", "dark"), ("currency", "EUR"), ("features", "search,reviews")]))?;
-        s.apply(id::SECRET, o::secret("shop", "frontend-tls", "kubernetes.io/tls", &["tls.crt", "tls.key"]))?;
-        s.apply(id::SECRET, o::secret("shop", "registry", "kubernetes.io/dockerconfigjson", &[".dockerconfigjson"]))?;
-        s.apply(id::SECRET, o::secret("data", "postgres-password", "Opaque", &["password", "username", "database"]))?;
-        s.apply(id::PVC, o::pvc("data", "data-postgres-0", "10Gi", "standard", Some("pvc-3f6c1a9e-0b1d-4c55-9a57-1d2e3f4a5b60")))?;
-        s.apply(id::PVC, o::pvc("data", "data-postgres-1", "10Gi", "standard", Some("pvc-7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c01")))?;
-        s.apply(id::PVC, o::pvc("data", "scratch", "50Gi", "fast", None))?;
-        for (ns, app, image, replicas, crashes) in [
-            ("kube-system", "coredns", "registry.k8s.io/coredns/coredns:v1.12.1", 2, false),
-            ("shop", "frontend", "ghcr.io/ktui/frontend", 3, false),
-            ("shop", "cart", "ghcr.io/ktui/cart:2.4.0", 2, false),
-            ("shop", "checkout", "ghcr.io/ktui/checkout:0.9.3", 1, true),
-            ("data", "api-gateway", "ghcr.io/ktui/api-gateway", 3, false),
-        ] {
-            w.add_deployment(ns, app, image, replicas, crashes)?;
-        }
-        w.add_fixed_set()?;
-        let cron = s.apply(id::CRONJOB, o::cronjob("batch", "nightly-report", "*/1 * * * *", None, &[]))?;
-        w.cron_uid = uid_of(&cron);
-        w.flush_workloads();
-        Ok(w)
-    }
-
     /// A Deployment with its first ReplicaSet and running pods (crashing ones start Pending).
-    fn add_deployment(&mut self, ns: &'static str, app: &'static str, image: &'static str, replicas: u32, crashes: bool) -> Result<(), StoreError> {
-        let mut d = Deploy { ns, app, image, version: 1, replicas, uid: String::new(), sets: Vec::new(), crashes, last: None };
-        let dep = self.store.apply(id::DEPLOYMENT, o::deployment(ns, app, &image_of(&d), Replicas::default(), 1))?;
+    pub(crate) fn add_deployment(
+        &mut self,
+        ns: &'static str,
+        app: &'static str,
+        image: &'static str,
+        replicas: u32,
+        crashes: bool,
+    ) -> Result<(), StoreError> {
+        let mut d = Deploy {
+            ns,
+            app,
+            image,
+            version: 1,
+            replicas,
+            uid: String::new(),
+            sets: Vec::new(),
+            crashes,
+            last: None,
+        };
+        let dep = self.store.apply(
+            id::DEPLOYMENT,
+            o::deployment(ns, app, &image_of(&d), Replicas::default(), 1),
+        )?;
         d.uid = uid_of(&dep);
         let (hash, rs_uid, img) = self.new_replicaset(&d)?;
         for _ in 0..replicas {
             let name = self.pod_name(app, &hash);
             let mut p = self.owned_pod(ns, &name, app, &img, &hash, &rs_uid);
-            if !crashes {
-                p.node = Some(self.pick_node());
-                p.ip = Some(self.ip());
-                p.started = Some(now_rfc3339());
-                p.life = Life::Running { ready: true };
+            p.node = Some(self.pick_node());
+            p.ip = Some(self.ip());
+            p.started = Some(now_rfc3339());
+            p.life = Life::Running { ready: true };
+            if crashes {
+                // Crash-looping since long before the demo started.
+                p.restarts = 23;
+                p.last_finished = Some(now_rfc3339());
+                p.life = Life::CrashLoop;
             }
             self.write_pod(p);
         }
@@ -190,18 +162,47 @@ impl World {
     }
 
     /// The StatefulSet and the DaemonSet, with their pods running.
-    fn add_fixed_set(&mut self) -> Result<(), StoreError> {
-        let full = Replicas { desired: 2, current: 2, ready: 2, updated: 2, available: 2 };
-        let sts = self.store.apply(id::STATEFULSET, o::statefulset("data", "postgres", "postgres:17.6", full))?;
+    pub(crate) fn add_fixed_set(&mut self) -> Result<(), StoreError> {
+        let full = Replicas {
+            desired: 2,
+            current: 2,
+            ready: 2,
+            updated: 2,
+            available: 2,
+        };
+        let sts = self.store.apply(
+            id::STATEFULSET,
+            o::statefulset("data", "postgres", "postgres:17.6", full),
+        )?;
         let nodes = ["control-plane-1", WORKERS[0], WORKERS[1], WORKERS[2], "worker-4"];
         let n = nodes.len() as u32;
-        let ds_r = Replicas { desired: n, current: n, ready: n - 1, updated: n, available: n - 1 };
-        let ds = self.store.apply(id::DAEMONSET, o::daemonset("kube-system", "kube-proxy", "registry.k8s.io/kube-proxy:v1.37.2", ds_r))?;
+        let ds_r = Replicas {
+            desired: n,
+            current: n,
+            ready: n - 1,
+            updated: n,
+            available: n - 1,
+        };
+        let ds = self.store.apply(
+            id::DAEMONSET,
+            o::daemonset(
+                "kube-system",
+                "kube-proxy",
+                "registry.k8s.io/kube-proxy:v1.37.2",
+                ds_r,
+            ),
+        )?;
         let (sts_uid, ds_uid) = (uid_of(&sts), uid_of(&ds));
         for i in 0..2 {
             let mut p = PodModel::new("data", &format!("postgres-{i}"), "postgres", "postgres:17.6");
-            p.owner = Some(("apps/v1".into(), "StatefulSet".into(), "postgres".into(), sts_uid.clone()));
-            p.labels.push(("statefulset.kubernetes.io/pod-name".into(), p.name.clone()));
+            p.owner = Some((
+                "apps/v1".into(),
+                "StatefulSet".into(),
+                "postgres".into(),
+                sts_uid.clone(),
+            ));
+            p.labels
+                .push(("statefulset.kubernetes.io/pod-name".into(), p.name.clone()));
             p.node = Some(WORKERS[i % 2].into());
             p.ip = Some(self.ip());
             p.started = Some(now_rfc3339());
@@ -209,12 +210,29 @@ impl World {
             self.write_pod(p);
         }
         for node in nodes {
-            let name = format!("kube-proxy-{}", &format!("{:016x}", super::pods::fxhash(node))[11..]);
-            let mut p = PodModel::new("kube-system", &name, "kube-proxy", "registry.k8s.io/kube-proxy:v1.37.2");
-            p.owner = Some(("apps/v1".into(), "DaemonSet".into(), "kube-proxy".into(), ds_uid.clone()));
+            let name = format!(
+                "kube-proxy-{}",
+                &format!("{:016x}", super::pods::fxhash(node))[11..]
+            );
+            let mut p = PodModel::new(
+                "kube-system",
+                &name,
+                "kube-proxy",
+                "registry.k8s.io/kube-proxy:v1.37.2",
+            );
+            p.owner = Some((
+                "apps/v1".into(),
+                "DaemonSet".into(),
+                "kube-proxy".into(),
+                ds_uid.clone(),
+            ));
             p.node = Some(node.into());
             p.started = Some(now_rfc3339());
-            p.life = if node == "worker-4" { Life::Creating } else { Life::Running { ready: true } };
+            p.life = if node == "worker-4" {
+                Life::Creating
+            } else {
+                Life::Running { ready: true }
+            };
             p.ip = (node != "worker-4").then(|| node_ip(node).to_owned());
             self.write_pod(p);
         }
@@ -224,24 +242,58 @@ impl World {
     /// A new ReplicaSet for the deployment's current version.
     pub(crate) fn new_replicaset(&mut self, d: &Deploy) -> Result<(String, String, String), StoreError> {
         let img = image_of(d);
-        let hash = format!("{:010x}", super::pods::fxhash(&img)).chars().take(10).collect::<String>();
-        let hash: String = hash.chars().map(|c| if c.is_ascii_digit() { (b'b' + (c as u8 - b'0')) as char } else { c }).collect();
+        let hash = format!("{:010x}", super::pods::fxhash(&img))
+            .chars()
+            .take(10)
+            .collect::<String>();
+        let hash: String = hash
+            .chars()
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    (b'b' + (c as u8 - b'0')) as char
+                } else {
+                    c
+                }
+            })
+            .collect();
         let owner = o::owner("apps/v1", "Deployment", d.app, &d.uid);
-        let rs = self.store.apply(id::REPLICASET, o::replicaset(d.ns, d.app, &hash, &img, Replicas::default(), owner))?;
+        let rs = self.store.apply(
+            id::REPLICASET,
+            o::replicaset(d.ns, d.app, &hash, &img, Replicas::default(), owner),
+        )?;
         Ok((hash, uid_of(&rs), img))
     }
 
-    pub(crate) fn owned_pod(&mut self, ns: &str, name: &str, app: &str, image: &str, hash: &str, rs_uid: &str) -> PodModel {
+    pub(crate) fn owned_pod(
+        &mut self,
+        ns: &str,
+        name: &str,
+        app: &str,
+        image: &str,
+        hash: &str,
+        rs_uid: &str,
+    ) -> PodModel {
         let mut p = PodModel::new(ns, name, app, image);
         p.labels.push(("pod-template-hash".into(), hash.into()));
-        p.owner = Some(("apps/v1".into(), "ReplicaSet".into(), format!("{app}-{hash}"), rs_uid.into()));
+        p.owner = Some((
+            "apps/v1".into(),
+            "ReplicaSet".into(),
+            format!("{app}-{hash}"),
+            rs_uid.into(),
+        ));
         p
     }
 
     pub(crate) fn pod_name(&mut self, app: &str, hash: &str) -> String {
         const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        let suffix: String = (0..5).map(|_| ALPHABET[self.rng.random_range(0..ALPHABET.len())] as char).collect();
-        if hash.is_empty() { format!("{app}-{suffix}") } else { format!("{app}-{hash}-{suffix}") }
+        let suffix: String = (0..5)
+            .map(|_| ALPHABET[self.rng.random_range(0..ALPHABET.len())] as char)
+            .collect();
+        if hash.is_empty() {
+            format!("{app}-{suffix}")
+        } else {
+            format!("{app}-{hash}-{suffix}")
+        }
     }
 
     pub(crate) fn pick_node(&mut self) -> String {
@@ -264,13 +316,26 @@ impl World {
 
     /// The event subject for a pod.
     pub(crate) fn pod_ref(&self, p: &PodModel, container: bool) -> Involved {
-        let uid = self.store.get(id::POD, &p.namespace, &p.name).map(|s| uid_of(&s)).unwrap_or_default();
-        Involved { kind: "Pod".into(), api_version: "v1".into(), namespace: p.namespace.clone(), name: p.name.clone(), uid,
-                   field_path: container.then(|| format!("spec.containers{{{}}}", p.app)) }
+        let uid = self
+            .store
+            .get(id::POD, &p.namespace, &p.name)
+            .map(|s| uid_of(&s))
+            .unwrap_or_default();
+        Involved {
+            kind: "Pod".into(),
+            api_version: "v1".into(),
+            namespace: p.namespace.clone(),
+            name: p.name.clone(),
+            uid,
+            field_path: container.then(|| format!("spec.containers{{{}}}", p.app)),
+        }
     }
 
     pub(crate) fn kubelet(node: &str) -> Source {
-        Source::Legacy { component: "kubelet", host: node.to_owned() }
+        Source::Legacy {
+            component: "kubelet",
+            host: node.to_owned(),
+        }
     }
 }
 
@@ -287,5 +352,9 @@ pub(crate) fn node_ip(node: &str) -> &'static str {
 
 /// The image of a deployment's current version (`name:1.<version>.0` for unversioned bases).
 pub(crate) fn image_of(d: &Deploy) -> String {
-    if d.image.contains(':') { d.image.to_owned() } else { format!("{}:1.{}.0", d.image, d.version) }
+    if d.image.contains(':') {
+        d.image.to_owned()
+    } else {
+        format!("{}:1.{}.0", d.image, d.version)
+    }
 }

@@ -26,7 +26,12 @@ impl Meta {
         match label {
             "metadata.name" => &self.name,
             "metadata.namespace" => &self.namespace,
-            other => self.fields.iter().find(|(k, _)| *k == other).map(|(_, v)| &**v).unwrap_or(""),
+            other => self
+                .fields
+                .iter()
+                .find(|(k, _)| *k == other)
+                .map(|(_, v)| &**v)
+                .unwrap_or(""),
         }
     }
 }
@@ -107,7 +112,11 @@ fn parse_label_term(t: &str) -> Option<LabelReq> {
             if !valid_key(&k) {
                 return None;
             }
-            return Some(if neg { LabelReq::NotIn(k, vals) } else { LabelReq::In(k, vals) });
+            return Some(if neg {
+                LabelReq::NotIn(k, vals)
+            } else {
+                LabelReq::In(k, vals)
+            });
         }
     }
     let (k, v, neg) = if let Some((k, v)) = t.split_once("!=") {
@@ -123,7 +132,11 @@ fn parse_label_term(t: &str) -> Option<LabelReq> {
     if !valid_key(&k) {
         return None;
     }
-    Some(if neg { LabelReq::NotEq(k, v) } else { LabelReq::Eq(k, v) })
+    Some(if neg {
+        LabelReq::NotEq(k, v)
+    } else {
+        LabelReq::Eq(k, v)
+    })
 }
 
 /// A parsed `fieldSelector` (`spec.nodeName=n1,metadata.namespace!=kube-system`).
@@ -162,7 +175,10 @@ impl FieldSelector {
     /// The namespace an `metadata.namespace=X` term pins, if any (lets a list use the
     /// namespace index).
     pub fn namespace(&self) -> Option<&str> {
-        self.0.iter().find(|(f, eq, _)| f == "metadata.namespace" && *eq).map(|(_, _, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(f, eq, _)| f == "metadata.namespace" && *eq)
+            .map(|(_, _, v)| v.as_str())
     }
 }
 
@@ -195,7 +211,10 @@ mod tests {
         Meta {
             namespace: "shop".into(),
             name: "web-1".into(),
-            labels: labels.iter().map(|(k, v)| (Box::from(*k), Box::from(*v))).collect(),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (Box::from(*k), Box::from(*v)))
+                .collect(),
             fields: fields.iter().map(|(k, v)| (*k, Box::from(*v))).collect(),
         }
     }
@@ -203,12 +222,31 @@ mod tests {
     #[test]
     fn label_selector_operators() {
         let m = meta(&[("app", "web"), ("tier", "front")], &[]);
-        let yes = ["", "app=web", "app==web", "app!=db", "tier in (front, back)", "tier notin (x)", "app", "!canary",
-            "app=web,tier in (front),!canary", "missing!=x", "missing notin (a)"];
+        let yes = [
+            "",
+            "app=web",
+            "app==web",
+            "app!=db",
+            "tier in (front, back)",
+            "tier notin (x)",
+            "app",
+            "!canary",
+            "app=web,tier in (front),!canary",
+            "missing!=x",
+            "missing notin (a)",
+        ];
         for s in yes {
             assert!(LabelSelector::parse(s).unwrap().matches(&m), "{s}");
         }
-        let no = ["app=db", "app!=web", "tier in (back)", "tier notin (front)", "canary", "!app", "missing in (a)"];
+        let no = [
+            "app=db",
+            "app!=web",
+            "tier in (back)",
+            "tier notin (front)",
+            "canary",
+            "!app",
+            "missing in (a)",
+        ];
         for s in no {
             assert!(!LabelSelector::parse(s).unwrap().matches(&m), "{s}");
         }
@@ -220,11 +258,19 @@ mod tests {
     fn field_selectors_check_support_and_match() {
         let pods = &KINDS[id::POD];
         let m = meta(&[], &[("spec.nodeName", "node-1"), ("status.phase", "Running")]);
-        let ok = FieldSelector::parse("spec.nodeName=node-1,metadata.namespace==shop,status.phase!=Pending", pods).unwrap();
+        let ok = FieldSelector::parse(
+            "spec.nodeName=node-1,metadata.namespace==shop,status.phase!=Pending",
+            pods,
+        )
+        .unwrap();
         assert!(ok.matches(&m));
         assert_eq!(ok.namespace(), Some("shop"));
-        assert!(!FieldSelector::parse("metadata.name=other", pods).unwrap().matches(&m));
-        assert!(FieldSelector::parse("spec.nodeName=", pods).unwrap().matches(&meta(&[], &[])));
+        assert!(!FieldSelector::parse("metadata.name=other", pods)
+            .unwrap()
+            .matches(&m));
+        assert!(FieldSelector::parse("spec.nodeName=", pods)
+            .unwrap()
+            .matches(&meta(&[], &[])));
         let err = FieldSelector::parse("spec.bogus=1", pods).unwrap_err();
         assert_eq!(err, "field label not supported: spec.bogus");
         let events = &KINDS[id::EVENT];

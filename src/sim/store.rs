@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::kinds::{KindId, KINDS};
-use super::select::{Filter, Meta};
+use super::select::Meta;
 
 /// Bounds of the store.
 #[derive(Debug, Clone)]
@@ -25,7 +25,10 @@ pub struct StoreConfig {
 
 impl Default for StoreConfig {
     fn default() -> Self {
-        StoreConfig { history: 20_000, watch_buffer: 16_384 }
+        StoreConfig {
+            history: 20_000,
+            watch_buffer: 16_384,
+        }
     }
 }
 
@@ -89,22 +92,13 @@ struct Table {
     tx: broadcast::Sender<Arc<Change>>,
 }
 
-/// A page of a list: raw items, the list's revision, and the key to continue after.
-#[derive(Debug, Clone)]
-pub struct Page {
-    /// The objects' JSON, in key order.
-    pub items: Vec<Bytes>,
-    /// `metadata.resourceVersion` of the list.
-    pub revision: u64,
-    /// Key of the last item when more may follow (the next page starts after it).
-    pub next: Option<String>,
-}
-
 /// The store. Cheap to share behind an `Arc`; every method is synchronous and short.
 pub struct Store {
     tables: Vec<Mutex<Table>>,
     revision: AtomicU64,
     uids: AtomicU64,
+    /// Age given to new objects that carry no creationTimestamp (see [`Store::set_creation_age`]).
+    creation_age: AtomicU64,
     config: StoreConfig,
 }
 
@@ -124,10 +118,21 @@ impl Store {
             .iter()
             .map(|_| {
                 let (tx, _) = broadcast::channel(config.watch_buffer.max(16));
-                Mutex::new(Table { objects: BTreeMap::new(), log: VecDeque::new(), oldest: 1, tx })
+                Mutex::new(Table {
+                    objects: BTreeMap::new(),
+                    log: VecDeque::new(),
+                    oldest: 1,
+                    tx,
+                })
             })
             .collect();
-        Arc::new(Store { tables, revision: AtomicU64::new(1), uids: AtomicU64::new(0), config })
+        Arc::new(Store {
+            tables,
+            revision: AtomicU64::new(1),
+            uids: AtomicU64::new(0),
+            creation_age: AtomicU64::new(0),
+            config,
+        })
     }
 
     fn table(&self, kind: KindId) -> MutexGuard<'_, Table> {
@@ -152,11 +157,21 @@ impl Store {
     }
 
     /// Applies `f` to the stored object and writes the result; `NotFound` if absent.
-    pub fn modify(&self, kind: KindId, ns: &str, name: &str, f: impl FnOnce(&mut Value)) -> Result<Stored, StoreError> {
+    pub fn modify(
+        &self,
+        kind: KindId,
+        ns: &str,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Stored, StoreError> {
         let key = key_of(ns, name);
         let mut t = self.table(kind);
-        let cur = t.objects.get(&key).ok_or_else(|| StoreError::NotFound(key.clone()))?;
-        let mut v: Value = serde_json::from_slice(&cur.bytes).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let cur = t
+            .objects
+            .get(&key)
+            .ok_or_else(|| StoreError::NotFound(key.clone()))?;
+        let mut v: Value =
+            serde_json::from_slice(&cur.bytes).map_err(|e| StoreError::Invalid(e.to_string()))?;
         f(&mut v);
         self.write_locked(&mut t, kind, v, Some(true))
     }
@@ -167,11 +182,20 @@ impl Store {
     }
 
     /// `exists`: `Some(false)` = must be new, `Some(true)` = must exist, `None` = either.
-    fn write_locked(&self, t: &mut Table, kind: KindId, mut obj: Value, exists: Option<bool>) -> Result<Stored, StoreError> {
+    fn write_locked(
+        &self,
+        t: &mut Table,
+        kind: KindId,
+        mut obj: Value,
+        exists: Option<bool>,
+    ) -> Result<Stored, StoreError> {
         let info = &KINDS[kind].info;
         let meta = index(kind, &obj)?;
         if info.namespaced == meta.namespace.is_empty() {
-            return Err(StoreError::Invalid(format!("namespace {:?} on a {} object", meta.namespace, info.kind)));
+            return Err(StoreError::Invalid(format!(
+                "namespace {:?} on a {} object",
+                meta.namespace, info.kind
+            )));
         }
         let key = key_of(&meta.namespace, &meta.name);
         let prev = t.objects.get(&key);
@@ -185,7 +209,10 @@ impl Store {
         let (uid, created) = match prev {
             Some(p) => {
                 let pv: Value = serde_json::from_slice(&p.bytes).unwrap_or(Value::Null);
-                (pv["metadata"]["uid"].clone(), pv["metadata"]["creationTimestamp"].clone())
+                (
+                    pv["metadata"]["uid"].clone(),
+                    pv["metadata"]["creationTimestamp"].clone(),
+                )
             }
             None => (Value::Null, Value::Null),
         };
@@ -194,19 +221,46 @@ impl Store {
             .and_then(Value::as_object_mut)
             .ok_or_else(|| StoreError::Invalid("no metadata".into()))?;
         if m.get("uid").is_none_or(Value::is_null) {
-            let uid = if uid.is_null() { Value::String(self.next_uid(kind)) } else { uid };
+            let uid = if uid.is_null() {
+                Value::String(self.next_uid(kind))
+            } else {
+                uid
+            };
             m.insert("uid".into(), uid);
         }
         if m.get("creationTimestamp").is_none_or(Value::is_null) {
-            let ts = if created.is_null() { Value::String(now_rfc3339()) } else { created };
+            let ts = if created.is_null() {
+                let age = self.creation_age.load(Ordering::Relaxed);
+                // Spread ages a little, deterministically per name, so a backdated group
+                // does not share one second.
+                let jitter = crate::sim::pods::fxhash(&key) % (age / 10 + 1);
+                Value::String(ago_rfc3339(age + jitter))
+            } else {
+                created
+            };
             m.insert("creationTimestamp".into(), ts);
         }
         m.insert("resourceVersion".into(), Value::String(rv.to_string()));
         let bytes = Bytes::from(serde_json::to_vec(&obj).map_err(|e| StoreError::Invalid(e.to_string()))?);
-        let stored = Stored { rv, bytes, meta: Arc::new(meta) };
-        let change_type = if prev_meta.is_some() { ChangeType::Modified } else { ChangeType::Added };
+        let stored = Stored {
+            rv,
+            bytes,
+            meta: Arc::new(meta),
+        };
+        let change_type = if prev_meta.is_some() {
+            ChangeType::Modified
+        } else {
+            ChangeType::Added
+        };
         t.objects.insert(key, stored.clone());
-        self.record(t, Change { kind: change_type, obj: stored.clone(), prev: prev_meta });
+        self.record(
+            t,
+            Change {
+                kind: change_type,
+                obj: stored.clone(),
+                prev: prev_meta,
+            },
+        );
         Ok(stored)
     }
 
@@ -214,15 +268,29 @@ impl Store {
     pub fn delete(&self, kind: KindId, ns: &str, name: &str) -> Result<Stored, StoreError> {
         let key = key_of(ns, name);
         let mut t = self.table(kind);
-        let cur = t.objects.remove(&key).ok_or_else(|| StoreError::NotFound(key.clone()))?;
+        let cur = t
+            .objects
+            .remove(&key)
+            .ok_or_else(|| StoreError::NotFound(key.clone()))?;
         let rv = self.revision.fetch_add(1, Ordering::SeqCst) + 1;
         let mut v: Value = serde_json::from_slice(&cur.bytes).unwrap_or(Value::Null);
         if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
             m.insert("resourceVersion".into(), Value::String(rv.to_string()));
         }
         let bytes = serde_json::to_vec(&v).map(Bytes::from).unwrap_or(cur.bytes);
-        let stored = Stored { rv, bytes, meta: cur.meta };
-        self.record(&mut t, Change { kind: ChangeType::Deleted, obj: stored.clone(), prev: None });
+        let stored = Stored {
+            rv,
+            bytes,
+            meta: cur.meta,
+        };
+        self.record(
+            &mut t,
+            Change {
+                kind: ChangeType::Deleted,
+                obj: stored.clone(),
+                prev: None,
+            },
+        );
         Ok(stored)
     }
 
@@ -266,61 +334,11 @@ impl Store {
         self.len(kind) == 0
     }
 
-    /// Up to `limit` (0 = all) matching objects with keys after `after`, from the current
-    /// state. The page's revision is the current one unless `at` (a continue token's) is given.
-    pub fn list(&self, kind: KindId, filter: &Filter, limit: usize, after: Option<&str>, at: Option<u64>) -> Page {
-        let t = self.table(kind);
-        let revision = at.unwrap_or_else(|| self.revision());
-        let ns = filter.namespace.as_deref().or(filter.fields.namespace());
-        let prefix = ns.filter(|_| KINDS[kind].info.namespaced).map(|ns| format!("{ns}/"));
-        let start = match (after, &prefix) {
-            (Some(a), _) => std::ops::Bound::Excluded(a.to_owned()),
-            (None, Some(p)) => std::ops::Bound::Included(p.clone()),
-            (None, None) => std::ops::Bound::Unbounded,
-        };
-        let mut items = Vec::new();
-        let mut last = None;
-        for (k, o) in t.objects.range((start, std::ops::Bound::Unbounded)) {
-            if prefix.as_ref().is_some_and(|p| !k.starts_with(p.as_str())) {
-                break;
-            }
-            if !filter.matches(&o.meta) {
-                continue;
-            }
-            if limit > 0 && items.len() == limit {
-                return Page { items, revision, next: last };
-            }
-            items.push(o.bytes.clone());
-            last = Some(k.clone());
-        }
-        Page { items, revision, next: None }
-    }
-
-    /// Starts a watch of `kind`: the changes after `from` (or, with `None`, every current
-    /// object as ADDED), plus a receiver of every later change. Both are taken under the
-    /// kind's lock, so nothing is missed or doubled.
-    pub fn watch(&self, kind: KindId, from: Option<u64>) -> Result<(Vec<Arc<Change>>, broadcast::Receiver<Arc<Change>>), Gone> {
-        let t = self.table(kind);
-        let backlog = match from {
-            Some(r) if r < t.oldest => return Err(Gone { from: r, oldest: t.oldest }),
-            Some(r) => {
-                let skip = t.log.partition_point(|c| c.obj.rv <= r);
-                t.log.iter().skip(skip).cloned().collect()
-            }
-            None => t
-                .objects
-                .values()
-                .map(|o| Arc::new(Change { kind: ChangeType::Added, obj: o.clone(), prev: None }))
-                .collect(),
-        };
-        Ok((backlog, t.tx.subscribe()))
-    }
-
-    /// The revision a bookmark of `kind` may carry: every change of `kind` at or below it has
-    /// been sent to the kind's channel (read under the kind's lock).
-    pub fn bookmark_revision(&self, kind: KindId) -> u64 {
-        let _t = self.table(kind);
-        self.revision()
+    /// Makes objects written from now on without a creationTimestamp look `secs` old (plus up
+    /// to 10 % jitter): the scenario's setup uses it so the demo looks like a cluster that has
+    /// been running for a while. 0 = now.
+    pub fn set_creation_age(&self, secs: u64) {
+        self.creation_age.store(secs, Ordering::Relaxed);
     }
 
     fn next_uid(&self, kind: KindId) -> String {
@@ -331,38 +349,20 @@ impl Store {
 
 /// Current time as the API formats timestamps (`2026-01-01T00:00:00Z`).
 pub fn now_rfc3339() -> String {
-    jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+    ago_rfc3339(0)
 }
 
-/// Extracts the indexed fields of an object of `kind`.
-pub fn index(kind: KindId, obj: &Value) -> Result<Meta, StoreError> {
-    let md = &obj["metadata"];
-    let name = md["name"].as_str().filter(|n| !n.is_empty()).ok_or_else(|| StoreError::Invalid("metadata.name is required".into()))?;
-    let namespace = md["namespace"].as_str().unwrap_or("");
-    let labels = md["labels"]
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (Box::from(k.as_str()), Box::from(v.as_str().unwrap_or("")))).collect())
-        .unwrap_or_default();
-    let fields = KINDS[kind]
-        .fields
-        .iter()
-        .map(|f| (*f, Box::from(field_value(obj, f).as_str())))
-        .collect();
-    Ok(Meta { namespace: namespace.into(), name: name.into(), labels, fields })
+/// The time `secs` seconds ago, formatted like [`now_rfc3339`].
+pub fn ago_rfc3339(secs: u64) -> String {
+    let t = jiff::Timestamp::now() - jiff::SignedDuration::from_secs(i64::try_from(secs).unwrap_or(0));
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-fn field_value(obj: &Value, label: &str) -> String {
-    let pointer = match label {
-        "source" => "/source/component".to_owned(),
-        "status.successful" => "/status/succeeded".to_owned(),
-        other => format!("/{}", other.replace('.', "/")),
-    };
-    match obj.pointer(&pointer) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => String::new(),
-        Some(v) => v.to_string(),
-    }
-}
+mod index;
+mod read;
+
+pub use index::index;
+pub use read::{Page, WatchStart};
 
 #[cfg(test)]
 #[path = "store_tests.rs"]

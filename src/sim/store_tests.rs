@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::sim::kinds::id;
+use crate::sim::select::Filter;
 use serde_json::json;
 
 fn pod(ns: &str, name: &str, node: &str) -> Value {
@@ -11,25 +12,52 @@ fn pod(ns: &str, name: &str, node: &str) -> Value {
 }
 
 fn small() -> Arc<Store> {
-    Store::new(StoreConfig { history: 3, watch_buffer: 16 })
+    Store::new(StoreConfig {
+        history: 3,
+        watch_buffer: 16,
+    })
 }
 
 #[test]
 fn writes_bump_one_cluster_wide_revision_and_stamp_objects() {
     let s = small();
     let a = s.create(id::POD, pod("a", "p1", "n1")).unwrap();
-    let b = s.create(id::NAMESPACE, json!({"metadata": {"name": "a"}})).unwrap();
+    let b = s
+        .create(id::NAMESPACE, json!({"metadata": {"name": "a"}}))
+        .unwrap();
     assert_eq!((a.rv, b.rv), (2, 3));
     let v: Value = serde_json::from_slice(&a.bytes).unwrap();
     assert_eq!(v["metadata"]["resourceVersion"], "2");
     assert!(v["metadata"]["uid"].is_string() && v["metadata"]["creationTimestamp"].is_string());
-    assert_eq!(s.create(id::POD, pod("a", "p1", "n1")).unwrap_err(), StoreError::AlreadyExists("a/p1".into()));
-    let m = s.modify(id::POD, "a", "p1", |v| v["spec"]["nodeName"] = json!("n2")).unwrap();
+    assert_eq!(
+        s.create(id::POD, pod("a", "p1", "n1")).unwrap_err(),
+        StoreError::AlreadyExists("a/p1".into())
+    );
+    let m = s
+        .modify(id::POD, "a", "p1", |v| v["spec"]["nodeName"] = json!("n2"))
+        .unwrap();
     let mv: Value = serde_json::from_slice(&m.bytes).unwrap();
-    assert_eq!(mv["metadata"]["uid"], v["metadata"]["uid"], "uid survives updates");
-    assert_eq!(m.meta.fields.iter().find(|(k, _)| *k == "spec.nodeName").unwrap().1.as_ref(), "n2");
-    assert!(s.create(id::POD, json!({"metadata": {"name": "x"}})).is_err(), "namespaced kinds need a namespace");
-    assert!(s.create(id::NODE, json!({"metadata": {"name": "x", "namespace": "a"}})).is_err());
+    assert_eq!(
+        mv["metadata"]["uid"], v["metadata"]["uid"],
+        "uid survives updates"
+    );
+    assert_eq!(
+        m.meta
+            .fields
+            .iter()
+            .find(|(k, _)| *k == "spec.nodeName")
+            .unwrap()
+            .1
+            .as_ref(),
+        "n2"
+    );
+    assert!(
+        s.create(id::POD, json!({"metadata": {"name": "x"}})).is_err(),
+        "namespaced kinds need a namespace"
+    );
+    assert!(s
+        .create(id::NODE, json!({"metadata": {"name": "x", "namespace": "a"}}))
+        .is_err());
 }
 
 #[test]
@@ -43,14 +71,23 @@ fn watch_replays_after_a_revision_and_410s_before_the_log() {
     s.delete(id::POD, "a", "p0").unwrap();
     s.delete(id::POD, "a", "p1").unwrap();
     // History 3: the log holds revisions 4..=6, so a watch from 2 missed revision 3.
-    assert_eq!(s.watch(id::POD, Some(2)).unwrap_err(), Gone { from: 2, oldest: 3 });
+    assert_eq!(
+        s.watch(id::POD, Some(2)).unwrap_err(),
+        Gone { from: 2, oldest: 3 }
+    );
     let (backlog, _) = s.watch(id::POD, Some(3)).unwrap();
-    assert_eq!(backlog.iter().map(|c| c.kind).collect::<Vec<_>>(), [ChangeType::Added, ChangeType::Deleted, ChangeType::Deleted]);
+    assert_eq!(
+        backlog.iter().map(|c| c.kind).collect::<Vec<_>>(),
+        [ChangeType::Added, ChangeType::Deleted, ChangeType::Deleted]
+    );
     let (initial, _) = s.watch(id::POD, None).unwrap();
     assert_eq!(initial.len(), 1, "only p2 is left");
     s.compact(id::POD);
     assert!(s.watch(id::POD, Some(5)).is_err(), "compaction drops the history");
-    assert!(s.watch(id::POD, Some(6)).is_ok(), "watching from the current revision misses nothing");
+    assert!(
+        s.watch(id::POD, Some(6)).is_ok(),
+        "watching from the current revision misses nothing"
+    );
 }
 
 #[tokio::test]
@@ -60,8 +97,14 @@ async fn live_changes_reach_subscribers_in_order() {
     s.create(id::POD, pod("a", "p", "n")).unwrap();
     s.modify(id::POD, "a", "p", |_| {}).unwrap();
     s.delete(id::POD, "a", "p").unwrap();
-    let kinds: Vec<_> = [rx.recv().await, rx.recv().await, rx.recv().await].into_iter().map(|c| c.unwrap().kind).collect();
-    assert_eq!(kinds, [ChangeType::Added, ChangeType::Modified, ChangeType::Deleted]);
+    let kinds: Vec<_> = [rx.recv().await, rx.recv().await, rx.recv().await]
+        .into_iter()
+        .map(|c| c.unwrap().kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [ChangeType::Added, ChangeType::Modified, ChangeType::Deleted]
+    );
 }
 
 #[test]
@@ -69,25 +112,46 @@ fn lists_page_in_key_order_and_filter() {
     let s = Store::new(StoreConfig::default());
     for ns in ["b", "a"] {
         for n in ["p2", "p1", "p3"] {
-            s.create(id::POD, pod(ns, n, if n == "p2" { "n2" } else { "n1" })).unwrap();
+            s.create(id::POD, pod(ns, n, if n == "p2" { "n2" } else { "n1" }))
+                .unwrap();
         }
     }
     let names = |p: &Page| -> Vec<String> {
-        p.items.iter().map(|b| {
-            let v: Value = serde_json::from_slice(b).unwrap();
-            format!("{}/{}", v["metadata"]["namespace"].as_str().unwrap(), v["metadata"]["name"].as_str().unwrap())
-        }).collect()
+        p.items
+            .iter()
+            .map(|b| {
+                let v: Value = serde_json::from_slice(b).unwrap();
+                format!(
+                    "{}/{}",
+                    v["metadata"]["namespace"].as_str().unwrap(),
+                    v["metadata"]["name"].as_str().unwrap()
+                )
+            })
+            .collect()
     };
     let all = Filter::default();
     let p1 = s.list(id::POD, &all, 4, None, None);
     assert_eq!(names(&p1), ["a/p1", "a/p2", "a/p3", "b/p1"]);
     assert_eq!(p1.next.as_deref(), Some("b/p1"));
     let p2 = s.list(id::POD, &all, 4, p1.next.as_deref(), Some(p1.revision));
-    assert_eq!((names(&p2), p2.next, p2.revision), (vec!["b/p2".to_owned(), "b/p3".into()], None, p1.revision));
+    assert_eq!(
+        (names(&p2), p2.next, p2.revision),
+        (vec!["b/p2".to_owned(), "b/p3".into()], None, p1.revision)
+    );
     let exact = s.list(id::POD, &all, 6, None, None);
-    assert_eq!((exact.items.len(), exact.next), (6, None), "a full last page has no continue");
-    let in_b = Filter { namespace: Some("b".into()), ..Filter::default() };
-    assert_eq!(names(&s.list(id::POD, &in_b, 0, None, None)), ["b/p1", "b/p2", "b/p3"]);
+    assert_eq!(
+        (exact.items.len(), exact.next),
+        (6, None),
+        "a full last page has no continue"
+    );
+    let in_b = Filter {
+        namespace: Some("b".into()),
+        ..Filter::default()
+    };
+    assert_eq!(
+        names(&s.list(id::POD, &in_b, 0, None, None)),
+        ["b/p1", "b/p2", "b/p3"]
+    );
     let on_n2 = Filter {
         fields: crate::sim::select::FieldSelector::parse("spec.nodeName=n2", &KINDS[id::POD]).unwrap(),
         ..Filter::default()

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 
 use super::kinds::{id, KindId, KINDS};
 use crate::kube::kind::BuiltinKind;
+use crate::kube::row::Cell;
 use crate::kube::row::RowCtx;
 use crate::table::format::format_cell;
-use crate::kube::row::Cell;
 
 /// Content type of a Table answer.
 pub const CONTENT_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
@@ -42,7 +42,9 @@ impl Include {
 }
 
 fn builtin(kind: KindId) -> Option<BuiltinKind> {
-    BuiltinKind::ALL.into_iter().find(|b| b.info() == KINDS[kind].info)
+    BuiltinKind::ALL
+        .into_iter()
+        .find(|b| b.info() == KINDS[kind].info)
 }
 
 fn column(name: &str, ty: &str, priority: u8) -> Value {
@@ -57,7 +59,12 @@ pub fn columns(kind: KindId) -> Vec<Value> {
             cols.push(column(c.header, "string", u8::from(c.wide)));
         }
     } else if kind == id::GIZMO {
-        cols.extend([column("Color", "string", 0), column("Size", "integer", 0), column("Phase", "string", 0), column("Age", "date", 0)]);
+        cols.extend([
+            column("Color", "string", 0),
+            column("Size", "integer", 0),
+            column("Phase", "string", 0),
+            column("Age", "date", 0),
+        ]);
     } else {
         cols.push(column("Created At", "date", 0));
     }
@@ -83,20 +90,29 @@ pub fn row(kind: KindId, obj: &[u8], include: Include) -> Value {
         }
     } else if kind == id::GIZMO {
         let age = crate::table::format::age(timestamp(&v["metadata"]["creationTimestamp"]), now_secs());
-        cells.extend([v["spec"]["color"].clone(), v["spec"]["size"].clone(), v["status"]["phase"].clone(), json!(age)]);
+        cells.extend([
+            v["spec"]["color"].clone(),
+            v["spec"]["size"].clone(),
+            v["status"]["phase"].clone(),
+            json!(age),
+        ]);
     } else {
         cells.push(v["metadata"]["creationTimestamp"].clone());
     }
     let object = match include {
         Include::None => Value::Null,
         Include::Object => v,
-        Include::Metadata => json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": v["metadata"]}),
+        Include::Metadata => {
+            json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": v["metadata"]})
+        }
     };
     json!({"cells": cells, "object": object})
 }
 
 fn timestamp(v: &Value) -> Option<i64> {
-    v.as_str().and_then(|s| s.parse::<jiff::Timestamp>().ok()).map(|t| t.as_second())
+    v.as_str()
+        .and_then(|s| s.parse::<jiff::Timestamp>().ok())
+        .map(|t| t.as_second())
 }
 
 /// A Table of `items` with list metadata `meta`; column definitions only when `with_columns`
@@ -113,11 +129,19 @@ mod tests {
 
     #[test]
     fn pods_get_ktui_cells_and_gizmos_printer_columns() {
-        assert!(wanted(Some("application/json;as=Table;v=v1;g=meta.k8s.io,application/json")));
+        assert!(wanted(Some(
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+        )));
         assert!(!wanted(Some("application/json")) && !wanted(None));
         let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a", "creationTimestamp": "2026-01-01T00:00:00Z"},
             "spec": {"containers": [{"name": "c"}]}, "status": {"phase": "Pending"}});
-        let t = table(id::POD, &[Bytes::from(pod.to_string())], json!({}), Include::Metadata, true);
+        let t = table(
+            id::POD,
+            &[Bytes::from(pod.to_string())],
+            json!({}),
+            Include::Metadata,
+            true,
+        );
         assert_eq!(t["columnDefinitions"][0]["name"], "Name");
         assert_eq!(t["columnDefinitions"][2]["name"], "STATUS");
         assert_eq!(t["rows"][0]["cells"][0], "p");
@@ -125,6 +149,9 @@ mod tests {
         assert_eq!(t["rows"][0]["object"]["metadata"]["namespace"], "a");
         let gz = super::super::objects::gizmo("demo", "g", "red", 3, "Ready");
         let r = row(id::GIZMO, gz.to_string().as_bytes(), Include::None);
-        assert_eq!(r["cells"][1..4], [json!("red"), json!(3), json!("Ready")]);
+        assert_eq!(
+            r["cells"].as_array().unwrap()[1..4],
+            [json!("red"), json!(3), json!("Ready")]
+        );
     }
 }

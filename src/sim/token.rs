@@ -25,7 +25,10 @@ impl Continue {
     pub fn decode(token: &str) -> Option<Continue> {
         let raw = URL_SAFE_NO_PAD.decode(token.trim_end_matches('=')).ok()?;
         let v: serde_json::Value = serde_json::from_slice(&raw).ok()?;
-        Some(Continue { revision: v["rv"].as_u64()?, after: v["start"].as_str()?.to_owned() })
+        Some(Continue {
+            revision: v["rv"].as_u64()?,
+            after: v["start"].as_str()?.to_owned(),
+        })
     }
 }
 
@@ -35,9 +38,16 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_garbage() {
-        let c = Continue { revision: 42, after: "ns/pod-1".into() };
+        let c = Continue {
+            revision: 42,
+            after: "ns/pod-1".into(),
+        };
         let t = c.encode();
-        assert!(t.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'), "{t}");
+        assert!(
+            t.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'),
+            "{t}"
+        );
         assert_eq!(Continue::decode(&t), Some(c));
         assert_eq!(Continue::decode("not a token"), None);
         assert_eq!(Continue::decode(&URL_SAFE_NO_PAD.encode("{\"rv\":\"x\"}")), None);

@@ -56,7 +56,10 @@ pub struct WatchEnv {
 }
 
 /// Starts the watch task and returns the response body stream it feeds.
-pub fn start(env: WatchEnv, req: WatchRequest) -> StreamBody<impl futures::Stream<Item = Chunk> + Send + 'static> {
+pub fn start(
+    env: WatchEnv,
+    req: WatchRequest,
+) -> StreamBody<impl futures::Stream<Item = Chunk> + Send + 'static> {
     let (tx, mut rx) = mpsc::channel::<Chunk>(64);
     tokio::spawn(pump(env, req, tx));
     StreamBody::new(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)))
@@ -85,8 +88,13 @@ impl Renderer {
         match self.table {
             None => Some(line(ty, obj)),
             Some(include) => {
-                let t = super::table::table(self.kind, std::slice::from_ref(&change.obj.bytes),
-                    json!({"resourceVersion": change.obj.rv.to_string()}), include, !self.columns_sent);
+                let t = super::table::table(
+                    self.kind,
+                    std::slice::from_ref(&change.obj.bytes),
+                    json!({"resourceVersion": change.obj.rv.to_string()}),
+                    include,
+                    !self.columns_sent,
+                );
                 self.columns_sent = true;
                 Some(line(ty, t.to_string().as_bytes()))
             }
@@ -148,7 +156,11 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
         }
     };
     let mut sent_rv = req.from.unwrap_or(0);
-    let mut out = Renderer { kind: req.kind, table: req.table, columns_sent: false };
+    let mut out = Renderer {
+        kind: req.kind,
+        table: req.table,
+        columns_sent: false,
+    };
     for change in &backlog {
         sent_rv = sent_rv.max(change.obj.rv);
         if let Some(l) = out.line(change, &req.filter) {
@@ -160,7 +172,9 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     drop(backlog);
     if req.from.is_none() && req.initial_events_end {
         let rv = env.store.bookmark_revision(req.kind).max(sent_rv);
-        if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), true)).await {
+        if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await
+            || !send(bookmark(req.kind, rv.max(sent_rv), true)).await
+        {
             return;
         }
     }
@@ -207,7 +221,13 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
 }
 
 /// Sends every change already queued for this watcher; false when the watch must end.
-async fn drain<F, Fut>(live: &mut broadcast::Receiver<Arc<Change>>, req: &WatchRequest, out: &mut Renderer, send: &F, sent_rv: &mut u64) -> bool
+async fn drain<F, Fut>(
+    live: &mut broadcast::Receiver<Arc<Change>>,
+    req: &WatchRequest,
+    out: &mut Renderer,
+    send: &F,
+    sent_rv: &mut u64,
+) -> bool
 where
     F: Fn(Bytes) -> Fut,
     Fut: std::future::Future<Output = bool>,

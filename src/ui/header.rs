@@ -80,6 +80,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         }
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
+        Screen::Yaml(y) => {
+            let state = y.watch.as_ref().map(|w| w.view.load().state.to_string()).unwrap_or_default();
+            vec![Span::styled(" yaml  ", theme.value), Span::styled(state, theme.ok)]
+        }
     };
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
 }

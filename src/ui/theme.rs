@@ -1,7 +1,11 @@
-//! Colours by role. Owns the palette; must not decide what is drawn. `NO_COLOR` (any
-//! non-empty value) turns every colour off; the terminal's background is never painted.
+//! Colours by role, built from the theme files in `assets/themes/` (see
+//! `crate::config::theme`). Owns the styles handed to widgets; must not decide what is drawn.
+//! `NO_COLOR` (any non-empty value) turns every colour off; the terminal's background is
+//! never painted unless a theme asks for it.
 
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
+
+use crate::config::theme::{self, ColorSupport};
 
 use crate::kube::row::Health;
 
@@ -31,45 +35,47 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// The built-in theme `name` (see `assets/themes/`) with colours adapted to `support`;
+    /// without colour support the `mono` theme whatever `name` says. `None` for an unknown
+    /// name.
+    pub fn load(name: &str, support: ColorSupport) -> Option<Theme> {
+        let name = if support == ColorSupport::None { "mono" } else { name };
+        let t = theme::spec(name)?;
+        Some(Theme {
+            label: t.label.style(support),
+            value: t.value.style(support),
+            column: t.column.style(support),
+            selected: t.selected.style(support),
+            ok: t.ok.style(support),
+            warn: t.warn.style(support),
+            error: t.error.style(support),
+            dim: t.dim.style(support),
+            highlight: t.highlight.style(support),
+            border: t.border.style(support),
+        })
+    }
+
     /// The dark default, in the 16 ANSI colours so it survives every terminal.
     pub fn dark() -> Theme {
-        Theme {
-            label: Style::new().fg(Color::Yellow),
-            value: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            column: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
-            selected: Style::new().add_modifier(Modifier::REVERSED),
-            ok: Style::new().fg(Color::Cyan),
-            warn: Style::new().fg(Color::Yellow),
-            error: Style::new().fg(Color::Red),
-            dim: Style::new().fg(Color::DarkGray),
-            highlight: Style::new().fg(Color::LightMagenta).add_modifier(Modifier::BOLD),
-            border: Style::new().fg(Color::Blue),
-        }
+        Theme::load("dark", ColorSupport::Ansi16).unwrap_or_else(Theme::plain)
     }
 
     /// No colours at all: emphasis by bold, reverse and underline only.
     pub fn mono() -> Theme {
-        let plain = Style::new();
-        Theme {
-            label: plain,
-            value: plain.add_modifier(Modifier::BOLD),
-            column: plain.add_modifier(Modifier::BOLD),
-            selected: plain.add_modifier(Modifier::REVERSED),
-            ok: plain,
-            warn: plain,
-            error: plain.add_modifier(Modifier::BOLD),
-            dim: plain,
-            highlight: plain.add_modifier(Modifier::UNDERLINED),
-            border: plain,
-        }
+        Theme::load("mono", ColorSupport::Ansi16).unwrap_or_else(Theme::plain)
     }
 
-    /// `mono` when `NO_COLOR` is set and non-empty, else `dark`.
+    /// `dark` with the colours the environment allows (`mono` when `NO_COLOR` is set and
+    /// non-empty). Parses a theme file: call once, not per frame.
     pub fn from_env() -> Theme {
-        match std::env::var_os("NO_COLOR") {
-            Some(v) if !v.is_empty() => Theme::mono(),
-            _ => Theme::dark(),
-        }
+        Theme::load("dark", ColorSupport::from_env()).unwrap_or_else(Theme::plain)
+    }
+
+    /// Unstyled (only if an embedded theme failed to parse, which a unit test rules out).
+    fn plain() -> Theme {
+        let p = Style::new();
+        let selected = p.add_modifier(Modifier::REVERSED);
+        Theme { label: p, value: p, column: p, selected, ok: p, warn: p, error: p, dim: p, highlight: p, border: p }
     }
 
     /// The row style for a health class.
@@ -80,5 +86,26 @@ impl Theme {
             Health::Error => self.error,
             Health::Done => self.dim,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::Color;
+
+    #[test]
+    fn builtins_load_and_mono_has_no_colour() {
+        for (name, _) in theme::THEMES {
+            assert!(Theme::load(name, ColorSupport::TrueColor).is_some(), "{name}");
+        }
+        let t = Theme::dark();
+        assert_eq!((t.label.fg, t.highlight.fg), (Some(Color::Yellow), Some(Color::LightMagenta)));
+        let no_colour = Theme::load("light", ColorSupport::None).unwrap();
+        for s in [no_colour.label, no_colour.ok, no_colour.error, no_colour.highlight, no_colour.border] {
+            assert_eq!((s.fg, s.bg), (None, None));
+        }
+        let light16 = Theme::load("light", ColorSupport::Ansi16).unwrap();
+        assert_eq!(light16.dim.fg, Some(Color::DarkGray));
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::kube::row::Row;
 use crate::kube::store::Snapshot;
 
-use super::compute::{self, Known, NO_MATCH};
+use super::compute::{self, Known, Scope, NO_MATCH};
 use super::names::Names;
 use super::order::{Order, Sort, SortBy};
 use super::query::Query;
@@ -55,6 +55,9 @@ impl Entry {
 #[derive(Debug)]
 struct Generation {
     rows: Arc<[Arc<Row>]>,
+    /// Rows are ordered by (namespace, name): true for informer snapshots, false for the
+    /// event timeline (newest first).
+    by_key: bool,
     rev: u64,
     epoch: u64,
     names: Option<(bool, Arc<Names>)>,
@@ -66,6 +69,7 @@ impl Generation {
     fn of(snap: &Snapshot) -> Generation {
         Generation {
             rows: snap.rows.clone(),
+            by_key: !snap.key.kind.is_timeline(),
             rev: snap.rev,
             epoch: snap.epoch,
             names: None,
@@ -121,7 +125,11 @@ impl ViewCache {
             self.carry = old
                 .filter(|g| g.names.is_some() || !g.recent.is_empty())
                 .map(|old| {
-                    let remap = remap(&old.rows, &snap.rows);
+                    let remap = if old.by_key && !snap.key.kind.is_timeline() {
+                        remap_by_key(&old.rows, &snap.rows)
+                    } else {
+                        remap_by_ptr(&old.rows, &snap.rows)
+                    };
                     Carry { old, remap }
                 });
         }
@@ -139,7 +147,7 @@ impl ViewCache {
             return result;
         }
         let rows: &[Arc<Row>] = &snap.rows;
-        let scope = scope_of(rows, spec.namespace);
+        let scope = scope_of(rows, spec.namespace, cur.by_key);
         let total = scope.len();
         let query = spec.query;
         let needs_names = !query.fuzzy_terms().is_empty() || !query.inverse_terms().is_empty();
@@ -227,10 +235,22 @@ fn order_for(cur: &mut Generation, by: SortBy) -> Arc<Order> {
     order
 }
 
-/// For each row of `new`, the index of the same `Arc` in `old`, else [`NONE`]. Both are
-/// ordered by (namespace, name), so one merge walk suffices; rows are only dereferenced
-/// where the pointers differ.
-fn remap(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
+/// For each row of `new`, the index of the same `Arc` in `old`, else [`NONE`], for rows in
+/// any order (a pointer map).
+fn remap_by_ptr(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
+    let at: std::collections::HashMap<*const Row, u32> = old
+        .iter()
+        .enumerate()
+        .map(|(j, r)| (Arc::as_ptr(r), super::order::idx32(j)))
+        .collect();
+    new.iter()
+        .map(|r| at.get(&Arc::as_ptr(r)).copied().unwrap_or(NONE))
+        .collect()
+}
+
+/// [`remap_by_ptr`] for rows ordered by (namespace, name): one merge walk, dereferencing
+/// rows only where the pointers differ.
+fn remap_by_key(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
     let mut out = vec![NONE; new.len()];
     let mut j = 0;
     for (i, row) in new.iter().enumerate() {
@@ -264,12 +284,21 @@ fn dense(scored: &[(u32, i64)], len: usize) -> Vec<i64> {
     out
 }
 
-/// The index range of rows in namespace `ns` (all rows for `None`), by binary search over
-/// rows ordered by namespace.
-fn scope_of(rows: &[Arc<Row>], ns: Option<&str>) -> std::ops::Range<usize> {
-    let Some(ns) = ns else { return 0..rows.len() };
+/// The rows in namespace `ns` (all rows for `None`): a binary search when rows are ordered by
+/// namespace, else a scan.
+fn scope_of(rows: &[Arc<Row>], ns: Option<&str>, by_key: bool) -> Scope {
+    let Some(ns) = ns else {
+        return Scope::Range(0..rows.len());
+    };
+    if !by_key {
+        let hits = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.namespace.as_deref() == Some(ns));
+        return Scope::List(hits.map(|(i, _)| super::order::idx32(i)).collect());
+    }
     let key = |r: &Arc<Row>| r.namespace.as_deref().map(|n| n.cmp(ns));
     let start = rows.partition_point(|r| key(r).is_none_or(|o| o.is_lt()));
     let end = rows.partition_point(|r| key(r).is_none_or(|o| o.is_le()));
-    start..end.max(start)
+    Scope::Range(start..end.max(start))
 }

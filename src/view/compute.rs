@@ -28,12 +28,47 @@ pub(crate) struct Known<'a> {
     pub old: &'a [i64],
 }
 
+/// The rows of the namespace scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// A contiguous range of indices (rows ordered by namespace).
+    Range(Range<usize>),
+    /// Ascending indices (rows in another order, e.g. the event timeline).
+    List(Vec<u32>),
+}
+
+impl Scope {
+    /// Number of rows in scope.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Scope::Range(r) => r.len(),
+            Scope::List(l) => l.len(),
+        }
+    }
+
+    /// The indices, ascending.
+    pub(crate) fn indices(&self) -> Cow<'_, [u32]> {
+        match self {
+            Scope::Range(r) => Cow::Owned(r.clone().map(idx32).collect()),
+            Scope::List(l) => Cow::Borrowed(l),
+        }
+    }
+
+    /// True when row `i` is in scope.
+    pub(crate) fn contains(&self, i: u32) -> bool {
+        match self {
+            Scope::Range(r) => r.contains(&(i as usize)),
+            Scope::List(l) => l.binary_search(&i).is_ok(),
+        }
+    }
+}
+
 /// Everything one computation reads.
 pub(crate) struct Plan<'a> {
     /// The snapshot's rows.
     pub rows: &'a [Arc<Row>],
-    /// Indices of the rows in the namespace scope.
-    pub scope: Range<usize>,
+    /// The rows in the namespace scope.
+    pub scope: Scope,
     /// Display names; required when the query has fuzzy or inverse terms.
     pub names: Option<&'a Names>,
     /// The order for `sort.by`.
@@ -53,15 +88,12 @@ pub(crate) struct Plan<'a> {
 /// with their scores (empty for an empty query), for carrying over to the next snapshot.
 pub(crate) fn run(plan: &Plan<'_>) -> (Vec<u32>, Vec<(u32, i64)>) {
     if plan.query.is_empty() {
-        return (
-            plan.order.all_in(plan.scope.clone(), plan.sort.reverse),
-            Vec::new(),
-        );
+        return (plan.order.all_in(&plan.scope, plan.sort.reverse), Vec::new());
     }
     let filter = NameFilter::new(plan.query);
     let cands: Cow<'_, [u32]> = match plan.candidates {
         Some(c) => Cow::Borrowed(c),
-        None => Cow::Owned(plan.scope.clone().map(idx32).collect()),
+        None => plan.scope.indices(),
     };
     let matched = scan(plan, &filter, &cands);
     (order_matches(plan, &matched), matched)

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use crate::kube::row::{Cell, Row};
 
+use super::compute::Scope;
+
 /// What rows are ordered by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SortBy {
@@ -118,17 +120,12 @@ impl Order {
         }
     }
 
-    /// Row indices in this order, restricted to `scope` (a range of snapshot indices), then
-    /// reversed if asked.
-    pub(crate) fn all_in(&self, scope: std::ops::Range<usize>, reverse: bool) -> Vec<u32> {
+    /// Row indices in this order, restricted to `scope`, then reversed if asked.
+    pub(crate) fn all_in(&self, scope: &Scope, reverse: bool) -> Vec<u32> {
         let mut out: Vec<u32> = if self.perm.is_empty() {
-            scope.map(idx32).collect()
+            scope.indices().into_owned()
         } else {
-            self.perm
-                .iter()
-                .copied()
-                .filter(|&i| scope.contains(&(i as usize)))
-                .collect()
+            self.perm.iter().copied().filter(|&i| scope.contains(i)).collect()
         };
         if reverse {
             out.reverse();

@@ -6,6 +6,9 @@
 # the wanted version is not rebuilt, so a warm run takes about a second.
 # Usage: tests/cluster/build.sh        (prints the bin dir on its last line)
 set -euo pipefail
+# The whole script is one { ... } block: bash reads it completely before running it, so an
+# edit to this file during a long build cannot derail the running copy.
+{
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 K8S_VERSION=v1.37.2   # keep in step with kubebins/go.mod
@@ -58,7 +61,7 @@ if has_version kube-apiserver "Kubernetes $K8S_VERSION" --version &&
    has_version kubectl "Client Version: $K8S_VERSION" version --client; then
   log "kubernetes $K8S_VERSION binaries cached in $BIN"
 else
-  log "building kubernetes $K8S_VERSION binaries (cold: ~25 min on 2 cores) ..."
+  log "building kubernetes $K8S_VERSION binaries (cold: ~10 min on 2 idle cores) ..."
   guard "$HERE/kubebins"
   minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
   ldflags="-s -w"
@@ -76,7 +79,7 @@ fi
 if has_version etcd "etcd Version: $ETCD_VERSION" --version; then
   log "etcd $ETCD_VERSION cached in $BIN"
 else
-  log "building etcd $ETCD_VERSION (cold: a few minutes) ..."
+  log "building etcd $ETCD_VERSION (cold: ~2 min) ..."
   guard "$HERE/etcdbin"
   # -o names the file: go would otherwise call it after the path element before /v3 ("server")
   build_into_bin "$HERE/etcdbin" etcd -ldflags "-s -w" go.etcd.io/etcd/server/v3
@@ -86,3 +89,5 @@ has_version kube-apiserver "Kubernetes $K8S_VERSION" --version || { log "kube-ap
 has_version kubectl "Client Version: $K8S_VERSION" version --client || { log "kubectl version check failed"; exit 1; }
 has_version etcd "etcd Version: $ETCD_VERSION" --version || { log "etcd version check failed"; exit 1; }
 echo "$BIN"
+exit 0
+}

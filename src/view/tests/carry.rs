@@ -77,3 +77,37 @@ fn carried_names_follow_the_name_mode() {
         reference(&next, &spec(&query, Sort::default(), None, true))
     );
 }
+
+#[test]
+fn event_timeline_rows_in_any_order() {
+    let base = pods(400, 31);
+    let mut rows: Vec<Arc<Row>> = base.rows.iter().rev().cloned().collect();
+    let mut s = base.clone();
+    s.key = ResourceKey::new(BuiltinKind::Event, None);
+    s.rows = rows.clone().into();
+    let mut c = ViewCache::new();
+    for round in 0..2u64 {
+        for ns in [None, Some("prod"), Some("team-a")] {
+            for text in ["", "web", "-l app=web-3", "!a"] {
+                let query = q(text);
+                let sp = spec(&query, Sort::default(), ns, false);
+                let got = c.view(&s, &sp);
+                assert_eq!(got.rows, reference(&s, &sp), "round {round} {text:?} {ns:?}");
+                assert_eq!(
+                    got.total,
+                    s.rows
+                        .iter()
+                        .filter(|r| ns.is_none_or(|n| r.namespace.as_deref() == Some(n)))
+                        .count()
+                );
+            }
+        }
+        // Newest first: new rows arrive at the top, the oldest fall off the end.
+        let fresh = pods(30, 40 + round);
+        rows.truncate(rows.len() - 20);
+        rows.splice(0..0, fresh.rows.iter().cloned());
+        s.rows = rows.clone().into();
+        s.rev += 1;
+    }
+    assert!(c.stats().carried > 0, "{:?}", c.stats());
+}

@@ -1,0 +1,71 @@
+//! Applies a loaded [`Config`] to the UI state: keymap, theme, aliases, read-only, and the
+//! per-context overrides once the context is known. Owns that mapping; must not read files
+//! (the config is loaded by `main`) or perform I/O.
+
+use crate::config::Config;
+use crate::ui::theme::Theme;
+
+use super::state::UiState;
+
+/// Settings that depend on the context: call at start (with `--context`, if given) and again
+/// whenever the context in use is known or changes. `cli_readonly` is `--readonly`, which a
+/// context's `readonly = false` cannot undo.
+pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_readonly: bool) {
+    state.keymap = config.keymap();
+    state.theme = theme_for(config, context);
+    state.aliases = config.aliases.clone();
+    state.readonly = cli_readonly || config.readonly_for(context);
+}
+
+/// The theme of `context` with the configured colour support.
+pub fn theme_for(config: &Config, context: Option<&str>) -> Theme {
+    Theme::load(config.theme_for(context), config.ui.colors.support()).unwrap_or_else(Theme::from_env)
+}
+
+/// `line` with its first word replaced by the alias it names, if it does (`[aliases]`,
+/// `web = "pods -l app=web"`: `:web prod` runs `pods -l app=web prod`). Aliases do not
+/// expand recursively.
+pub fn expand_alias(state: &UiState, line: &str) -> Option<String> {
+    let line = line.trim();
+    let (first, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let target = state.aliases.get(first)?;
+    Some(if rest.trim().is_empty() { target.clone() } else { format!("{target} {}", rest.trim()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::app::action::Action;
+    use crate::app::keymap::{KeyMode, KeyPress, Lookup};
+    use crate::app::state::{ListView, Screen};
+    use crate::kube::key::ResourceKey;
+    use crate::kube::kind::BuiltinKind;
+
+    fn state() -> UiState {
+        let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
+        UiState::new(Screen::List(Box::new(ListView::new(key, None))), Some("default".into()), false)
+    }
+
+    #[test]
+    fn overrides_reach_the_state() {
+        let cfg = crate::config::parse(
+            Path::new("c.toml"),
+            "[aliases]\nweb = \"pods -l app=web\"\n[keymap.normal]\nbindings = [{ on = \"q\", run = \"quit\" }]\n\
+             [context.prod]\nreadonly = true\ntheme = \"mono\"\n",
+        )
+        .unwrap();
+        let mut s = state();
+        apply(&mut s, &cfg, Some("prod"), false);
+        assert!(s.readonly);
+        assert_eq!(s.theme.ok.fg, None);
+        let q = KeyPress::parse("q").unwrap();
+        assert_eq!(s.keymap.lookup(KeyMode::Normal, &[], q), Lookup::Action(Action::Quit));
+        assert_eq!(expand_alias(&s, "web").as_deref(), Some("pods -l app=web"));
+        assert_eq!(expand_alias(&s, " web  shop ").as_deref(), Some("pods -l app=web shop"));
+        assert_eq!(expand_alias(&s, "pods"), None);
+        apply(&mut s, &cfg, Some("dev"), false);
+        assert!(!s.readonly);
+    }
+}

@@ -1,0 +1,137 @@
+//! Live detail of one object: the whole object as JSON (for the YAML view), kept current by
+//! the same list-watch loop as the lists, narrowed to `metadata.name`. Owns the object
+//! slot and its sink; must not format or draw.
+
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use serde::Deserialize;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::informer::{run_sink, InformerConfig, Loop};
+use super::key::ResourceKey;
+use super::row::Versioned;
+use super::sink::Sink;
+use super::state::SyncState;
+use super::stats::InformerStats;
+use super::store::StoreChanged;
+
+/// A whole API object, undecoded. Only detail views hold these, one at a time.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct RawObject(pub serde_json::Value);
+
+impl Versioned for RawObject {
+    fn version(&self) -> Option<&str> {
+        self.0.pointer("/metadata/resourceVersion").and_then(|v| v.as_str())
+    }
+}
+
+/// What a detail view knows of its object.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectView {
+    /// The latest object seen; kept after deletion so the view can still show it.
+    pub object: Option<Arc<serde_json::Value>>,
+    /// The object was deleted (or is no longer listed).
+    pub deleted: bool,
+    /// Freshness of the watch.
+    pub state: SyncState,
+    /// Bumped on every change.
+    pub rev: u64,
+}
+
+/// A running watch of one object. Dropping it stops the watch.
+pub struct ObjectWatch {
+    /// The key watched (kind, namespace, `metadata.name=<name>` field selector).
+    pub key: ResourceKey,
+    /// The latest view; read with `load_full`.
+    pub view: Arc<ArcSwap<ObjectView>>,
+    task: JoinHandle<()>,
+}
+
+impl Drop for ObjectWatch {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Starts watching `name` of `key.kind` in `key.namespace` on `runtime`; `notify` gets a
+/// [`StoreChanged`] with the watch's key on every change.
+pub fn watch_object(
+    runtime: &tokio::runtime::Handle,
+    client: kube::Client,
+    key: ResourceKey,
+    name: &str,
+    notify: UnboundedSender<StoreChanged>,
+) -> ObjectWatch {
+    let key = key.with_fields(&format!("metadata.name={name}"));
+    let view = Arc::new(ArcSwap::from_pointee(ObjectView::default()));
+    let sink = ObjectSink { key: key.clone(), view: view.clone(), notify, current: ObjectView::default(), seen: false };
+    let parts = Loop { key: key.clone(), client, stats: Arc::new(InformerStats::default()), config: InformerConfig::default() };
+    let task = runtime.spawn(run_sink::<RawObject, _>(parts, sink));
+    ObjectWatch { key, view, task }
+}
+
+struct ObjectSink {
+    key: ResourceKey,
+    view: Arc<ArcSwap<ObjectView>>,
+    notify: UnboundedSender<StoreChanged>,
+    current: ObjectView,
+    seen: bool,
+}
+
+impl ObjectSink {
+    fn publish_now(&mut self) {
+        self.current.rev += 1;
+        self.view.store(Arc::new(self.current.clone()));
+        let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: 0 });
+    }
+}
+
+impl Sink<RawObject> for ObjectSink {
+    fn init(&mut self) {
+        self.seen = false;
+        self.current.state = SyncState::Syncing { received: 0 };
+    }
+    fn init_apply(&mut self, obj: RawObject) {
+        self.seen = true;
+        self.current.object = Some(Arc::new(obj.0));
+        self.current.deleted = false;
+    }
+    fn init_done(&mut self, _rv: Option<String>) {
+        if !self.seen {
+            self.current.deleted = true;
+        }
+        self.current.state = SyncState::Live;
+        self.publish_now();
+    }
+    fn apply(&mut self, obj: RawObject) {
+        self.current.object = Some(Arc::new(obj.0));
+        self.current.deleted = false;
+        self.publish_now();
+    }
+    fn delete(&mut self, _obj: RawObject) {
+        self.current.deleted = true;
+        self.publish_now();
+    }
+    fn set_resource_version(&mut self, _rv: String) {}
+    fn set_state(&mut self, state: SyncState) {
+        if state != self.current.state {
+            self.current.state = state;
+            self.publish_now();
+        }
+    }
+    fn state(&self) -> &SyncState {
+        &self.current.state
+    }
+    fn len(&self) -> usize {
+        usize::from(self.current.object.is_some())
+    }
+    fn deadline(&self) -> Option<Instant> {
+        None
+    }
+    fn maybe_publish(&mut self) {}
+    fn publish(&mut self) {}
+}

@@ -1,0 +1,59 @@
+//! The YAML view: the object's lines with keys coloured, search matches highlighted, and a
+//! title saying what is shown (deleted, managedFields, Secret values). Read-only.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+use crate::app::yaml::YamlView;
+use crate::kube::sanitize::sanitize;
+
+use super::theme::Theme;
+
+pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> usize {
+    let page = area.height.saturating_sub(2) as usize;
+    let mut title = format!(" yaml {}/{} ", y.key.kind.info().singular, sanitize(&y.name));
+    if y.deleted {
+        title.push_str("[deleted] ");
+    }
+    if y.show_managed {
+        title.push_str("[managedFields] ");
+    }
+    if y.reveal {
+        title.push_str("[secret values shown] ");
+    }
+    let needle = y.search.to_lowercase();
+    let lines: Vec<Line> = y
+        .lines
+        .iter()
+        .skip(y.scroll)
+        .take(page)
+        .map(|l| {
+            let style_all = if !needle.is_empty() && l.to_lowercase().contains(&needle) { Some(theme.highlight) } else { None };
+            colour(l, theme, style_all)
+        })
+        .collect();
+    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(Span::styled(title, theme.value));
+    let body = if y.lines.is_empty() { vec![Line::from(Span::styled("loading…", theme.warn))] } else { lines };
+    f.render_widget(Paragraph::new(body).block(block), area);
+    page
+}
+
+/// `key: value` with the key in the label style; comments and list dashes dimmed.
+fn colour(line: &str, theme: &Theme, whole: Option<ratatui::style::Style>) -> Line<'static> {
+    if let Some(style) = whole {
+        return Line::from(Span::styled(line.to_owned(), style));
+    }
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('#') {
+        return Line::from(Span::styled(line.to_owned(), theme.dim));
+    }
+    match line.find(": ").or_else(|| line.strip_suffix(':').map(|s| s.len())) {
+        Some(i) if !trimmed.starts_with('"') => {
+            let (k, v) = line.split_at(i);
+            Line::from(vec![Span::styled(k.to_owned(), theme.label), Span::raw(v.to_owned())])
+        }
+        _ => Line::from(line.to_owned()),
+    }
+}

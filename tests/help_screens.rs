@@ -1,0 +1,200 @@
+//! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×36,
+//! fixed clock): what it lists for pods, the event timeline and the informers view; a user
+//! override shows up in it and in dispatch; and cell by cell, the `mono` theme and
+//! `NO_COLOR` draw no colour at all (every cell's fg and bg is `Reset`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ktui::app::action::Action;
+use ktui::app::configure;
+use ktui::app::keymap::{KeyMode, KeyPress, Lookup};
+use ktui::app::prepare::prepare;
+use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::update::update;
+use ktui::config::theme::ColorSupport;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::kind::BuiltinKind;
+use ktui::kube::row::RowCtx;
+use ktui::kube::store::{Slot, StoreWriter};
+use ktui::table::decode_row;
+use ktui::ui::theme::Theme;
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use ratatui::Terminal;
+use serde_json::json;
+
+/// 2026-11-30T12:00:00Z.
+const NOW: i64 = 1_796_040_000;
+
+fn pod(name: &str, phase: &str, waiting: Option<&str>) -> Vec<u8> {
+    let created = jiff::Timestamp::from_second(NOW - 3600).unwrap().to_string();
+    let state = match waiting {
+        Some(reason) => json!({"waiting": {"reason": reason}}),
+        None => json!({"running": {"startedAt": created}}),
+    };
+    serde_json::to_vec(&json!({
+        "metadata": {"name": name, "namespace": "shop", "uid": format!("u-{name}"), "resourceVersion": "1",
+                     "creationTimestamp": created},
+        "spec": {"containers": [{"name": "app", "image": "nginx"}], "nodeName": "node-1"},
+        "status": {"phase": phase, "containerStatuses": [{"name": "app", "ready": waiting.is_none(),
+                   "restartCount": 3, "state": state}]},
+    }))
+    .unwrap()
+}
+
+fn slot(kind: BuiltinKind, objects: &[Vec<u8>]) -> Arc<Slot> {
+    let slot = Slot::new(ResourceKey::new(kind, Some("shop")), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let mut w = StoreWriter::new(slot.clone(), tx);
+    w.init();
+    for o in objects {
+        w.init_apply(decode_row(kind, o, &RowCtx::default()).unwrap());
+    }
+    w.init_done(Some("100".into()));
+    slot
+}
+
+fn list_state(kind: BuiltinKind, objects: &[Vec<u8>]) -> UiState {
+    let mut list = ListView::new(ResourceKey::new(kind, Some("shop")), None);
+    list.source = Some(Source::fixed(slot(kind, objects)));
+    UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false)
+}
+
+fn pods_state() -> UiState {
+    let pods = [
+        pod("web-1", "Running", None),
+        pod("worker-2", "Pending", Some("ContainerCreating")),
+        pod("cart-3", "Running", Some("CrashLoopBackOff")),
+    ];
+    list_state(BuiltinKind::Pod, &pods)
+}
+
+fn render(state: &mut UiState) -> Terminal<TestBackend> {
+    let mut term = Terminal::new(TestBackend::new(80, 36)).unwrap();
+    for _ in 0..2 {
+        prepare(state);
+        let mut page = 0;
+        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
+        state.page_rows = page;
+    }
+    term
+}
+
+fn with_help(mut state: UiState) -> Terminal<TestBackend> {
+    update(&mut state, Action::Help);
+    assert!(state.help);
+    render(&mut state)
+}
+
+#[test]
+fn help_per_view() {
+    let pods = with_help(pods_state());
+    let text = format!("{}", pods.backend());
+    assert!(text.contains("sort by name") && text.contains("events of the selected object"), "{text}");
+    assert!(!text.contains("warnings only"), "the timeline's toggle is not offered on pods:\n{text}");
+    insta::assert_snapshot!("help_pods_80x36", pods.backend());
+
+    let events = with_help(list_state(BuiltinKind::Event, &[]));
+    let text = format!("{}", events.backend());
+    assert!(text.contains("warnings only") && !text.contains("events of the selected object"), "{text}");
+    insta::assert_snapshot!("help_events_80x36", events.backend());
+
+    let informers = with_help(UiState::new(Screen::Informers { selected: 0 }, None, false));
+    let text = format!("{}", informers.backend());
+    assert!(!text.contains("sort by name") && !text.contains("filter:"), "lists-only keys hidden:\n{text}");
+    insta::assert_snapshot!("help_informers_80x36", informers.backend());
+}
+
+#[test]
+fn a_user_override_changes_dispatch_and_help() {
+    let cfg = ktui::config::parse(
+        Path::new("config.toml"),
+        "[keymap.normal]\nbindings = [\n  { on = \"q\", run = \"quit\" },\n  { on = \"ctrl-w\", run = \"none\" },\n  \
+         { on = \"W\", run = \"toggle_wide\", desc = \"wide columns (-o wide)\" },\n  { on = \"j\", run = \"page_down\" },\n]\n",
+    )
+    .unwrap();
+    let mut state = pods_state();
+    configure::apply(&mut state, &cfg, None, false);
+    let press = |s: &str| KeyPress::parse(s).unwrap();
+    assert_eq!(state.keymap.lookup(KeyMode::Normal, &[], press("ctrl-w")), Lookup::None);
+    assert_eq!(state.keymap.lookup(KeyMode::Normal, &[], press("j")), Lookup::Action(Action::PageDown));
+    let term = with_help(pods_state_with(&cfg));
+    let text = format!("{}", term.backend());
+    assert!(text.contains("W ") && text.contains("wide columns (-o wide)") && !text.contains("ctrl-w"), "{text}");
+    assert!(text.contains("ctrl-c, q"), "q joins ctrl-c on the quit line:\n{text}");
+    insta::assert_snapshot!("help_pods_overridden_80x36", term.backend());
+    let Lookup::Action(a) = state.keymap.lookup(KeyMode::Normal, &[], press("q")) else { panic!("q is bound") };
+    update(&mut state, a);
+    assert_eq!(state.quit, Some(0));
+}
+
+fn pods_state_with(cfg: &ktui::config::Config) -> UiState {
+    let mut s = pods_state();
+    configure::apply(&mut s, cfg, None, false);
+    s
+}
+
+/// Cells that carry any colour, as `(x, y, fg, bg)`.
+fn coloured(term: &Terminal<TestBackend>) -> Vec<(u16, u16, Color, Color)> {
+    let buf = term.backend().buffer();
+    let mut out = Vec::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            let c = &buf[(x, y)];
+            if c.fg != Color::Reset || c.bg != Color::Reset {
+                out.push((x, y, c.fg, c.bg));
+            }
+        }
+    }
+    out
+}
+
+fn busy_screens(theme: Theme) -> Vec<Terminal<TestBackend>> {
+    let mut filtered = pods_state();
+    filtered.theme = theme;
+    if let Some(l) = filtered.top_list_mut() {
+        l.filter = "wr".into();
+    }
+    let mut help = pods_state();
+    help.theme = theme;
+    update(&mut help, Action::Help);
+    let mut plain = pods_state();
+    plain.theme = theme;
+    vec![render(&mut filtered), render(&mut help), render(&mut plain)]
+}
+
+#[test]
+fn mono_and_no_color_draw_no_colour() {
+    // A control: the dark theme does colour these screens.
+    assert!(busy_screens(Theme::dark()).iter().all(|t| !coloured(t).is_empty()));
+    let no_color = ColorSupport::detect(|k| (k == "NO_COLOR").then(|| "1".to_owned()));
+    assert_eq!(no_color, ColorSupport::None);
+    let themes = [
+        ("mono", Theme::load("mono", ColorSupport::TrueColor).unwrap()),
+        ("dark + NO_COLOR", Theme::load("dark", no_color).unwrap()),
+        ("light + NO_COLOR", Theme::load("light", no_color).unwrap()),
+    ];
+    for (name, theme) in themes {
+        for term in busy_screens(theme) {
+            let cells = coloured(&term);
+            assert!(cells.is_empty(), "{name}: coloured cells {:?}\n{}", &cells[..cells.len().min(5)], term.backend());
+        }
+    }
+}
+
+#[test]
+fn light_theme_falls_back_to_16_colours() {
+    let mut state = pods_state();
+    state.theme = Theme::load("light", ColorSupport::Ansi16).unwrap();
+    let term = render(&mut state);
+    for (x, y, fg, bg) in coloured(&term) {
+        for c in [fg, bg] {
+            assert!(!matches!(c, Color::Rgb(..) | Color::Indexed(_)), "cell {x},{y} has {c:?} on a 16-colour terminal");
+        }
+    }
+    state.theme = Theme::load("light", ColorSupport::Ansi256).unwrap();
+    let term = render(&mut state);
+    assert!(coloured(&term).iter().any(|c| matches!(c.2, Color::Indexed(_))), "256 colours used when available");
+}
