@@ -2,7 +2,8 @@
 //! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `prepare` + one
 //! `terminal.draw(ui::draw)`, (a) steady state — the same snapshot again, the view answered
 //! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
-//! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode.
+//! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
+//! with the cursor on the first row instead of the middle; (d) `prepare` and the draw alone.
 //! Goal: (a) under 2 ms. Run: `cargo bench --bench frame`.
 
 mod common;
@@ -45,12 +46,11 @@ fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChang
     (slot, w, rx)
 }
 
-fn state(slot: Arc<Slot>, wide: bool) -> UiState {
+fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
     let mut list = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     list.source = Some(Source::fixed(slot));
     list.wide = wide;
-    // A selection in the middle of the table, as after some scrolling.
-    list.selected = PODS / 2;
+    list.selected = selected;
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
     state.conn = Conn::Connected(ClusterInfo {
         context: "prod-eu".into(),
@@ -82,17 +82,39 @@ fn bench(c: &mut Criterion) {
     let ctx = RowCtx::default();
     let (slot, mut w, mut rx) = loaded(&ctx);
     let mut g = c.benchmark_group("frame");
-    g.sample_size(60).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(2));
+    g.sample_size(60)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(2));
 
-    for (name, wide) in [("steady_redraw", false), ("steady_redraw_wide", true)] {
-        let mut st = state(slot.clone(), wide);
+    // The cursor in the middle of the table (as after scrolling), or on the first row.
+    let cases = [
+        ("steady_redraw", false, PODS / 2),
+        ("steady_redraw_top", false, 0),
+        ("steady_redraw_wide", true, PODS / 2),
+    ];
+    for (name, wide, selected) in cases {
+        let mut st = state(slot.clone(), wide, selected);
         let mut term = terminal();
         frame(&mut st, &mut term);
         frame(&mut st, &mut term);
         g.bench_function(name, |b| b.iter(|| frame(black_box(&mut st), &mut term)));
-        if !wide {
+        if name == "steady_redraw" {
             let screen = term.backend().to_string();
-            eprintln!("frame: first lines of the screen:\n{}", screen.lines().take(6).collect::<Vec<_>>().join("\n"));
+            eprintln!(
+                "frame: first lines of the screen:\n{}",
+                screen.lines().take(6).collect::<Vec<_>>().join("\n")
+            );
+            // The parts alone: prepare (memoised view, selection lookup) and the draw.
+            g.bench_function("steady_prepare_only", |b| b.iter(|| prepare(black_box(&mut st))));
+            g.bench_function("steady_draw_only", |b| {
+                b.iter(|| {
+                    if let Err(e) = term.draw(|f| {
+                        black_box(ktui::ui::draw(f, &st, None, NOW));
+                    }) {
+                        panic!("draw: {e}");
+                    }
+                })
+            });
         }
     }
 
@@ -104,7 +126,7 @@ fn bench(c: &mut Criterion) {
             Err(e) => panic!("{e}"),
         }
     });
-    let mut st = state(slot.clone(), false);
+    let mut st = state(slot.clone(), false, PODS / 2);
     let mut term = terminal();
     frame(&mut st, &mut term);
     frame(&mut st, &mut term);

@@ -13,12 +13,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use kube::api::WatchEvent;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{IntoRow, Row, RowCtx};
 use ktui::kube::store::{Slot, StoreChanged, StoreWriter};
 use ktui::table::PodObj;
+use kube::api::WatchEvent;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 const PODS: usize = 100_000;
@@ -72,10 +72,15 @@ fn bench(c: &mut Criterion) {
         lines[1].iter().map(|l| decode(l).into_row(&ctx)).collect(),
     ];
     let json_bytes: usize = lines[0].iter().map(Vec::len).sum();
-    eprintln!("store: {PODS} pods held, burst of {BURST} events = {} KiB of JSON", json_bytes / 1024);
+    eprintln!(
+        "store: {PODS} pods held, burst of {BURST} events = {} KiB of JSON",
+        json_bytes / 1024
+    );
 
     let mut g = c.benchmark_group("store");
-    g.sample_size(40).measurement_time(Duration::from_secs(6)).warm_up_time(Duration::from_secs(2));
+    g.sample_size(40)
+        .measurement_time(Duration::from_secs(6))
+        .warm_up_time(Duration::from_secs(2));
 
     let mut round = 0usize;
     g.bench_function("burst_decode_apply_publish", |b| {

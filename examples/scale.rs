@@ -39,7 +39,12 @@ struct Args {
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut a = Args { pods: 100_000, churn: 1_000, serve: false, sample: false };
+    let mut a = Args {
+        pods: 100_000,
+        churn: 1_000,
+        serve: false,
+        sample: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -123,7 +128,13 @@ impl Drop for Server {
 
 async fn client(a: Args) -> anyhow::Result<()> {
     let mut child = Command::new(std::env::current_exe()?)
-        .args(["--serve", "--pods", &a.pods.to_string(), "--churn", &a.churn.to_string()])
+        .args([
+            "--serve",
+            "--pods",
+            &a.pods.to_string(),
+            "--churn",
+            &a.churn.to_string(),
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
@@ -132,7 +143,11 @@ async fn client(a: Args) -> anyhow::Result<()> {
     let _server = Server(child);
     let mut line = String::new();
     out.read_line(&mut line)?;
-    let addr = line.trim().strip_prefix("listening ").context("server did not start")?.to_owned();
+    let addr = line
+        .trim()
+        .strip_prefix("listening ")
+        .context("server did not start")?
+        .to_owned();
 
     ktui::kube::client::install_crypto_provider();
     let rss_start = proc_mib("VmRSS");
@@ -169,7 +184,10 @@ async fn client(a: Args) -> anyhow::Result<()> {
     let hwm = proc_mib("VmHWM");
     let held = snap.rows.len();
     println!("pods                         {}", a.pods);
-    println!("objects held                 {held} (interned strings: {})", rows.interner.len());
+    println!(
+        "objects held                 {held} (interned strings: {})",
+        rows.interner.len()
+    );
     println!("wall time to full sync       {:.3} s", sync_wall.as_secs_f64());
     println!(
         "client CPU during sync       {:.3} s (user {:.3} + sys {:.3})",
@@ -291,10 +309,17 @@ fn serve(pods: usize, churn: usize) -> anyhow::Result<()> {
 
 fn param<'a>(target: &'a str, name: &str) -> Option<&'a str> {
     let query = target.split_once('?')?.1;
-    query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
 }
 
-fn handle(conn: TcpStream, pods: usize, churn: usize, signal: &Mutex<mpsc::Receiver<()>>) -> anyhow::Result<()> {
+fn handle(
+    conn: TcpStream,
+    pods: usize,
+    churn: usize,
+    signal: &Mutex<mpsc::Receiver<()>>,
+) -> anyhow::Result<()> {
     conn.set_nodelay(true)?;
     let mut reader = BufReader::new(conn.try_clone()?);
     let mut w = conn;
@@ -328,9 +353,15 @@ fn handle(conn: TcpStream, pods: usize, churn: usize, signal: &Mutex<mpsc::Recei
             // Pre-generate the burst so that the client's timing sees only transfer + apply.
             let mut burst = String::new();
             for k in 0..churn {
-                burst.push_str(&common::modified_event(churn_pod(k, pods), list_rv + 1 + k as u64, 1));
+                burst.push_str(&common::modified_event(
+                    churn_pod(k, pods),
+                    list_rv + 1 + k as u64,
+                    1,
+                ));
             }
-            w.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+            w.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+            )?;
             w.flush()?;
             loop {
                 let got = signal.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.recv();
@@ -343,8 +374,14 @@ fn handle(conn: TcpStream, pods: usize, churn: usize, signal: &Mutex<mpsc::Recei
                 w.flush()?;
             }
         }
-        let limit = param(&target, "limit").and_then(|v| v.parse().ok()).unwrap_or(pods).max(1);
-        let from = param(&target, "continue").and_then(|v| v.parse().ok()).unwrap_or(0).min(pods);
+        let limit = param(&target, "limit")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(pods)
+            .max(1);
+        let from = param(&target, "continue")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+            .min(pods);
         let to = (from + limit).min(pods);
         let body = common::list_page(from, to, pods, list_rv);
         write!(

@@ -23,11 +23,17 @@ pub fn run(cli: &Cli, cmd: &Command, out: &mut dyn Write, err: &mut dyn Write) -
 /// `check-config`: parses the config strictly; prints `PATH: ok` or the error.
 fn check_config(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<u8> {
     match config::load(cli.config.as_deref()) {
-        Ok(Loaded { path: Some(p), found: true, .. }) => writeln!(out, "{}: ok", p.display()).map(|()| 0),
+        Ok(Loaded {
+            path: Some(p),
+            found: true,
+            ..
+        }) => writeln!(out, "{}: ok", p.display()).map(|()| 0),
         Ok(Loaded { path: Some(p), .. }) => {
             writeln!(out, "{}: no such file; the defaults are in use", p.display()).map(|()| 0)
         }
-        Ok(Loaded { path: None, .. }) => writeln!(out, "no config directory; the defaults are in use").map(|()| 0),
+        Ok(Loaded { path: None, .. }) => {
+            writeln!(out, "no config directory; the defaults are in use").map(|()| 0)
+        }
         Err(e) => writeln!(err, "{e}").map(|()| 1),
     }
 }
@@ -38,7 +44,13 @@ fn info(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<
         Ok(l) => (l, 0),
         Err(e) => {
             writeln!(err, "{e}")?;
-            (Loaded { path: Some(e.path.clone()), ..Loaded::default() }, 1)
+            (
+                Loaded {
+                    path: Some(e.path.clone()),
+                    ..Loaded::default()
+                },
+                1,
+            )
         }
     };
     let cfg = &loaded.config;
@@ -49,16 +61,26 @@ fn info(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<
         (None, _, _) => "(no config directory: defaults)".to_owned(),
     };
     let state = crate::logging::state_dir();
-    let log = cli.log_file.clone().or_else(|| cfg.log.file.clone()).unwrap_or_else(|| state.join("ktui.log"));
+    let log = cli
+        .log_file
+        .clone()
+        .or_else(|| cfg.log.file.clone())
+        .unwrap_or_else(|| state.join("ktui.log"));
     let support = cfg.ui.colors.support();
-    let name = if support == ColorSupport::None { "mono" } else { cfg.theme_for(cli.context.as_deref()) };
+    let name = if support == ColorSupport::None {
+        "mono"
+    } else {
+        cfg.theme_for(cli.context.as_deref())
+    };
     let colours = match support {
         ColorSupport::None => "none",
         ColorSupport::Ansi16 => "16",
         ColorSupport::Ansi256 => "256",
         ColorSupport::TrueColor => "truecolor",
     };
-    let description = config::theme::spec(name).map(|t| t.description).unwrap_or_default();
+    let description = config::theme::spec(name)
+        .map(|t| t.description)
+        .unwrap_or_default();
     writeln!(out, "config:  {config_line}")?;
     writeln!(out, "log:     {}", log.display())?;
     writeln!(out, "state:   {}", state.display())?;

@@ -83,7 +83,10 @@ pub struct EventsConfig {
 
 impl Default for EventsConfig {
     fn default() -> Self {
-        EventsConfig { max_events: 20_000, max_age: Age(Duration::from_secs(24 * 3600)) }
+        EventsConfig {
+            max_events: 20_000,
+            max_age: Age(Duration::from_secs(24 * 3600)),
+        }
     }
 }
 
@@ -110,7 +113,10 @@ pub struct LogConfig {
 
 impl Default for LogConfig {
     fn default() -> Self {
-        LogConfig { file: None, level: Level("info".into()) }
+        LogConfig {
+            file: None,
+            level: Level("info".into()),
+        }
     }
 }
 
@@ -151,12 +157,20 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
         Some(p) => (Some(p.to_path_buf()), true),
         None => (default_path(), false),
     };
-    let Some(p) = &path else { return Ok(Loaded::default()) };
+    let Some(p) = &path else {
+        return Ok(Loaded::default());
+    };
     match std::fs::read_to_string(p) {
-        Ok(text) => Ok(Loaded { config: parse(p, &text)?, path, found: true }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {
-            Ok(Loaded { config: Config::default(), path, found: false })
-        }
+        Ok(text) => Ok(Loaded {
+            config: parse(p, &text)?,
+            path,
+            found: true,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => Ok(Loaded {
+            config: Config::default(),
+            path,
+            found: false,
+        }),
         Err(e) => Err(ConfigError::file(p, format!("cannot read config: {e}"))),
     }
 }
@@ -174,7 +188,10 @@ impl Config {
 
     /// The theme name for `context`.
     pub fn theme_for(&self, context: Option<&str>) -> &str {
-        self.ctx(context).and_then(|c| c.theme.as_ref()).unwrap_or(&self.ui.theme).as_str()
+        self.ctx(context)
+            .and_then(|c| c.theme.as_ref())
+            .unwrap_or(&self.ui.theme)
+            .as_str()
     }
 
     /// Whether `context` is read-only by configuration.
@@ -184,17 +201,24 @@ impl Config {
 
     /// The favourite namespaces for `context`.
     pub fn favourites_for(&self, context: Option<&str>) -> &[String] {
-        self.ctx(context).and_then(|c| c.favourites.as_deref()).unwrap_or(&self.namespaces.favourites)
+        self.ctx(context)
+            .and_then(|c| c.favourites.as_deref())
+            .unwrap_or(&self.namespaces.favourites)
     }
 
     /// The fallback namespaces for `context`.
     pub fn fallback_for(&self, context: Option<&str>) -> &[String] {
-        self.ctx(context).and_then(|c| c.fallback.as_deref()).unwrap_or(&self.namespaces.fallback)
+        self.ctx(context)
+            .and_then(|c| c.fallback.as_deref())
+            .unwrap_or(&self.namespaces.fallback)
     }
 
     /// The event timeline bounds.
     pub fn timeline(&self) -> crate::kube::timeline::TimelineBounds {
-        crate::kube::timeline::TimelineBounds { max_events: self.events.max_events, max_age: self.events.max_age.0 }
+        crate::kube::timeline::TimelineBounds {
+            max_events: self.events.max_events,
+            max_age: self.events.max_age.0,
+        }
     }
 
     /// The keymap in use: defaults with `[keymap]` merged over them.
@@ -223,9 +247,19 @@ mod tests {
             "c.toml:3:1: ui.colour: unknown field `colour`, expected one of `theme`, `colors`, `max_fps`, \
              `default_view`, `icons`, `mouse`"
         );
-        assert_eq!(err("[ui]\nmax_fps = \"fast\"\n"), "c.toml:2:11: ui.max_fps: invalid type: string \"fast\", expected i64");
-        assert_eq!(err("[events]\nmax_age = \"1y\"\n").split(": ").take(2).collect::<Vec<_>>(), ["c.toml:2:11", "events.max_age"]);
-        assert!(err("[context.prod]\ntheme = \"neon\"\n").starts_with("c.toml:2:9: context.prod.theme: unknown theme \"neon\""));
+        assert_eq!(
+            err("[ui]\nmax_fps = \"fast\"\n"),
+            "c.toml:2:11: ui.max_fps: invalid type: string \"fast\", expected i64"
+        );
+        assert_eq!(
+            err("[events]\nmax_age = \"1y\"\n")
+                .split(": ")
+                .take(2)
+                .collect::<Vec<_>>(),
+            ["c.toml:2:11", "events.max_age"]
+        );
+        assert!(err("[context.prod]\ntheme = \"neon\"\n")
+            .starts_with("c.toml:2:9: context.prod.theme: unknown theme \"neon\""));
     }
 
     #[test]

@@ -9,14 +9,14 @@
 //! update, and draws (`ui`) only when something changed, reading snapshots without ever taking
 //! a lock the writer holds or waiting on the network.
 
-pub mod kube;
-pub mod table;
 pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod kube;
 pub mod logging;
+pub mod sim;
+pub mod table;
 pub mod terminal;
 pub mod ui;
 pub mod view;
-pub mod sim;

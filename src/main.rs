@@ -32,7 +32,14 @@ fn main() -> ExitCode {
         .thread_name("ktui-net")
         .enable_all()
         .build()
-        .and_then(|net| Ok((net, tokio::runtime::Builder::new_current_thread().enable_all().build()?)));
+        .and_then(|net| {
+            Ok((
+                net,
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?,
+            ))
+        });
     let (net, ui) = match runtimes {
         Ok(rts) => rts,
         Err(e) => {

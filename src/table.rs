@@ -298,6 +298,17 @@ mod tests {
             .visible(false)
             .map(|(_, c)| c.header)
             .collect();
-        assert_eq!(normal, ["LAST SEEN", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE", "SOURCE"]);
+        assert_eq!(
+            normal,
+            [
+                "LAST SEEN",
+                "TYPE",
+                "REASON",
+                "OBJECT",
+                "COUNT",
+                "MESSAGE",
+                "SOURCE"
+            ]
+        );
     }
 }

@@ -49,9 +49,16 @@ impl TerminalGuard {
         }));
         terminal::enable_raw_mode()?;
         let mut out = io::stdout();
-        execute!(out, terminal::EnterAlternateScreen, cursor::Hide, event::EnableBracketedPaste)?;
+        execute!(
+            out,
+            terminal::EnterAlternateScreen,
+            cursor::Hide,
+            event::EnableBracketedPaste
+        )?;
         let terminal = Terminal::new(CrosstermBackend::new(out))?;
-        Ok(TerminalGuard { terminal: Kept(ManuallyDrop::new(terminal)) })
+        Ok(TerminalGuard {
+            terminal: Kept(ManuallyDrop::new(terminal)),
+        })
     }
 }
 
@@ -65,6 +72,11 @@ impl Drop for TerminalGuard {
 /// because there is nothing better to do with them while exiting.
 pub fn restore() {
     let mut out = io::stdout();
-    let _ = execute!(out, event::DisableBracketedPaste, terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        out,
+        event::DisableBracketedPaste,
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = terminal::disable_raw_mode();
 }

@@ -1,8 +1,8 @@
 //! Drawing: read-only over [`UiState`], snapshots and the theme. Owns layout; must not change
 //! state or wait on anything.
 
-mod header;
 mod contexts;
+mod header;
 mod help;
 mod informers;
 mod list;
@@ -39,7 +39,11 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
         help::draw(f, f.area(), state, &theme);
     }
     if let (Some(row), Some(l)) = (&state.detail, state.top_list()) {
-        let headers: Vec<&str> = crate::table::spec(l.key.kind).columns.iter().map(|c| c.header).collect();
+        let headers: Vec<&str> = crate::table::spec(l.key.kind)
+            .columns
+            .iter()
+            .map(|c| c.header)
+            .collect();
         timeline::detail(f, f.area(), row, &headers, now, &theme);
     }
     page
@@ -63,10 +67,16 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
 
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let line = match &state.prompt {
-        Some(Prompt::Command(s)) => Line::from(vec![Span::styled(":", theme.label), Span::raw(s.clone()), Span::raw("█")]),
-        Some(Prompt::Filter(s)) => {
-            Line::from(vec![Span::styled("/", theme.label), Span::raw(s.clone()), Span::raw("█")])
-        }
+        Some(Prompt::Command(s)) => Line::from(vec![
+            Span::styled(":", theme.label),
+            Span::raw(s.clone()),
+            Span::raw("█"),
+        ]),
+        Some(Prompt::Filter(s)) => Line::from(vec![
+            Span::styled("/", theme.label),
+            Span::raw(s.clone()),
+            Span::raw("█"),
+        ]),
         Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
             if let Some(m) = &state.message {

@@ -23,13 +23,21 @@ use ktui::table::PodObj;
 const FAULTS: &str = "drop-watch=150ms,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=2ms";
 const CYCLES: u64 = 100;
 
+/// The client exactly as ktui builds it for `--demo` (kubeconfig from the handle).
 async fn client(demo: &DemoHandle) -> kube::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
-    let config = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+    ktui::kube::client::install_crypto_provider();
+    let opts = ktui::kube::client::ConnectOptions {
+        kubeconfig: Some(demo.kubeconfig.clone()),
+        context: None,
+    };
+    let (client, info) = ktui::kube::client::connect(&opts)
         .await
-        .unwrap();
-    kube::Client::try_from(config).unwrap()
+        .expect("ktui connects to the demo server");
+    assert_eq!(
+        (info.context.as_str(), info.namespace.as_str()),
+        ("ktui-demo", "default")
+    );
+    client
 }
 
 type Key = (String, String);

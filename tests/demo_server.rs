@@ -154,6 +154,11 @@ async fn kubectl_gets_every_kind() {
     };
     let pods = k.ok(&["get", "pods", "-A"]).await;
     for want in [
+        // Server-side Table: kubectl shows ktui's columns, not just NAME and AGE.
+        "READY",
+        "STATUS",
+        "RESTARTS",
+        "CrashLoopBackOff",
         "NAMESPACE",
         "kube-system",
         "coredns-",
@@ -183,7 +188,19 @@ async fn kubectl_gets_every_kind() {
         assert!(all.contains(want), "{want} missing from:\n{all}");
     }
     let gz = k.ok(&["get", "gz", "-n", "demo"]).await;
-    assert!(gz.contains("sprocket") && gz.contains("widget"), "{gz}");
+    assert!(
+        gz.contains("sprocket") && gz.contains("widget") && gz.contains("COLOR"),
+        "{gz}"
+    );
+    let wide = k.ok(&["get", "nodes", "-o", "wide"]).await;
+    for want in [
+        "Ready,SchedulingDisabled",
+        "INTERNAL-IP",
+        "10.0.0.11",
+        "control-plane",
+    ] {
+        assert!(wide.contains(want), "{want} missing from:\n{wide}");
+    }
     let crd = k
         .ok(&[
             "get",

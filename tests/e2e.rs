@@ -1,5 +1,5 @@
 //! End-to-end tests of the lists: the real `ktui` binary in a pseudo-terminal (portable-pty
-//! + vt100) against the real test cluster, asserting on what the screen shows — live
+//! and vt100) against the real test cluster, asserting on what the screen shows — live
 //! updates, the fuzzy filter, kind switching and drill-in, namespaces, RBAC.
 //! Run with `bash tests/run.sh --test e2e` (each test uses its own namespace).
 #[path = "support/pty.rs"]
@@ -299,4 +299,3 @@ fn viewer_sees_team_a_and_forbidden_elsewhere() {
         k.dump()
     );
 }
-

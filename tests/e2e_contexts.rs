@@ -11,24 +11,38 @@ use util::*;
 
 #[test]
 fn ctx_switches_between_admin_and_viewer_in_one_run() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let ns = cluster.create_ns("e2e-ctx");
     create_pods(&cluster, &ns, &["admin-only-pod"]);
     let mut k = ktui(&cluster, &["-n", &ns]);
     k.wait_for("admin-only-pod", SLOW);
     k.command("ctx");
-    k.wait_until("the context list", SLOW, |s| s.contains("(*)") && s.contains("ktui-viewer"));
+    k.wait_until("the context list", SLOW, |s| {
+        s.contains("(*)") && s.contains("ktui-viewer")
+    });
     k.type_keys("j");
     k.press_enter();
     k.wait_until("the viewer context in team-a", SLOW, |s| {
-        s.contains("context: ktui-viewer") && s.contains("namespace: team-a") && state_words(s).contains(&"live")
+        s.contains("context: ktui-viewer")
+            && s.contains("namespace: team-a")
+            && state_words(s).contains(&"live")
     });
-    assert!(!k.screen().contains("admin-only-pod"), "nothing stale after a switch\n{}", k.dump());
+    assert!(
+        !k.screen().contains("admin-only-pod"),
+        "nothing stale after a switch\n{}",
+        k.dump()
+    );
     k.command(&format!("pods {ns}"));
-    k.wait_until("forbidden outside team-a", SLOW, |s| state_line(s).contains("forbidden: list pods"));
+    k.wait_until("forbidden outside team-a", SLOW, |s| {
+        state_line(s).contains("forbidden: list pods")
+    });
     assert!(!k.screen().contains("no resources"), "{}", k.dump());
     k.command("ctx ktui-test");
-    k.wait_until("back on the admin context", SLOW, |s| s.contains("context: ktui-test"));
+    k.wait_until("back on the admin context", SLOW, |s| {
+        s.contains("context: ktui-test")
+    });
     k.command(&format!("pods {ns}"));
     k.wait_for("admin-only-pod", SLOW);
 }

@@ -196,4 +196,3 @@ fn unreachable_server_ui_is_up_and_says_so() {
         k.dump()
     );
 }
-

@@ -59,7 +59,10 @@ fn sgr_params(raw: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(raw);
     let mut out = Vec::new();
     for part in text.split("\u{1b}[").skip(1) {
-        let params: String = part.chars().take_while(|c| c.is_ascii_digit() || *c == ';').collect();
+        let params: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ';')
+            .collect();
         if part[params.len()..].starts_with('m') {
             out.push(params);
         }
@@ -80,7 +83,10 @@ fn colours(params: &str) -> Vec<String> {
                 i += n;
                 continue;
             }
-            c if c.parse::<u8>().is_ok_and(|v| (30..=37).contains(&v) || (40..=47).contains(&v) || (90..=107).contains(&v)) => {
+            c if c.parse::<u8>().is_ok_and(|v| {
+                (30..=37).contains(&v) || (40..=47).contains(&v) || (90..=107).contains(&v)
+            }) =>
+            {
                 out.push(c.to_owned())
             }
             _ => {}
@@ -94,24 +100,38 @@ fn colours(params: &str) -> Vec<String> {
 fn session(term: &str, no_color: &str) -> (Vec<String>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let mut k = spawn(dir.path(), term, no_color);
-    k.wait_until("the header", Duration::from_secs(5), |s| s.lines().next().is_some_and(|l| l.contains("context: dead")));
+    k.wait_until("the header", Duration::from_secs(5), |s| {
+        s.lines().next().is_some_and(|l| l.contains("context: dead"))
+    });
     let help_open = |s: &str| s.lines().any(|l| l.contains('┌') && l.contains("help"));
     k.type_keys("?");
     k.wait_until("`?` to open the help", Duration::from_secs(3), help_open);
-    k.wait_until("the help's last line", Duration::from_secs(3), |s| s.contains(":informers"));
+    k.wait_until("the help's last line", Duration::from_secs(3), |s| {
+        s.contains(":informers")
+    });
     let screen = k.screen();
     for bad in ['\u{1b}', '\u{fffd}', '\u{7}'] {
-        assert!(!screen.contains(bad), "TERM={term}: {bad:?} on screen\n{}", k.dump());
+        assert!(
+            !screen.contains(bad),
+            "TERM={term}: {bad:?} on screen\n{}",
+            k.dump()
+        );
     }
     for bad in ["[38;", "[48;", "[0m", ";5;"] {
-        assert!(!screen.contains(bad), "TERM={term}: escape remnant {bad:?} on screen\n{}", k.dump());
+        assert!(
+            !screen.contains(bad),
+            "TERM={term}: escape remnant {bad:?} on screen\n{}",
+            k.dump()
+        );
     }
     let lines = k.lines();
     let top = lines.iter().position(|l| l.contains('┌')).unwrap();
     let bottom = lines.iter().rposition(|l| l.contains('└')).unwrap();
     let help: Vec<String> = lines[top..=bottom].to_vec();
     k.press_ctrl_c();
-    let (status, _) = k.wait_exit(Duration::from_secs(3)).unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
+    let (status, _) = k
+        .wait_exit(Duration::from_secs(3))
+        .unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
     assert_eq!(status.exit_code(), 0, "TERM={term}\n{}", k.dump());
     let codes = sgr_params(&k.raw()).iter().flat_map(|p| colours(p)).collect();
     (help, codes)
@@ -132,15 +152,34 @@ fn screen_tmux_and_xterm_draw_the_same_clean_help() {
     let (help_tmux, tmux_codes) = session("tmux-256color", "");
     let (help_xterm, xterm_codes) = session("xterm-256color", "");
     assert!(help_screen.len() > 15, "{help_screen:#?}");
-    assert_eq!(help_screen, help_tmux, "TERM=screen and tmux-256color draw the same help");
-    assert_eq!(help_tmux, help_xterm, "TERM=tmux-256color and xterm-256color draw the same help");
+    assert_eq!(
+        help_screen, help_tmux,
+        "TERM=screen and tmux-256color draw the same help"
+    );
+    assert_eq!(
+        help_tmux, help_xterm,
+        "TERM=tmux-256color and xterm-256color draw the same help"
+    );
     let wide: Vec<&String> = screen_codes.iter().filter(|c| is_256_or_rgb(c)).collect();
     assert!(wide.is_empty(), "TERM=screen got 256/24-bit colours: {wide:?}");
     assert!(!screen_codes.is_empty(), "TERM=screen still has the 16 colours");
-    assert!(tmux_codes.iter().any(|c| is_256_or_rgb(c)), "tmux-256color uses its 256 colours: {tmux_codes:?}");
-    assert!(!xterm_codes.iter().any(|c| c.starts_with("38;2")), "no 24-bit colour without COLORTERM");
-    for (term, codes) in [("screen", &screen_codes), ("tmux-256color", &tmux_codes), ("xterm-256color", &xterm_codes)] {
-        let bg: Vec<&String> = codes.iter().filter(|c| c.starts_with("48;") || c.starts_with('4') && c.len() == 2).collect();
+    assert!(
+        tmux_codes.iter().any(|c| is_256_or_rgb(c)),
+        "tmux-256color uses its 256 colours: {tmux_codes:?}"
+    );
+    assert!(
+        !xterm_codes.iter().any(|c| c.starts_with("38;2")),
+        "no 24-bit colour without COLORTERM"
+    );
+    for (term, codes) in [
+        ("screen", &screen_codes),
+        ("tmux-256color", &tmux_codes),
+        ("xterm-256color", &xterm_codes),
+    ] {
+        let bg: Vec<&String> = codes
+            .iter()
+            .filter(|c| c.starts_with("48;") || c.starts_with('4') && c.len() == 2)
+            .collect();
         assert!(bg.is_empty(), "TERM={term}: the background was painted: {bg:?}");
     }
 }

@@ -31,13 +31,18 @@ fn micro(secs_ago: i64) -> String {
 /// The first table row (the newest event) of the screen.
 fn first_row(screen: &str) -> String {
     let lines: Vec<&str> = screen.lines().collect();
-    let header = lines.iter().position(|l| l.contains("LAST SEEN") && l.contains("REASON")).unwrap_or(0);
+    let header = lines
+        .iter()
+        .position(|l| l.contains("LAST SEEN") && l.contains("REASON"))
+        .unwrap_or(0);
     lines.get(header + 1).map(|l| l.to_string()).unwrap_or_default()
 }
 
 #[test]
 fn both_styles_of_events_appear_on_top_within_2s() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let ns = cluster.create_ns("e2e-ev");
     let mut k = ktui(&cluster, &["-n", &ns, "-c", "events"]);
     wait_live(&k);
@@ -51,11 +56,17 @@ fn both_styles_of_events_appear_on_top_within_2s() {
             "source": {"component": "kubelet", "host": "node-1"}, "count": 12,
             "firstTimestamp": rfc3339(3600), "lastTimestamp": rfc3339(1)}),
     );
-    let took = k.wait_until("the legacy event on top", SLOW, |s| first_row(s).contains("LegacyBackOff"));
+    let took = k.wait_until("the legacy event on top", SLOW, |s| {
+        first_row(s).contains("LegacyBackOff")
+    });
     assert_within(&k, "legacy event on top after kubectl returned", took, LIVE);
     eprintln!("kubectl apply + display took {:?}", started.elapsed());
     let row = first_row(&k.screen());
-    assert!(row.contains("Warning") && row.contains("pod/web-0") && row.contains("12"), "{row}\n{}", k.dump());
+    assert!(
+        row.contains("Warning") && row.contains("pod/web-0") && row.contains("12"),
+        "{row}\n{}",
+        k.dump()
+    );
     let before = Instant::now();
     apply_json(
         &cluster,
@@ -67,14 +78,22 @@ fn both_styles_of_events_appear_on_top_within_2s() {
             "eventTime": micro(600), "series": {"count": 4, "lastObservedTime": micro(0)}}),
     );
     let applied = before.elapsed();
-    let took = k.wait_until("the new-style event on top", SLOW, |s| first_row(s).contains("SeriesPulled"));
+    let took = k.wait_until("the new-style event on top", SLOW, |s| {
+        first_row(s).contains("SeriesPulled")
+    });
     assert_within(&k, "new-style event on top after kubectl returned", took, LIVE);
     eprintln!("kubectl apply took {applied:?}");
     let row = first_row(&k.screen());
-    assert!(row.contains("kubelet, node-2") && row.contains(" 4 "), "{row}\n{}", k.dump());
+    assert!(
+        row.contains("kubelet, node-2") && row.contains(" 4 "),
+        "{row}\n{}",
+        k.dump()
+    );
     // Warning-only hides the Normal one.
     k.type_keys("w");
-    k.wait_until("warnings only", SLOW, |s| s.contains("[warnings only]") && !s.contains("SeriesPulled"));
+    k.wait_until("warnings only", SLOW, |s| {
+        s.contains("[warnings only]") && !s.contains("SeriesPulled")
+    });
     assert!(k.screen().contains("LegacyBackOff"), "{}", k.dump());
     k.type_keys("w");
     k.wait_for("SeriesPulled", SLOW);
@@ -82,7 +101,9 @@ fn both_styles_of_events_appear_on_top_within_2s() {
 
 #[test]
 fn scheduler_failures_and_the_per_object_timeline() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let ns = cluster.create_ns("e2e-sched");
     // Unschedulable: no node has this label, so the real scheduler reports FailedScheduling.
     apply_json(
@@ -102,16 +123,27 @@ fn scheduler_failures_and_the_per_object_timeline() {
     );
     let mut k = ktui(&cluster, &["-n", &ns, "-c", "events"]);
     k.wait_until("the scheduler's FailedScheduling for pod/stuck", SLOW * 3, |s| {
-        s.lines().any(|l| l.contains("FailedScheduling") && l.contains("pod/stuck"))
+        s.lines()
+            .any(|l| l.contains("FailedScheduling") && l.contains("pod/stuck"))
     });
     assert!(k.screen().contains("AboutSomethingElse"));
     // From the pod list, shift-e opens the timeline of that pod only.
     k.command("pods");
-    k.wait_until("pod stuck listed", SLOW, |s| s.contains("stuck") && s.contains("Pending"));
+    k.wait_until("pod stuck listed", SLOW, |s| {
+        s.contains("stuck") && s.contains("Pending")
+    });
     k.type_keys("E");
-    k.wait_until("the per-object timeline", SLOW, |s| s.contains("events of pod/stuck"));
+    k.wait_until("the per-object timeline", SLOW, |s| {
+        s.contains("events of pod/stuck")
+    });
     k.wait_for("FailedScheduling", SLOW);
-    assert!(!k.screen().contains("AboutSomethingElse"), "only the pod's events\n{}", k.dump());
+    assert!(
+        !k.screen().contains("AboutSomethingElse"),
+        "only the pod's events\n{}",
+        k.dump()
+    );
     k.press_esc();
-    k.wait_until("back to pods", SLOW, |s| s.contains("pods(") && s.contains("stuck"));
+    k.wait_until("back to pods", SLOW, |s| {
+        s.contains("pods(") && s.contains("stuck")
+    });
 }

@@ -11,20 +11,52 @@ use util::*;
 
 #[test]
 fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let ns = cluster.create_ns("e2e-yaml");
-    cluster.kubectl_ok(&["-n", &ns, "create", "configmap", "settings", "--from-literal=mode=blue"]);
-    cluster.kubectl_ok(&["-n", &ns, "create", "secret", "generic", "db", "--from-literal=password=hunter2"]);
+    cluster.kubectl_ok(&[
+        "-n",
+        &ns,
+        "create",
+        "configmap",
+        "settings",
+        "--from-literal=mode=blue",
+    ]);
+    cluster.kubectl_ok(&[
+        "-n",
+        &ns,
+        "create",
+        "secret",
+        "generic",
+        "db",
+        "--from-literal=password=hunter2",
+    ]);
     let mut k = ktui_with(&cluster.kubeconfig, &["-n", &ns, "-c", "cm"], 40);
     k.wait_for("settings", SLOW);
     k.type_keys("/settings");
     k.press_enter();
     k.type_keys("y");
-    k.wait_until("the YAML of the configmap", SLOW, |s| s.contains("yaml configmap/settings") && s.contains("mode: blue"));
-    assert!(!k.screen().contains("managedFields"), "hidden by default\n{}", k.dump());
+    k.wait_until("the YAML of the configmap", SLOW, |s| {
+        s.contains("yaml configmap/settings") && s.contains("mode: blue")
+    });
+    assert!(
+        !k.screen().contains("managedFields"),
+        "hidden by default\n{}",
+        k.dump()
+    );
     k.type_keys("m");
     k.wait_for("managedFields", SLOW);
-    cluster.kubectl_ok(&["-n", &ns, "patch", "configmap", "settings", "--type=merge", "-p", r#"{"data":{"mode":"green"}}"#]);
+    cluster.kubectl_ok(&[
+        "-n",
+        &ns,
+        "patch",
+        "configmap",
+        "settings",
+        "--type=merge",
+        "-p",
+        r#"{"data":{"mode":"green"}}"#,
+    ]);
     let took = k.wait_for("mode: green", SLOW);
     assert_within(&k, "YAML update after a patch", took, LIVE);
     cluster.kubectl_ok(&["-n", &ns, "delete", "configmap", "settings"]);
@@ -35,8 +67,13 @@ fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
     k.type_keys("/db");
     k.press_enter();
     k.type_keys("y");
-    k.wait_until("the secret's YAML", SLOW, |s| s.contains("yaml secret/db") && s.contains("password:"));
-    assert!(!k.raw_contains("hunter2") && !k.raw_contains("aHVudGVyMg"), "value never drawn before consent");
+    k.wait_until("the secret's YAML", SLOW, |s| {
+        s.contains("yaml secret/db") && s.contains("password:")
+    });
+    assert!(
+        !k.raw_contains("hunter2") && !k.raw_contains("aHVudGVyMg"),
+        "value never drawn before consent"
+    );
     k.type_keys("x");
     k.wait_for("decode and show the values", SLOW);
     k.type_keys("n");

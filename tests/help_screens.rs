@@ -92,18 +92,30 @@ fn with_help(mut state: UiState) -> Terminal<TestBackend> {
 fn help_per_view() {
     let pods = with_help(pods_state());
     let text = format!("{}", pods.backend());
-    assert!(text.contains("sort by name") && text.contains("events of the selected object"), "{text}");
-    assert!(!text.contains("warnings only"), "the timeline's toggle is not offered on pods:\n{text}");
+    assert!(
+        text.contains("sort by name") && text.contains("events of the selected object"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("warnings only"),
+        "the timeline's toggle is not offered on pods:\n{text}"
+    );
     insta::assert_snapshot!("help_pods_80x36", pods.backend());
 
     let events = with_help(list_state(BuiltinKind::Event, &[]));
     let text = format!("{}", events.backend());
-    assert!(text.contains("warnings only") && !text.contains("events of the selected object"), "{text}");
+    assert!(
+        text.contains("warnings only") && !text.contains("events of the selected object"),
+        "{text}"
+    );
     insta::assert_snapshot!("help_events_80x36", events.backend());
 
     let informers = with_help(UiState::new(Screen::Informers { selected: 0 }, None, false));
     let text = format!("{}", informers.backend());
-    assert!(!text.contains("sort by name") && !text.contains("filter:"), "lists-only keys hidden:\n{text}");
+    assert!(
+        !text.contains("sort by name") && !text.contains("filter:"),
+        "lists-only keys hidden:\n{text}"
+    );
     insta::assert_snapshot!("help_informers_80x36", informers.backend());
 }
 
@@ -118,14 +130,28 @@ fn a_user_override_changes_dispatch_and_help() {
     let mut state = pods_state();
     configure::apply(&mut state, &cfg, None, false);
     let press = |s: &str| KeyPress::parse(s).unwrap();
-    assert_eq!(state.keymap.lookup(KeyMode::Normal, &[], press("ctrl-w")), Lookup::None);
-    assert_eq!(state.keymap.lookup(KeyMode::Normal, &[], press("j")), Lookup::Action(Action::PageDown));
+    assert_eq!(
+        state.keymap.lookup(KeyMode::Normal, &[], press("ctrl-w")),
+        Lookup::None
+    );
+    assert_eq!(
+        state.keymap.lookup(KeyMode::Normal, &[], press("j")),
+        Lookup::Action(Action::PageDown)
+    );
     let term = with_help(pods_state_with(&cfg));
     let text = format!("{}", term.backend());
-    assert!(text.contains("W ") && text.contains("wide columns (-o wide)") && !text.contains("ctrl-w"), "{text}");
-    assert!(text.contains("ctrl-c, q"), "q joins ctrl-c on the quit line:\n{text}");
+    assert!(
+        text.contains("W ") && text.contains("wide columns (-o wide)") && !text.contains("ctrl-w"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ctrl-c, q"),
+        "q joins ctrl-c on the quit line:\n{text}"
+    );
     insta::assert_snapshot!("help_pods_overridden_80x36", term.backend());
-    let Lookup::Action(a) = state.keymap.lookup(KeyMode::Normal, &[], press("q")) else { panic!("q is bound") };
+    let Lookup::Action(a) = state.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
+        panic!("q is bound")
+    };
     update(&mut state, a);
     assert_eq!(state.quit, Some(0));
 }
@@ -168,7 +194,9 @@ fn busy_screens(theme: Theme) -> Vec<Terminal<TestBackend>> {
 #[test]
 fn mono_and_no_color_draw_no_colour() {
     // A control: the dark theme does colour these screens.
-    assert!(busy_screens(Theme::dark()).iter().all(|t| !coloured(t).is_empty()));
+    assert!(busy_screens(Theme::dark())
+        .iter()
+        .all(|t| !coloured(t).is_empty()));
     let no_color = ColorSupport::detect(|k| (k == "NO_COLOR").then(|| "1".to_owned()));
     assert_eq!(no_color, ColorSupport::None);
     let themes = [
@@ -179,7 +207,12 @@ fn mono_and_no_color_draw_no_colour() {
     for (name, theme) in themes {
         for term in busy_screens(theme) {
             let cells = coloured(&term);
-            assert!(cells.is_empty(), "{name}: coloured cells {:?}\n{}", &cells[..cells.len().min(5)], term.backend());
+            assert!(
+                cells.is_empty(),
+                "{name}: coloured cells {:?}\n{}",
+                &cells[..cells.len().min(5)],
+                term.backend()
+            );
         }
     }
 }
@@ -191,10 +224,16 @@ fn light_theme_falls_back_to_16_colours() {
     let term = render(&mut state);
     for (x, y, fg, bg) in coloured(&term) {
         for c in [fg, bg] {
-            assert!(!matches!(c, Color::Rgb(..) | Color::Indexed(_)), "cell {x},{y} has {c:?} on a 16-colour terminal");
+            assert!(
+                !matches!(c, Color::Rgb(..) | Color::Indexed(_)),
+                "cell {x},{y} has {c:?} on a 16-colour terminal"
+            );
         }
     }
     state.theme = Theme::load("light", ColorSupport::Ansi256).unwrap();
     let term = render(&mut state);
-    assert!(coloured(&term).iter().any(|c| matches!(c.2, Color::Indexed(_))), "256 colours used when available");
+    assert!(
+        coloured(&term).iter().any(|c| matches!(c.2, Color::Indexed(_))),
+        "256 colours used when available"
+    );
 }

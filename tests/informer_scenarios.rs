@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Request, Response, StatusCode};
-use kube::client::Body;
 use ktui::app::decoders::TableDecoders;
 use ktui::kube::informer::{run, InformerConfig, InformerCtx};
 use ktui::kube::key::ResourceKey;
@@ -17,6 +16,7 @@ use ktui::kube::state::SyncState;
 use ktui::kube::stats::InformerStats;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::table::PodObj;
+use kube::client::Body;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::unbounded_channel;
 use tokio::time::Instant;
@@ -39,7 +39,8 @@ fn list_body(items: Vec<Value>, rv: u64, cont: Option<&str>) -> Vec<u8> {
     if let Some(c) = cont {
         meta["continue"] = json!(c);
     }
-    serde_json::to_vec(&json!({"apiVersion": "v1", "kind": "PodList", "metadata": meta, "items": items})).unwrap()
+    serde_json::to_vec(&json!({"apiVersion": "v1", "kind": "PodList", "metadata": meta, "items": items}))
+        .unwrap()
 }
 
 fn watch_body(events: &[Value]) -> Vec<u8> {
@@ -107,7 +108,12 @@ fn start() -> Harness {
         config: InformerConfig::default(),
     };
     let task = tokio::spawn(run::<PodObj>(ctx));
-    Harness { slot, handle, stats, task }
+    Harness {
+        slot,
+        handle,
+        stats,
+        task,
+    }
 }
 
 fn names(slot: &Slot) -> Vec<String> {
@@ -118,8 +124,19 @@ fn names(slot: &Slot) -> Vec<String> {
 async fn multi_page_list_publishes_one_complete_snapshot() {
     let mut h = start();
     let (uri, send) = next(&mut h.handle).await;
-    assert!(!is_watch(&uri) && uri.contains("limit=500") && !uri.contains("continue="), "{uri}");
-    respond(send, 200, list_body(vec![pod("a", 5, "Running"), pod("b", 6, "Running")], 10, Some("tok1")));
+    assert!(
+        !is_watch(&uri) && uri.contains("limit=500") && !uri.contains("continue="),
+        "{uri}"
+    );
+    respond(
+        send,
+        200,
+        list_body(
+            vec![pod("a", 5, "Running"), pod("b", 6, "Running")],
+            10,
+            Some("tok1"),
+        ),
+    );
     let (uri, send) = next(&mut h.handle).await;
     assert!(uri.contains("continue=tok1"), "{uri}");
     let mid = h.slot.peek();
@@ -127,7 +144,10 @@ async fn multi_page_list_publishes_one_complete_snapshot() {
     assert!(matches!(mid.state, SyncState::Syncing { .. }), "{:?}", mid.state);
     respond(send, 200, list_body(vec![pod("c", 7, "Pending")], 10, None));
     let (uri, _send) = next(&mut h.handle).await;
-    assert!(is_watch(&uri) && uri.contains("resourceVersion=10") && uri.contains("allowWatchBookmarks=true"), "{uri}");
+    assert!(
+        is_watch(&uri) && uri.contains("resourceVersion=10") && uri.contains("allowWatchBookmarks=true"),
+        "{uri}"
+    );
     let snap = h.slot.peek();
     assert!(snap.listed);
     assert_eq!(names(&h.slot), ["a", "b", "c"]);
@@ -142,10 +162,17 @@ async fn clean_stream_end_resumes_from_the_last_bookmark_without_a_list() {
     respond(send, 200, list_body(vec![pod("a", 5, "Running")], 10, None));
     let (uri, send) = next(&mut h.handle).await;
     assert!(uri.contains("resourceVersion=10"));
-    respond(send, 200, watch_body(&[ev("ADDED", pod("b", 11, "Running")), bookmark(15)]));
+    respond(
+        send,
+        200,
+        watch_body(&[ev("ADDED", pod("b", 11, "Running")), bookmark(15)]),
+    );
     let (uri, _send) = next(&mut h.handle).await;
     assert!(is_watch(&uri), "a clean end re-watches, never relists: {uri}");
-    assert!(uri.contains("resourceVersion=15"), "resumes from the bookmark: {uri}");
+    assert!(
+        uri.contains("resourceVersion=15"),
+        "resumes from the bookmark: {uri}"
+    );
     assert_eq!(names(&h.slot), ["a", "b"]);
     let stats = h.stats.view();
     assert_eq!(stats.bookmarks, 1);
@@ -158,15 +185,46 @@ async fn clean_stream_end_resumes_from_the_last_bookmark_without_a_list() {
 async fn gone_relists_without_ghosts_or_lost_rows() {
     let mut h = start();
     let (_, send) = next(&mut h.handle).await;
-    respond(send, 200, list_body(vec![pod("a", 1, "Running"), pod("b", 2, "Running"), pod("c", 3, "Running")], 10, None));
+    respond(
+        send,
+        200,
+        list_body(
+            vec![
+                pod("a", 1, "Running"),
+                pod("b", 2, "Running"),
+                pod("c", 3, "Running"),
+            ],
+            10,
+            None,
+        ),
+    );
     let (_, send) = next(&mut h.handle).await;
-    respond(send, 200, watch_body(&[ev("MODIFIED", pod("a", 11, "Failed")), ev("ERROR", status(410, "Expired"))]));
+    respond(
+        send,
+        200,
+        watch_body(&[
+            ev("MODIFIED", pod("a", 11, "Failed")),
+            ev("ERROR", status(410, "Expired")),
+        ]),
+    );
     let (uri, send) = next(&mut h.handle).await;
     assert!(!is_watch(&uri), "410 must relist: {uri}");
     // While relisting, the old rows stay on screen.
     assert_eq!(names(&h.slot), ["a", "b", "c"]);
     // b was deleted and d created during the gap.
-    respond(send, 200, list_body(vec![pod("a", 11, "Failed"), pod("c", 3, "Running"), pod("d", 15, "Running")], 20, None));
+    respond(
+        send,
+        200,
+        list_body(
+            vec![
+                pod("a", 11, "Failed"),
+                pod("c", 3, "Running"),
+                pod("d", 15, "Running"),
+            ],
+            20,
+            None,
+        ),
+    );
     let (uri, _send) = next(&mut h.handle).await;
     assert!(is_watch(&uri) && uri.contains("resourceVersion=20"), "{uri}");
     assert_eq!(names(&h.slot), ["a", "c", "d"]);
@@ -180,7 +238,14 @@ async fn non_gone_watch_error_keeps_the_resource_version() {
     let (_, send) = next(&mut h.handle).await;
     respond(send, 200, list_body(vec![pod("a", 1, "Running")], 10, None));
     let (_, send) = next(&mut h.handle).await;
-    respond(send, 200, watch_body(&[ev("ADDED", pod("b", 12, "Running")), ev("ERROR", status(500, "InternalError"))]));
+    respond(
+        send,
+        200,
+        watch_body(&[
+            ev("ADDED", pod("b", 12, "Running")),
+            ev("ERROR", status(500, "InternalError")),
+        ]),
+    );
     let (uri, _send) = next(&mut h.handle).await;
     assert!(is_watch(&uri) && uri.contains("resourceVersion=12"), "{uri}");
     h.task.abort();
@@ -196,12 +261,23 @@ async fn persistent_503_backs_off_to_the_cap_and_says_why() {
         assert!(!is_watch(&uri));
         gaps.push(last.elapsed());
         last = Instant::now();
-        respond(send, 503, serde_json::to_vec(&status(503, "ServiceUnavailable")).unwrap());
+        respond(
+            send,
+            503,
+            serde_json::to_vec(&status(503, "ServiceUnavailable")).unwrap(),
+        );
     }
     tokio::task::yield_now().await;
     let tail = &gaps[6..];
-    assert!(tail.iter().all(|g| *g >= Duration::from_secs(15) && *g <= Duration::from_secs(30)), "{gaps:?}");
-    assert!(gaps[1] <= Duration::from_secs(1), "first retry is quick: {gaps:?}");
+    assert!(
+        tail.iter()
+            .all(|g| *g >= Duration::from_secs(15) && *g <= Duration::from_secs(30)),
+        "{gaps:?}"
+    );
+    assert!(
+        gaps[1] <= Duration::from_secs(1),
+        "first retry is quick: {gaps:?}"
+    );
     match h.slot.peek().state.clone() {
         SyncState::Reconnecting { attempt, error, .. } => {
             assert_eq!(attempt, 10);
@@ -209,7 +285,10 @@ async fn persistent_503_backs_off_to_the_cap_and_says_why() {
         }
         other => panic!("unexpected state {other:?}"),
     }
-    assert!(!h.slot.peek().listed, "never listed: the view must not say 'no resources'");
+    assert!(
+        !h.slot.peek().listed,
+        "never listed: the view must not say 'no resources'"
+    );
     h.task.abort();
 }
 
@@ -226,7 +305,13 @@ async fn forbidden_list_is_shown_and_retried_slowly() {
         respond(send, 403, serde_json::to_vec(&status(403, "Forbidden")).unwrap());
         tokio::task::yield_now().await;
         tokio::task::yield_now().await;
-        assert_eq!(h.slot.peek().state, SyncState::Forbidden { verb: "list".into(), resource: "pods".into() });
+        assert_eq!(
+            h.slot.peek().state,
+            SyncState::Forbidden {
+                verb: "list".into(),
+                resource: "pods".into()
+            }
+        );
     }
     h.task.abort();
 }
@@ -248,7 +333,10 @@ async fn burst_of_10k_events_gives_few_snapshots_and_the_servers_final_state() {
             events.push(ev("DELETED", pod(&name, i + 2, phase)));
         } else {
             expected.insert(name.clone(), phase.to_owned());
-            events.push(ev(if i % 2 == 0 { "ADDED" } else { "MODIFIED" }, pod(&name, i + 2, phase)));
+            events.push(ev(
+                if i % 2 == 0 { "ADDED" } else { "MODIFIED" },
+                pod(&name, i + 2, phase),
+            ));
         }
     }
     respond(send, 200, watch_body(&events));
@@ -258,11 +346,19 @@ async fn burst_of_10k_events_gives_few_snapshots_and_the_servers_final_state() {
     let got: BTreeMap<String, String> = snap
         .rows
         .iter()
-        .map(|r| (r.name.to_string(), ktui::table::format::format_cell(&r.cells[1], 0).into_owned()))
+        .map(|r| {
+            (
+                r.name.to_string(),
+                ktui::table::format::format_cell(&r.cells[1], 0).into_owned(),
+            )
+        })
         .collect();
     assert_eq!(got, expected);
     let published = snap.rev - rev_before;
-    assert!((1..=5).contains(&published), "10k events coalesced into {published} snapshots");
+    assert!(
+        (1..=5).contains(&published),
+        "10k events coalesced into {published} snapshots"
+    );
     assert_eq!(h.stats.view().events, 10_000);
     h.task.abort();
 }
@@ -272,8 +368,17 @@ async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
     let (svc, mut handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
     let (tx, _rx) = unbounded_channel();
-    let pool = InformerPool::new(client, Arc::new(TableDecoders), tx, InformerConfig::default(), Duration::from_secs(5));
-    assert!(pool.informers().is_empty(), "nothing starts before a view subscribes");
+    let pool = InformerPool::new(
+        client,
+        Arc::new(TableDecoders),
+        tx,
+        InformerConfig::default(),
+        Duration::from_secs(5),
+    );
+    assert!(
+        pool.informers().is_empty(),
+        "nothing starts before a view subscribes"
+    );
     let all = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, None));
     let (uri, send) = next(&mut handle).await;
     assert!(uri.starts_with("/api/v1/pods?"), "{uri}");

@@ -51,8 +51,22 @@ fn fixture_pods() -> Vec<Vec<u8>> {
         pod("shop", "web-7d9f8b6c5d-x2x9k", 3600 * 5, "Running", None, 0),
         pod("shop", "web-7d9f8b6c5d-q8w7e", 3600 * 5, "Running", None, 0),
         pod("shop", "worker-6b5f7c9d8-abcde", 200, "Running", None, 2),
-        pod("shop", "cart-5c6d7e8f9-zzzzz", 86_400 * 3, "Running", Some("CrashLoopBackOff"), 17),
-        pod("shop", "db-0", 86_400 * 40, "Pending", Some("ImagePullBackOff"), 0),
+        pod(
+            "shop",
+            "cart-5c6d7e8f9-zzzzz",
+            86_400 * 3,
+            "Running",
+            Some("CrashLoopBackOff"),
+            17,
+        ),
+        pod(
+            "shop",
+            "db-0",
+            86_400 * 40,
+            "Pending",
+            Some("ImagePullBackOff"),
+            0,
+        ),
         pod("shop", "evil-\u{1b}[31mred\u{7}-pod", 60, "Pending", None, 0),
     ]
 }
@@ -123,7 +137,11 @@ fn wide_all_namespaces_160x45() {
 
 #[test]
 fn syncing_view_never_says_no_resources() {
-    let slot = slot_with(BuiltinKind::Pod, &fixture_pods(), Some(SyncState::Syncing { received: 1234 }));
+    let slot = slot_with(
+        BuiltinKind::Pod,
+        &fixture_pods(),
+        Some(SyncState::Syncing { received: 1234 }),
+    );
     let mut state = state_with(BuiltinKind::Pod, slot, Some("shop"));
     let term = render(&mut state, 80, 24);
     let text = format!("{}", term.backend());
@@ -134,11 +152,16 @@ fn syncing_view_never_says_no_resources() {
 
 #[test]
 fn unreachable_and_reconnecting_views() {
-    let unreachable = SyncState::Unreachable { reason: "tcp connect error: Connection refused (os error 111)".into() };
+    let unreachable = SyncState::Unreachable {
+        reason: "tcp connect error: Connection refused (os error 111)".into(),
+    };
     let slot = slot_with(BuiltinKind::Deployment, &[], Some(unreachable));
     let mut state = state_with(BuiltinKind::Deployment, slot, Some("shop"));
     insta::assert_snapshot!("unreachable_80x24", render(&mut state, 80, 24).backend());
-    let forbidden = SyncState::Forbidden { verb: "list".into(), resource: "secrets".into() };
+    let forbidden = SyncState::Forbidden {
+        verb: "list".into(),
+        resource: "secrets".into(),
+    };
     let slot2 = slot_with(BuiltinKind::Secret, &[], Some(forbidden));
     let mut state = state_with(BuiltinKind::Secret, slot2, Some("shop"));
     insta::assert_snapshot!("forbidden_80x24", render(&mut state, 80, 24).backend());
@@ -163,8 +186,14 @@ fn reconnecting_after_a_list_keeps_rows_and_says_why() {
     let mut state = state_with(BuiltinKind::Pod, slot, Some("shop"));
     let term = render(&mut state, 80, 24);
     let text = format!("{}", term.backend());
-    assert!(text.contains("reconnecting (attempt 3, 12s): 503: etcd leader changed"), "{text}");
-    assert!(text.contains("worker-6b5f7c9d8-abcde"), "rows stay visible: {text}");
+    assert!(
+        text.contains("reconnecting (attempt 3, 12s): 503: etcd leader changed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("worker-6b5f7c9d8-abcde"),
+        "rows stay visible: {text}"
+    );
 }
 
 #[test]
@@ -181,8 +210,20 @@ fn filtered_view_highlights_matches() {
     // The highlighted characters w, r, k of `worker-...` carry the highlight style.
     let buf = term.backend().buffer();
     let hl = Theme::from_env().highlight;
-    let y = (0..buf.area.height).find(|&y| (0..buf.area.width).any(|x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")).unwrap();
-    let x0 = (0..buf.area.width).find(|&x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o").unwrap();
-    let styled: Vec<u16> = (x0..x0 + 6).filter(|&x| buf[(x, y)].fg == hl.fg.unwrap_or_default() && hl.fg.is_some()).collect();
-    assert_eq!(styled, [x0, x0 + 2, x0 + 3], "w, r and k of 'worker' are highlighted");
+    let y = (0..buf.area.height)
+        .find(|&y| {
+            (0..buf.area.width).any(|x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")
+        })
+        .unwrap();
+    let x0 = (0..buf.area.width)
+        .find(|&x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")
+        .unwrap();
+    let styled: Vec<u16> = (x0..x0 + 6)
+        .filter(|&x| buf[(x, y)].fg == hl.fg.unwrap_or_default() && hl.fg.is_some())
+        .collect();
+    assert_eq!(
+        styled,
+        [x0, x0 + 2, x0 + 3],
+        "w, r and k of 'worker' are highlighted"
+    );
 }

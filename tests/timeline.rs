@@ -54,7 +54,11 @@ fn names(slot: &Slot) -> Vec<String> {
 }
 
 fn last_seen_cells(slot: &Slot) -> Vec<String> {
-    slot.peek().rows.iter().map(|r| format_cell(&r.cells[0], NOW).into_owned()).collect()
+    slot.peek()
+        .rows
+        .iter()
+        .map(|r| format_cell(&r.cells[0], NOW).into_owned())
+        .collect()
 }
 
 #[test]
@@ -103,7 +107,10 @@ fn every_null_combination_of_the_time_fields_orders_by_kubectls_last_seen() {
     let cells = last_seen_cells(&slot);
     assert_eq!(cells.last().unwrap(), "<unknown>");
     for c in &cells {
-        assert!(!c.contains('y') && !c.starts_with('-') && c != "<invalid>", "no age from a missing time: {c}");
+        assert!(
+            !c.contains('y') && !c.starts_with('-') && c != "<invalid>",
+            "no age from a missing time: {c}"
+        );
     }
     assert_eq!(cells.iter().filter(|c| *c == "<unknown>").count(), 1);
 }
@@ -112,13 +119,25 @@ fn every_null_combination_of_the_time_fields_orders_by_kubectls_last_seen() {
 fn repeated_occurrences_collapse_to_one_row_that_moves_to_the_top() {
     let (slot, mut w) = timeline(TimelineBounds::default());
     w.init();
-    w.init_apply(event("backoff", json!({"count": 2, "lastTimestamp": ts(600), "type": "Warning"})));
+    w.init_apply(event(
+        "backoff",
+        json!({"count": 2, "lastTimestamp": ts(600), "type": "Warning"}),
+    ));
     w.init_apply(event("pulled", json!({"lastTimestamp": ts(300)})));
     w.init_done(Some("5".into()));
     assert_eq!(names(&slot), ["pulled", "backoff"]);
-    w.apply(event("backoff", json!({"count": 7, "lastTimestamp": ts(5), "type": "Warning"})));
-    w.apply(event("newstyle", json!({"eventTime": micro(900), "series": {"count": 2, "lastObservedTime": micro(100)}})));
-    w.apply(event("newstyle", json!({"eventTime": micro(900), "series": {"count": 9, "lastObservedTime": micro(2)}})));
+    w.apply(event(
+        "backoff",
+        json!({"count": 7, "lastTimestamp": ts(5), "type": "Warning"}),
+    ));
+    w.apply(event(
+        "newstyle",
+        json!({"eventTime": micro(900), "series": {"count": 2, "lastObservedTime": micro(100)}}),
+    ));
+    w.apply(event(
+        "newstyle",
+        json!({"eventTime": micro(900), "series": {"count": 9, "lastObservedTime": micro(2)}}),
+    ));
     w.publish();
     assert_eq!(names(&slot), ["newstyle", "backoff", "pulled"]);
     let rows = slot.peek().rows.clone();
@@ -132,15 +151,28 @@ fn repeated_occurrences_collapse_to_one_row_that_moves_to_the_top() {
 fn messages_with_escapes_and_newlines_are_neutralised() {
     let (slot, mut w) = timeline(TimelineBounds::default());
     w.init();
-    w.init_apply(event("evil", json!({"lastTimestamp": ts(1), "message": "\u{1b}]0;pwned\u{7}boom\nsecond \u{1b}[2J line"})));
+    w.init_apply(event(
+        "evil",
+        json!({"lastTimestamp": ts(1), "message": "\u{1b}]0;pwned\u{7}boom\nsecond \u{1b}[2J line"}),
+    ));
     w.init_done(None);
     let row = slot.peek().rows[0].clone();
     let cell = format_cell(&row.cells[5], NOW).into_owned();
-    assert!(!cell.contains('\u{1b}') && !cell.contains('\u{7}') && !cell.contains('\n'), "{cell:?}");
+    assert!(
+        !cell.contains('\u{1b}') && !cell.contains('\u{7}') && !cell.contains('\n'),
+        "{cell:?}"
+    );
     assert!(cell.starts_with("^[]0;pwned"), "{cell:?}");
     let detail = &row.event.as_ref().unwrap().message;
-    assert!(!detail.contains('\u{1b}') && !detail.contains('\u{7}'), "{detail:?}");
-    assert_eq!(detail.lines().count(), 2, "the detail keeps line structure: {detail:?}");
+    assert!(
+        !detail.contains('\u{1b}') && !detail.contains('\u{7}'),
+        "{detail:?}"
+    );
+    assert_eq!(
+        detail.lines().count(),
+        2,
+        "the detail keeps line structure: {detail:?}"
+    );
 }
 
 #[test]
@@ -164,17 +196,37 @@ fn relist_after_410_keeps_old_rows_marks_them_expired_and_adds_new_ones() {
     // A watch DELETED keeps the row too.
     w.delete(event("kept", json!({"lastTimestamp": ts(2000)})));
     w.publish();
-    let kept = slot.peek().rows.iter().find(|r| &*r.name == "kept").unwrap().clone();
+    let kept = slot
+        .peek()
+        .rows
+        .iter()
+        .find(|r| &*r.name == "kept")
+        .unwrap()
+        .clone();
     assert!(kept.event.as_ref().unwrap().expired);
     assert_eq!(slot.peek().rows.len(), 3);
 }
 
 #[test]
 fn the_count_bound_evicts_the_oldest() {
-    let (slot, mut w) = timeline(TimelineBounds { max_events: 3, max_age: Duration::from_secs(86_400) });
+    let (slot, mut w) = timeline(TimelineBounds {
+        max_events: 3,
+        max_age: Duration::from_secs(86_400),
+    });
     w.init();
-    for (name, age) in [("a", 50), ("b", 40), ("c", 30), ("none", -1), ("d", 20), ("e", 10)] {
-        let f = if age < 0 { json!({}) } else { json!({"lastTimestamp": ts(age)}) };
+    for (name, age) in [
+        ("a", 50),
+        ("b", 40),
+        ("c", 30),
+        ("none", -1),
+        ("d", 20),
+        ("e", 10),
+    ] {
+        let f = if age < 0 {
+            json!({})
+        } else {
+            json!({"lastTimestamp": ts(age)})
+        };
         w.init_apply(event(name, f));
     }
     w.init_done(None);
@@ -183,7 +235,10 @@ fn the_count_bound_evicts_the_oldest() {
 
 #[test]
 fn the_age_bound_evicts_events_older_than_it() {
-    let (slot, mut w) = timeline(TimelineBounds { max_events: 100, max_age: Duration::from_secs(3600) });
+    let (slot, mut w) = timeline(TimelineBounds {
+        max_events: 100,
+        max_age: Duration::from_secs(3600),
+    });
     w.init();
     w.init_apply(event("recent", json!({"lastTimestamp": ts(60)})));
     w.init_apply(event("ancient", json!({"lastTimestamp": ts(7200)})));

@@ -52,12 +52,21 @@ fn fixture() -> Fixture {
     let slot = Slot::new(key.clone(), 1);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     std::mem::forget(rx);
-    let mut writer =
-        TimelineWriter::with_clock(StoreWriter::new(slot.clone(), tx), RowCtx::default(), TimelineBounds::default(), now);
+    let mut writer = TimelineWriter::with_clock(
+        StoreWriter::new(slot.clone(), tx),
+        RowCtx::default(),
+        TimelineBounds::default(),
+        now,
+    );
     writer.init();
     for i in 0..12 {
         let warning = i % 4 == 0;
-        writer.init_apply(ev(&format!("e{i:02}"), 30 + i * 170, warning, if warning { "BackOff" } else { "Pulled" }));
+        writer.init_apply(ev(
+            &format!("e{i:02}"),
+            30 + i * 170,
+            warning,
+            if warning { "BackOff" } else { "Pulled" },
+        ));
     }
     writer.init_done(Some("10".into()));
     let mut list = ListView::new(key, None);

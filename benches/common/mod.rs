@@ -21,16 +21,44 @@ pub const NODES: usize = 200;
 /// Pods per Deployment (ReplicaSet).
 pub const REPLICAS: usize = 5;
 
-const TEAMS: [&str; 10] =
-    ["payments", "checkout", "search", "identity", "billing", "catalog", "shipping", "ads", "ml-serving", "data"];
+const TEAMS: [&str; 10] = [
+    "payments",
+    "checkout",
+    "search",
+    "identity",
+    "billing",
+    "catalog",
+    "shipping",
+    "ads",
+    "ml-serving",
+    "data",
+];
 const ENVS: [&str; 5] = ["prod", "staging", "dev", "qa", "canary"];
 const APPS: [&str; 20] = [
-    "web", "api", "worker", "gateway", "frontend", "auth", "cron", "metrics", "indexer", "cache",
-    "notifier", "scheduler", "ingest", "render", "ledger", "router", "exporter", "sync", "reports", "admin",
+    "web",
+    "api",
+    "worker",
+    "gateway",
+    "frontend",
+    "auth",
+    "cron",
+    "metrics",
+    "indexer",
+    "cache",
+    "notifier",
+    "scheduler",
+    "ingest",
+    "render",
+    "ledger",
+    "router",
+    "exporter",
+    "sync",
+    "reports",
+    "admin",
 ];
 const PARTS: [&str; 20] = [
-    "server", "consumer", "proxy", "backend", "edge", "core", "v2", "internal", "public", "batch",
-    "stream", "query", "writer", "reader", "relay", "agent", "hub", "store", "bridge", "daemon",
+    "server", "consumer", "proxy", "backend", "edge", "core", "v2", "internal", "public", "batch", "stream",
+    "query", "writer", "reader", "relay", "agent", "hub", "store", "bridge", "daemon",
 ];
 const SIDECARS: [&str; 3] = ["envoy", "log-shipper", "otel-collector"];
 /// Kubernetes' random-suffix alphabet (no vowels, no look-alike digits): 27 symbols.
@@ -53,7 +81,9 @@ fn suffix(out: &mut String, mut v: u64, len: usize) {
 
 /// RFC 3339 UTC timestamp of unix second `t` (`2026-11-30T12:00:00Z`).
 pub fn ts(t: i64) -> String {
-    jiff::Timestamp::from_second(t).map(|t| t.to_string()).unwrap_or_default()
+    jiff::Timestamp::from_second(t)
+        .map(|t| t.to_string())
+        .unwrap_or_default()
 }
 
 /// What pod `i` is, before JSON: identity and the state its status shows.
@@ -158,7 +188,10 @@ pub fn facts(i: usize, churn: u64) -> PodFacts {
 /// Node `n`'s name and host IP.
 pub fn node(n: usize) -> (String, String) {
     let (a, b) = (n / 64, n % 64 * 4 + 1);
-    (format!("ip-10-20-{a}-{b}.eu-west-1.compute.internal"), format!("10.20.{a}.{b}"))
+    (
+        format!("ip-10-20-{a}-{b}.eu-west-1.compute.internal"),
+        format!("10.20.{a}.{b}"),
+    )
 }
 
 /// The JSON of pod `i` at `resource_version`, after `churn` MODIFIED rounds.
@@ -181,7 +214,10 @@ pub fn modified_event(i: usize, resource_version: u64, churn: u64) -> String {
 /// next index) unless it is the last page. Pod `i` has resourceVersion `i + 1`.
 pub fn list_page(from: usize, to: usize, total: usize, list_rv: u64) -> Vec<u8> {
     let mut out = String::with_capacity((to - from) * 3300 + 256);
-    let _ = write!(out, r#"{{"kind":"PodList","apiVersion":"v1","metadata":{{"resourceVersion":"{list_rv}""#);
+    let _ = write!(
+        out,
+        r#"{{"kind":"PodList","apiVersion":"v1","metadata":{{"resourceVersion":"{list_rv}""#
+    );
     if to < total {
         let _ = write!(out, r#","continue":"{to}","remainingItemCount":{}"#, total - to);
     }
@@ -205,37 +241,78 @@ fn container_status(out: &mut String, name: &str, image: &str, f: &PodFacts, mai
         State::CrashLoop => (!main, !main),
         _ => (false, false),
     };
-    let _ = write!(out, r#"{{"name":"{name}","image":"{image}","imageID":"{image_base}@sha256:{:016x}{:016x}{:016x}{:016x}","#,
-        mix(h ^ 1), mix(h ^ 2), mix(h ^ 3), mix(h ^ 4), image_base = image.split(':').next().unwrap_or(image));
-    if !matches!(f.state, State::ContainerCreating | State::Unschedulable | State::ImagePullBackOff) {
-        let _ = write!(out, r#""containerID":"containerd://{:016x}{:016x}{:016x}{:016x}","#,
-            mix(h ^ 5), mix(h ^ 6), mix(h ^ 7), mix(h ^ 8));
+    let _ = write!(
+        out,
+        r#"{{"name":"{name}","image":"{image}","imageID":"{image_base}@sha256:{:016x}{:016x}{:016x}{:016x}","#,
+        mix(h ^ 1),
+        mix(h ^ 2),
+        mix(h ^ 3),
+        mix(h ^ 4),
+        image_base = image.split(':').next().unwrap_or(image)
+    );
+    if !matches!(
+        f.state,
+        State::ContainerCreating | State::Unschedulable | State::ImagePullBackOff
+    ) {
+        let _ = write!(
+            out,
+            r#""containerID":"containerd://{:016x}{:016x}{:016x}{:016x}","#,
+            mix(h ^ 5),
+            mix(h ^ 6),
+            mix(h ^ 7),
+            mix(h ^ 8)
+        );
     }
-    let _ = write!(out, r#""ready":{ready},"started":{started_flag},"restartCount":{restarts},"#);
+    let _ = write!(
+        out,
+        r#""ready":{ready},"started":{started_flag},"restartCount":{restarts},"#
+    );
     let state = match (f.state, main) {
         (State::CrashLoop, true) => format!(
             r#"{{"waiting":{{"reason":"CrashLoopBackOff","message":"back-off 5m0s restarting failed container={name} pod={pod}_{ns}({uid})"}}}}"#,
-            pod = f.name, ns = f.namespace, uid = f.uid),
+            pod = f.name,
+            ns = f.namespace,
+            uid = f.uid
+        ),
         (State::ContainerCreating, _) => r#"{"waiting":{"reason":"ContainerCreating"}}"#.to_owned(),
         (State::Unschedulable, _) => r#"{"waiting":{"reason":"ContainerCreating"}}"#.to_owned(),
         (State::ImagePullBackOff, true) => format!(
-            r#"{{"waiting":{{"reason":"ImagePullBackOff","message":"Back-off pulling image \"{image}\""}}}}"#),
+            r#"{{"waiting":{{"reason":"ImagePullBackOff","message":"Back-off pulling image \"{image}\""}}}}"#
+        ),
         (State::ImagePullBackOff, false) => r#"{"waiting":{"reason":"PodInitializing"}}"#.to_owned(),
         (State::Completed, _) => format!(
             r#"{{"terminated":{{"exitCode":0,"reason":"Completed","startedAt":"{}","finishedAt":"{}","containerID":"containerd://{:016x}"}}}}"#,
-            ts(started), ts(started + 300), mix(h ^ 9)),
+            ts(started),
+            ts(started + 300),
+            mix(h ^ 9)
+        ),
         (State::Evicted, _) => format!(
             r#"{{"terminated":{{"exitCode":137,"reason":"ContainerStatusUnknown","message":"The container could not be located when the pod was terminated","startedAt":"{}","finishedAt":"{}"}}}}"#,
-            ts(started), ts(started + 7200)),
-        _ => format!(r#"{{"running":{{"startedAt":"{}"}}}}"#, ts(started + restarts * 30)),
+            ts(started),
+            ts(started + 7200)
+        ),
+        _ => format!(
+            r#"{{"running":{{"startedAt":"{}"}}}}"#,
+            ts(started + restarts * 30)
+        ),
     };
     let _ = write!(out, r#""state":{state},"lastState":"#);
     if restarts > 0 {
-        let reason = if f.state == State::CrashLoop { "Error" } else { "OOMKilled" };
+        let reason = if f.state == State::CrashLoop {
+            "Error"
+        } else {
+            "OOMKilled"
+        };
         let code = if f.state == State::CrashLoop { 1 } else { 137 };
         let finished = NOW - 30 - (h % 600) as i64;
-        let _ = write!(out, r#"{{"terminated":{{"exitCode":{code},"reason":"{reason}","startedAt":"{}","finishedAt":"{}","containerID":"containerd://{:016x}{:016x}"}}}}"#,
-            ts(finished - 45), ts(finished), mix(h ^ 10), mix(h ^ 11));
+        let _ = write!(
+            out,
+            r#"{{"terminated":{{"exitCode":{code},"reason":"{reason}","startedAt":"{}","finishedAt":"{}","containerID":"containerd://{:016x}{:016x}"}}}}"#,
+            ts(finished - 45),
+            ts(finished),
+            mix(h ^ 10),
+            mix(h ^ 11)
+        );
     } else {
         out.push_str("{}");
     }
@@ -245,13 +322,20 @@ fn container_status(out: &mut String, name: &str, image: &str, f: &PodFacts, mai
 fn container_spec(out: &mut String, name: &str, image: &str, f: &PodFacts, main: bool) {
     let _ = write!(out, r#"{{"name":"{name}","image":"{image}","#);
     if main {
-        let _ = write!(out, r#""ports":[{{"name":"http","containerPort":8080,"protocol":"TCP"}}],"env":[{{"name":"APP_ENV","value":"{ns}"}},{{"name":"POD_NAME","valueFrom":{{"fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.name"}}}}}},{{"name":"DB_PASSWORD","valueFrom":{{"secretKeyRef":{{"name":"{dep}-db","key":"password"}}}}}}],"resources":{{"limits":{{"cpu":"1","memory":"512Mi"}},"requests":{{"cpu":"250m","memory":"256Mi"}}}},"livenessProbe":{{"httpGet":{{"path":"/healthz","port":"http"}},"periodSeconds":10}},"#,
-            ns = f.namespace, dep = f.deployment);
+        let _ = write!(
+            out,
+            r#""ports":[{{"name":"http","containerPort":8080,"protocol":"TCP"}}],"env":[{{"name":"APP_ENV","value":"{ns}"}},{{"name":"POD_NAME","valueFrom":{{"fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.name"}}}}}},{{"name":"DB_PASSWORD","valueFrom":{{"secretKeyRef":{{"name":"{dep}-db","key":"password"}}}}}}],"resources":{{"limits":{{"cpu":"1","memory":"512Mi"}},"requests":{{"cpu":"250m","memory":"256Mi"}}}},"livenessProbe":{{"httpGet":{{"path":"/healthz","port":"http"}},"periodSeconds":10}},"#,
+            ns = f.namespace,
+            dep = f.deployment
+        );
     } else {
         out.push_str(r#""args":["--config=/etc/sidecar/config.yaml","--log-level=warn"],"resources":{"limits":{"memory":"128Mi"},"requests":{"cpu":"50m","memory":"64Mi"}},"#);
     }
-    let _ = write!(out, r#""volumeMounts":[{{"name":"kube-api-access-{}","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}}],"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}}"#,
-        &f.uid[..5]);
+    let _ = write!(
+        out,
+        r#""volumeMounts":[{{"name":"kube-api-access-{}","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}}],"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}}"#,
+        &f.uid[..5]
+    );
 }
 
 const MANAGED_RS: &str = r#"{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:generateName":{},"f:labels":{".":{},"f:app.kubernetes.io/name":{},"f:pod-template-hash":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"OWNER\"}":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:env":{},"f:image":{},"f:imagePullPolicy":{},"f:livenessProbe":{},"f:name":{},"f:ports":{},"f:resources":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:terminationGracePeriodSeconds":{}}}}"#;
@@ -259,8 +343,11 @@ const MANAGED_RS: &str = r#"{"manager":"kube-controller-manager","operation":"Up
 const MANAGED_KUBELET: &str = r#"{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"TIME","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"Ready\"}":{".":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}}},"f:containerStatuses":{},"f:hostIP":{},"f:phase":{},"f:podIP":{},"f:podIPs":{".":{},"k:{\"ip\":\"IP\"}":{".":{},"f:ip":{}}},"f:startTime":{}}},"subresource":"status"}"#;
 
 fn condition(out: &mut String, type_: &str, ok: bool, at: &str, reason: Option<&str>) {
-    let _ = write!(out, r#"{{"type":"{type_}","status":"{}","lastTransitionTime":"{at}""#,
-        if ok { "True" } else { "False" });
+    let _ = write!(
+        out,
+        r#"{{"type":"{type_}","status":"{}","lastTransitionTime":"{at}""#,
+        if ok { "True" } else { "False" }
+    );
     if let Some(r) = reason {
         let _ = write!(out, r#","reason":"{r}""#);
     }
@@ -281,7 +368,13 @@ pub fn write_pod(out: &mut String, i: usize, rv: u64, churn: u64) {
     let scheduled = f.state != State::Unschedulable;
     let (node_name, host_ip) = node(f.node);
     let pod_ip = format!("10.{}.{}.{}", 64 + (i >> 16) % 64, (i >> 8) & 0xff, i & 0xff);
-    let image = format!("registry.example.com/{}/{}:1.{}.{}", f.namespace.split('-').next().unwrap_or("x"), f.app, h % 40, h % 7);
+    let image = format!(
+        "registry.example.com/{}/{}:1.{}.{}",
+        f.namespace.split('-').next().unwrap_or("x"),
+        f.app,
+        h % 40,
+        h % 7
+    );
     // A MODIFIED round also relabels the pod, so every churned row visibly changes.
     let mut version = format!("1.{}.{}", h % 40, h % 7);
     if churn > 0 {
@@ -289,31 +382,59 @@ pub fn write_pod(out: &mut String, i: usize, rv: u64, churn: u64) {
     }
 
     // metadata
-    let _ = write!(out, r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","generateName":"{dep}-{hash}-","namespace":"{ns}","uid":"{uid}","resourceVersion":"{rv}","creationTimestamp":"{created}","#,
-        name = f.name, dep = f.deployment, hash = f.template_hash, ns = f.namespace, uid = f.uid);
+    let _ = write!(
+        out,
+        r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"{name}","generateName":"{dep}-{hash}-","namespace":"{ns}","uid":"{uid}","resourceVersion":"{rv}","creationTimestamp":"{created}","#,
+        name = f.name,
+        dep = f.deployment,
+        hash = f.template_hash,
+        ns = f.namespace,
+        uid = f.uid
+    );
     if f.state == State::Terminating {
-        let _ = write!(out, r#""deletionTimestamp":"{}","deletionGracePeriodSeconds":30,"#, ts(NOW - 20));
+        let _ = write!(
+            out,
+            r#""deletionTimestamp":"{}","deletionGracePeriodSeconds":30,"#,
+            ts(NOW - 20)
+        );
     }
-    let _ = write!(out, r#""labels":{{"app.kubernetes.io/name":"{app}","app.kubernetes.io/part-of":"{dep}","pod-template-hash":"{hash}","version":"{version}"}},"annotations":{{"kubectl.kubernetes.io/restartedAt":"{restarted}","prometheus.io/port":"9090","prometheus.io/scrape":"true"}},"ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"{dep}-{hash}","uid":"{owner_uid}","controller":true,"blockOwnerDeletion":true}}],"managedFields":["#,
-        app = f.app, dep = f.deployment, hash = f.template_hash, restarted = ts(f.created - 3600));
+    let _ = write!(
+        out,
+        r#""labels":{{"app.kubernetes.io/name":"{app}","app.kubernetes.io/part-of":"{dep}","pod-template-hash":"{hash}","version":"{version}"}},"annotations":{{"kubectl.kubernetes.io/restartedAt":"{restarted}","prometheus.io/port":"9090","prometheus.io/scrape":"true"}},"ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"{dep}-{hash}","uid":"{owner_uid}","controller":true,"blockOwnerDeletion":true}}],"managedFields":["#,
+        app = f.app,
+        dep = f.deployment,
+        hash = f.template_hash,
+        restarted = ts(f.created - 3600)
+    );
     out.push_str(&MANAGED_RS.replace("TIME", &created).replace("OWNER", &owner_uid));
     if scheduled {
         out.push(',');
-        out.push_str(&MANAGED_KUBELET.replace("TIME", &ts(f.created + 30)).replace("IP", &pod_ip));
+        out.push_str(
+            &MANAGED_KUBELET
+                .replace("TIME", &ts(f.created + 30))
+                .replace("IP", &pod_ip),
+        );
     }
     out.push_str("]},");
 
     // spec
     out.push_str(r#""spec":{"volumes":[{"name":"kube-api-access-"#);
-    let _ = write!(out, r#"{}","projected":{{"sources":[{{"serviceAccountToken":{{"expirationSeconds":3607,"path":"token"}}}},{{"configMap":{{"name":"kube-root-ca.crt","items":[{{"key":"ca.crt","path":"ca.crt"}}]}}}},{{"downwardAPI":{{"items":[{{"path":"namespace","fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.namespace"}}}}]}}}}],"defaultMode":420}}}}],"containers":["#,
-        &f.uid[..5]);
+    let _ = write!(
+        out,
+        r#"{}","projected":{{"sources":[{{"serviceAccountToken":{{"expirationSeconds":3607,"path":"token"}}}},{{"configMap":{{"name":"kube-root-ca.crt","items":[{{"key":"ca.crt","path":"ca.crt"}}]}}}},{{"downwardAPI":{{"items":[{{"path":"namespace","fieldRef":{{"apiVersion":"v1","fieldPath":"metadata.namespace"}}}}]}}}}],"defaultMode":420}}}}],"containers":["#,
+        &f.uid[..5]
+    );
     container_spec(out, "app", &image, &f, true);
     let side_image = f.sidecar.map(|s| format!("docker.io/library/{s}:v1.{}", h % 9));
     if let (Some(s), Some(img)) = (f.sidecar, &side_image) {
         out.push(',');
         container_spec(out, s, img, &f, false);
     }
-    let _ = write!(out, r#"],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","serviceAccountName":"{app}","serviceAccount":"{app}","#, app = f.app);
+    let _ = write!(
+        out,
+        r#"],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","serviceAccountName":"{app}","serviceAccount":"{app}","#,
+        app = f.app
+    );
     if scheduled {
         let _ = write!(out, r#""nodeName":"{node_name}","#);
     }
@@ -339,14 +460,23 @@ pub fn write_pod(out: &mut String, i: usize, rv: u64, churn: u64) {
         out.push(',');
         condition(out, "Initialized", true, &created, None);
         out.push(',');
-        let why = if f.state == State::Completed { Some("PodCompleted") } else if ready { None } else { Some("ContainersNotReady") };
+        let why = if f.state == State::Completed {
+            Some("PodCompleted")
+        } else if ready {
+            None
+        } else {
+            Some("ContainersNotReady")
+        };
         condition(out, "Ready", ready, &at, why);
         out.push(',');
         condition(out, "ContainersReady", ready, &at, why);
         out.push(',');
         condition(out, "PodScheduled", true, &created, None);
     } else {
-        let _ = write!(out, r#"{{"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":"{created}","reason":"Unschedulable","message":"0/{NODES} nodes are available: 12 Insufficient cpu, 188 node(s) didn't match Pod's node affinity/selector. preemption: 0/{NODES} nodes are available: 200 Preemption is not helpful for scheduling."}}"#);
+        let _ = write!(
+            out,
+            r#"{{"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":"{created}","reason":"Unschedulable","message":"0/{NODES} nodes are available: 12 Insufficient cpu, 188 node(s) didn't match Pod's node affinity/selector. preemption: 0/{NODES} nodes are available: 200 Preemption is not helpful for scheduling."}}"#
+        );
     }
     out.push(']');
     if scheduled {

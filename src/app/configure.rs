@@ -29,7 +29,11 @@ pub fn expand_alias(state: &UiState, line: &str) -> Option<String> {
     let line = line.trim();
     let (first, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let target = state.aliases.get(first)?;
-    Some(if rest.trim().is_empty() { target.clone() } else { format!("{target} {}", rest.trim()) })
+    Some(if rest.trim().is_empty() {
+        target.clone()
+    } else {
+        format!("{target} {}", rest.trim())
+    })
 }
 
 #[cfg(test)]
@@ -45,7 +49,11 @@ mod tests {
 
     fn state() -> UiState {
         let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
-        UiState::new(Screen::List(Box::new(ListView::new(key, None))), Some("default".into()), false)
+        UiState::new(
+            Screen::List(Box::new(ListView::new(key, None))),
+            Some("default".into()),
+            false,
+        )
     }
 
     #[test]
@@ -61,9 +69,15 @@ mod tests {
         assert!(s.readonly);
         assert_eq!(s.theme.ok.fg, None);
         let q = KeyPress::parse("q").unwrap();
-        assert_eq!(s.keymap.lookup(KeyMode::Normal, &[], q), Lookup::Action(Action::Quit));
+        assert_eq!(
+            s.keymap.lookup(KeyMode::Normal, &[], q),
+            Lookup::Action(Action::Quit)
+        );
         assert_eq!(expand_alias(&s, "web").as_deref(), Some("pods -l app=web"));
-        assert_eq!(expand_alias(&s, " web  shop ").as_deref(), Some("pods -l app=web shop"));
+        assert_eq!(
+            expand_alias(&s, " web  shop ").as_deref(),
+            Some("pods -l app=web shop")
+        );
         assert_eq!(expand_alias(&s, "pods"), None);
         apply(&mut s, &cfg, Some("dev"), false);
         assert!(!s.readonly);

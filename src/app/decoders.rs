@@ -5,8 +5,8 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use crate::kube::informer::{run, run_sink, Decoders, InformerCtx, Loop};
-use crate::kube::timeline::TimelineWriter;
 use crate::kube::kind::BuiltinKind;
+use crate::kube::timeline::TimelineWriter;
 use crate::table::*;
 
 /// The decoders of every built-in kind.
@@ -31,9 +31,25 @@ impl Decoders for TableDecoders {
             PersistentVolumeClaim => run::<PvcObj>(ctx).boxed(),
             Event => {
                 // Events feed the timeline (merged by uid, kept past the server's TTL).
-                let InformerCtx { key, client, writer, stats, rows, config } = ctx;
+                let InformerCtx {
+                    key,
+                    client,
+                    writer,
+                    stats,
+                    rows,
+                    config,
+                } = ctx;
                 let sink = TimelineWriter::<EventObj>::new(writer, rows, config.timeline);
-                run_sink::<EventObj, _>(Loop { key, client, stats, config }, sink).boxed()
+                run_sink::<EventObj, _>(
+                    Loop {
+                        key,
+                        client,
+                        stats,
+                        config,
+                    },
+                    sink,
+                )
+                .boxed()
             }
         }
     }

@@ -27,7 +27,10 @@ impl KeyPress {
                 code = KeyCode::Char(c.to_ascii_uppercase());
             }
         }
-        KeyPress { code, mods: ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT) }
+        KeyPress {
+            code,
+            mods: ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT),
+        }
     }
 
     /// Parses one key as written in keymaps: `j`, `G`, `shift-g`, `ctrl-c`, `alt-x`,
@@ -160,11 +163,19 @@ pub enum Lookup {
 impl Binding {
     /// Parses `on` (presses separated by spaces).
     pub fn new(on: &str, run: Action, desc: &str) -> Result<Binding, String> {
-        let seq = on.split_whitespace().map(KeyPress::parse).collect::<Result<Vec<_>, _>>()?;
+        let seq = on
+            .split_whitespace()
+            .map(KeyPress::parse)
+            .collect::<Result<Vec<_>, _>>()?;
         if seq.is_empty() {
             return Err("empty key".into());
         }
-        Ok(Binding { on: on.to_owned(), seq, run, desc: desc.to_owned() })
+        Ok(Binding {
+            on: on.to_owned(),
+            seq,
+            run,
+            desc: desc.to_owned(),
+        })
     }
 }
 
@@ -184,12 +195,23 @@ mod tests {
     fn chord_and_shift() {
         let km = Keymap::defaults();
         let g = KeyPress::parse("g").unwrap();
-        let Lookup::Pending(p) = km.lookup(KeyMode::Normal, &[], g) else { panic!("g is a prefix") };
+        let Lookup::Pending(p) = km.lookup(KeyMode::Normal, &[], g) else {
+            panic!("g is a prefix")
+        };
         assert_eq!(km.lookup(KeyMode::Normal, &p, g), Lookup::Action(Action::Top));
         let shift_n = KeyPress::from_event(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::SHIFT));
-        assert_eq!(km.lookup(KeyMode::Normal, &[], shift_n), Lookup::Action(Action::SortName));
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], shift_n),
+            Lookup::Action(Action::SortName)
+        );
         let ctrl_c = KeyPress::from_event(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        assert_eq!(km.lookup(KeyMode::Normal, &[], ctrl_c), Lookup::Action(Action::Quit));
-        assert_eq!(km.lookup(KeyMode::Normal, &[], KeyPress::parse("x").unwrap()), Lookup::None);
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], ctrl_c),
+            Lookup::Action(Action::Quit)
+        );
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], KeyPress::parse("alt-z").unwrap()),
+            Lookup::None
+        );
     }
 }

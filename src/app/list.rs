@@ -38,15 +38,14 @@ fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
     let mut rest = Vec::new();
     for word in text.split_whitespace() {
         let lower = word.to_ascii_lowercase();
-        let term = if let Some(v) = lower.strip_prefix("type:") {
-            Some(Scoped::Type(v.to_owned()))
-        } else if let Some(v) = lower.strip_prefix("reason:") {
-            Some(Scoped::Reason(v.to_owned()))
-        } else if let Some(v) = lower.strip_prefix("obj:").or_else(|| lower.strip_prefix("object:")) {
-            Some(Scoped::Object(v.to_owned()))
-        } else {
-            None
-        };
+        let term = [
+            ("type:", Scoped::Type as fn(String) -> Scoped),
+            ("reason:", Scoped::Reason),
+            ("obj:", Scoped::Object),
+            ("object:", Scoped::Object),
+        ]
+        .into_iter()
+        .find_map(|(prefix, make)| lower.strip_prefix(prefix).map(|v| make(v.to_owned())));
         match term {
             Some(t) => scoped.push(t),
             None => rest.push(word),
@@ -64,7 +63,9 @@ fn cell_text(row: &Row, i: usize) -> String {
 }
 
 fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
-    let Some(ev) = row.event.as_deref() else { return true };
+    let Some(ev) = row.event.as_deref() else {
+        return true;
+    };
     if lens.warnings_only && !ev.warning {
         return false;
     }
@@ -85,13 +86,22 @@ fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
     })
 }
 
+/// A snapshot narrowed by a lens, with what it was derived from.
+struct Lensed {
+    rev: u64,
+    epoch: u64,
+    lens: EventLens,
+    scoped: Vec<Scoped>,
+    snap: Arc<Snapshot>,
+}
+
 /// The memoised view of one list.
 #[derive(Default)]
 pub struct ListCache {
     cache: ViewCache,
     lens: EventLens,
-    /// The lensed snapshot and what it was derived from: (source rev, epoch, lens, scoped).
-    lensed: Option<(u64, u64, EventLens, Vec<Scoped>, Arc<Snapshot>)>,
+    /// The lensed snapshot and what it was derived from.
+    lensed: Option<Lensed>,
     snap: Option<Arc<Snapshot>>,
     result: Option<Arc<ViewResult>>,
     query: Query,
@@ -120,8 +130,16 @@ impl ListCache {
     ) -> Result<(), String> {
         let mut error = None;
         let is_events = snap.key.kind.is_timeline();
-        let (scoped, generic) = if is_events { split_scoped(filter) } else { (Vec::new(), filter.to_owned()) };
-        let snap = if is_events { self.lensed(snap, scoped) } else { snap.clone() };
+        let (scoped, generic) = if is_events {
+            split_scoped(filter)
+        } else {
+            (Vec::new(), filter.to_owned())
+        };
+        let snap = if is_events {
+            self.lensed(snap, scoped)
+        } else {
+            snap.clone()
+        };
         let snap = &snap;
         let filter = generic.as_str();
         if filter != self.text {
@@ -155,14 +173,28 @@ impl ListCache {
         if self.lens == EventLens::default() && scoped.is_empty() {
             return snap.clone();
         }
-        if let Some((rev, epoch, lens, sc, derived)) = &self.lensed {
-            if *rev == snap.rev && *epoch == snap.epoch && *lens == self.lens && *sc == scoped {
-                return derived.clone();
+        if let Some(l) = &self.lensed {
+            if l.rev == snap.rev && l.epoch == snap.epoch && l.lens == self.lens && l.scoped == scoped {
+                return l.snap.clone();
             }
         }
-        let rows: Arc<[Arc<Row>]> = snap.rows.iter().filter(|r| lens_keeps(&self.lens, &scoped, r)).cloned().collect();
-        let derived = Arc::new(Snapshot { rows, ..(**snap).clone() });
-        self.lensed = Some((snap.rev, snap.epoch, self.lens.clone(), scoped, derived.clone()));
+        let rows: Arc<[Arc<Row>]> = snap
+            .rows
+            .iter()
+            .filter(|r| lens_keeps(&self.lens, &scoped, r))
+            .cloned()
+            .collect();
+        let derived = Arc::new(Snapshot {
+            rows,
+            ..(**snap).clone()
+        });
+        self.lensed = Some(Lensed {
+            rev: snap.rev,
+            epoch: snap.epoch,
+            lens: self.lens.clone(),
+            scoped,
+            snap: derived.clone(),
+        });
         derived
     }
 
@@ -201,19 +233,33 @@ impl ListCache {
     /// snapshot or the view changed).
     pub fn position(&self, key: &ObjKey) -> Option<usize> {
         let snap = self.snap.as_ref()?;
-        self.order().iter().position(|&i| snap.rows.get(i as usize).is_some_and(|r| &obj_key(r) == key))
+        self.order()
+            .iter()
+            .position(|&i| snap.rows.get(i as usize).is_some_and(|r| &obj_key(r) == key))
     }
 
     /// Up to `n` rows from display position `offset`.
     pub fn visible(&self, offset: usize, n: usize) -> Vec<Arc<Row>> {
-        let Some(snap) = self.snap.as_ref() else { return Vec::new() };
-        self.order().iter().skip(offset).take(n).filter_map(|&i| snap.rows.get(i as usize).cloned()).collect()
+        let Some(snap) = self.snap.as_ref() else {
+            return Vec::new();
+        };
+        self.order()
+            .iter()
+            .skip(offset)
+            .take(n)
+            .filter_map(|&i| snap.rows.get(i as usize).cloned())
+            .collect()
     }
 
     /// The newest creation time among the visible rows (drives the redraw interval).
     pub fn visible_youngest(&self, offset: usize, n: usize) -> Option<UnixSecs> {
         let snap = self.snap.as_ref()?;
-        self.order().iter().skip(offset).take(n).filter_map(|&i| snap.rows.get(i as usize)?.created).max()
+        self.order()
+            .iter()
+            .skip(offset)
+            .take(n)
+            .filter_map(|&i| snap.rows.get(i as usize)?.created)
+            .max()
     }
 
     /// Char indices of the row's NAME cell matched by the fuzzy filter (for highlighting).
@@ -222,7 +268,15 @@ impl ListCache {
             return Vec::new();
         }
         let shown = view::display_name(row, self.all_ns);
-        let skip = if self.all_ns { row.namespace.as_deref().map_or(0, |n| n.chars().count() + 1) } else { 0 };
-        view::highlight(&shown, &self.query).into_iter().filter(|&i| i >= skip).map(|i| i - skip).collect()
+        let skip = if self.all_ns {
+            row.namespace.as_deref().map_or(0, |n| n.chars().count() + 1)
+        } else {
+            0
+        };
+        view::highlight(&shown, &self.query)
+            .into_iter()
+            .filter(|&i| i >= skip)
+            .map(|i| i - skip)
+            .collect()
     }
 }

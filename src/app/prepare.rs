@@ -17,9 +17,20 @@ pub fn prepare(state: &mut UiState) {
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
     let status_col = crate::table::spec(l.key.kind).status_col;
-    let lens = super::list::EventLens { warnings_only: l.warnings_only, object: l.object.clone() };
+    let lens = super::list::EventLens {
+        warnings_only: l.warnings_only,
+        object: l.object.clone(),
+    };
     l.cache.set_lens(lens);
-    match l.cache.update(&snap, ns_filter.as_deref(), &l.filter, l.sort, l.reverse, status_col, all_ns) {
+    match l.cache.update(
+        &snap,
+        ns_filter.as_deref(),
+        &l.filter,
+        l.sort,
+        l.reverse,
+        status_col,
+        all_ns,
+    ) {
         Ok(()) => l.filter_error = None,
         Err(e) => l.filter_error = Some(e),
     }
@@ -43,5 +54,8 @@ pub fn prepare(state: &mut UiState) {
         l.offset = l.selected + 1 - page;
     }
     l.offset = l.offset.min(len.saturating_sub(1));
-    l.selected_key = l.cache.selected_row(l.selected).map(|r| crate::kube::store::obj_key(&r));
+    l.selected_key = l
+        .cache
+        .selected_row(l.selected)
+        .map(|r| crate::kube::store::obj_key(&r));
 }

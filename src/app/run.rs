@@ -37,7 +37,11 @@ pub enum Event {
     /// An informer published.
     Store(StoreChanged),
     /// The kubeconfig was read: its context names and the one being connected to.
-    Kubeconfig { generation: u64, contexts: Vec<String>, context: Option<String> },
+    Kubeconfig {
+        generation: u64,
+        contexts: Vec<String>,
+        context: Option<String>,
+    },
     /// The client build of connection attempt `generation` finished.
     Connected(u64, Result<(kube::Client, ClusterInfo), String>),
     /// Time passed (ages on screen may change).
@@ -62,7 +66,10 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     let mut state = initial_state(&cli, &config);
     let mut configured_for = state.context.clone();
     let frame = config.ui.max_fps.frame();
-    let informer_config = InformerConfig { timeline: config.timeline(), ..InformerConfig::default() };
+    let informer_config = InformerConfig {
+        timeline: config.timeline(),
+        ..InformerConfig::default()
+    };
     if let Some(ns) = &cli.namespace {
         state.namespace = Some(ns.clone());
     }
@@ -110,9 +117,25 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             _ = tokio::time::sleep_until(frame_due), if dirty => continue,
             _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
         };
-        dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation, &informer_config);
+        dirty |= handle(
+            &mut state,
+            &mut pool,
+            ev,
+            &store_tx,
+            &net,
+            generation,
+            &informer_config,
+        );
         while let Ok(ev) = rx.try_recv() {
-            dirty |= handle(&mut state, &mut pool, ev, &store_tx, &net, generation, &informer_config);
+            dirty |= handle(
+                &mut state,
+                &mut pool,
+                ev,
+                &store_tx,
+                &net,
+                generation,
+                &informer_config,
+            );
         }
         if std::mem::take(&mut state.save_yaml) {
             save_yaml(&mut state);
@@ -149,13 +172,23 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
 }
 
 fn initial_state(cli: &Cli, config: &Config) -> UiState {
-    let ns = if cli.all_namespaces { None } else { cli.namespace.clone() };
-    let first = Screen::List(Box::new(ListView::new(ResourceKey::new(BuiltinKind::Pod, ns.as_deref()), None)));
+    let ns = if cli.all_namespaces {
+        None
+    } else {
+        cli.namespace.clone()
+    };
+    let first = Screen::List(Box::new(ListView::new(
+        ResourceKey::new(BuiltinKind::Pod, ns.as_deref()),
+        None,
+    )));
     let mut state = UiState::new(first, ns, cli.readonly);
     state.explicit_all = cli.all_namespaces;
     state.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
-    run_command(&mut state, cli.command.as_deref().unwrap_or(&config.ui.default_view));
+    run_command(
+        &mut state,
+        cli.command.as_deref().unwrap_or(&config.ui.default_view),
+    );
     state
 }
 
@@ -188,7 +221,11 @@ fn handle(
         }
         Event::Store(changed) => visible_key(state).is_some_and(|k| k == changed.key),
         Event::Tick => true,
-        Event::Kubeconfig { generation: g, contexts, context } => {
+        Event::Kubeconfig {
+            generation: g,
+            contexts,
+            context,
+        } => {
             if g == generation {
                 state.contexts = contexts;
                 state.context = context;
@@ -233,7 +270,11 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
 }
 
 fn on_key(state: &mut UiState, key: KeyPress) {
-    let mode = if state.prompt.is_some() { KeyMode::Prompt } else { KeyMode::Normal };
+    let mode = if state.prompt.is_some() {
+        KeyMode::Prompt
+    } else {
+        KeyMode::Normal
+    };
     let pending = std::mem::take(&mut state.pending);
     match state.keymap.lookup(mode, &pending, key) {
         Lookup::Action(a) => update(state, a),
@@ -256,7 +297,9 @@ fn on_key(state: &mut UiState, key: KeyPress) {
 fn visible_key(state: &UiState) -> Option<ResourceKey> {
     match state.top() {
         Screen::Yaml(y) => y.watch.as_ref().map(|w| w.key.clone()),
-        _ => state.top_list().and_then(|l| l.source.as_ref().map(|s| s.served_by.clone())),
+        _ => state
+            .top_list()
+            .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone())),
     }
 }
 
@@ -269,7 +312,13 @@ fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<S
             }
             Screen::Yaml(y) if y.watch.is_none() => {
                 let client = pool.client().clone();
-                y.watch = Some(watch_object(pool.runtime(), client, y.key.clone(), &y.name, store_tx.clone()));
+                y.watch = Some(watch_object(
+                    pool.runtime(),
+                    client,
+                    y.key.clone(),
+                    &y.name,
+                    store_tx.clone(),
+                ));
             }
             _ => {}
         }
@@ -279,7 +328,12 @@ fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<S
 /// `ctrl-s` in the YAML view: writes it to the state directory and says where.
 fn save_yaml(state: &mut UiState) {
     let Screen::Yaml(y) = state.top() else { return };
-    let ns = y.key.namespace.as_deref().map(|n| format!("{n}_")).unwrap_or_default();
+    let ns = y
+        .key
+        .namespace
+        .as_deref()
+        .map(|n| format!("{n}_"))
+        .unwrap_or_default();
     let file = format!("{}_{ns}{}.yaml", y.key.kind.info().singular, y.name).replace('/', "_");
     let dir = crate::logging::state_dir().join("saved");
     let path = dir.join(file);
@@ -309,14 +363,21 @@ fn spawn_connect(
     tx: UnboundedSender<Event>,
     net: &tokio::runtime::Handle,
 ) {
-    let opts = ConnectOptions { kubeconfig: cli.kubeconfig.clone(), context };
+    let opts = ConnectOptions {
+        kubeconfig: cli.kubeconfig.clone(),
+        context,
+    };
     let runtime = net.clone();
     net.spawn(async move {
         // Read here, off the UI task: KUBECONFIG may name slow files.
         if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
             let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
             let context = opts.context.clone().or(kc.current_context);
-            let _ = tx.send(Event::Kubeconfig { generation, contexts, context });
+            let _ = tx.send(Event::Kubeconfig {
+                generation,
+                contexts,
+                context,
+            });
         }
         // An exec auth plugin runs synchronously inside kube and may block its worker
         // thread: the deadline is kept by this separate task, on another worker.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
-use crate::kube::row::{ObjRef, Row};
 use crate::kube::pool::Subscription;
+use crate::kube::row::{ObjRef, Row};
 use crate::kube::store::{ObjKey, Slot, Snapshot};
 
 use super::keymap::{KeyPress, Keymap};
@@ -154,7 +154,12 @@ impl Source {
     /// A source reading a slot nobody fills through a pool (screen tests, benchmarks).
     pub fn fixed(slot: Arc<Slot>) -> Source {
         let served_by = slot.peek().key.clone();
-        Source { slot, served_by, filter_ns: None, _sub: None }
+        Source {
+            slot,
+            served_by,
+            filter_ns: None,
+            _sub: None,
+        }
     }
 }
 
@@ -273,7 +278,7 @@ impl UiState {
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
             (ObjectEvents, Some(l)) => !l.is_timeline(),
-            (FilterMode | Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
+            (Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents, None) => false,
             _ => true,
         }

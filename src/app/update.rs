@@ -146,7 +146,10 @@ fn complete(typed: &str) -> String {
     }
     let mut names: Vec<&str> = BuiltinKind::ALL.iter().map(|k| k.info().plural).collect();
     names.extend(["informers", "watches", "quit"]);
-    names.into_iter().find(|n| n.starts_with(&t)).map_or_else(|| typed.to_owned(), str::to_owned)
+    names
+        .into_iter()
+        .find(|n| n.starts_with(&t))
+        .map_or_else(|| typed.to_owned(), str::to_owned)
 }
 
 /// Runs a `:` command: a kind (name, plural, short name) with an optional `-l selector` and
@@ -172,8 +175,13 @@ pub fn run_command(state: &mut UiState, line: &str) {
         "ctx" | "context" | "contexts" => match arg {
             Some(name) => switch_context(state, name),
             None => {
-                let selected = state.context.as_ref().and_then(|c| state.contexts.iter().position(|x| x == c));
-                state.stack.push(Screen::Contexts { selected: selected.unwrap_or(0) });
+                let selected = state
+                    .context
+                    .as_ref()
+                    .and_then(|c| state.contexts.iter().position(|x| x == c));
+                state.stack.push(Screen::Contexts {
+                    selected: selected.unwrap_or(0),
+                });
             }
         },
         other => match BuiltinKind::resolve(other) {
@@ -234,7 +242,9 @@ fn enter(state: &mut UiState) {
         return;
     }
     let Some(list) = state.top_list() else { return };
-    let Some(row) = list.cache.selected_row(list.selected) else { return };
+    let Some(row) = list.cache.selected_row(list.selected) else {
+        return;
+    };
     if row.event.is_some() {
         state.detail = Some(row);
         return;
@@ -257,14 +267,20 @@ fn enter(state: &mut UiState) {
         }
         None => return,
     };
-    state.stack.push(Screen::List(Box::new(ListView::new(key, Some(title)))));
+    state
+        .stack
+        .push(Screen::List(Box::new(ListView::new(key, Some(title)))));
 }
 
 /// `shift-e`: the live timeline of the selected object — events whose involvedObject has
 /// its kind, name, namespace and (when both sides have one) uid.
 fn object_events(state: &mut UiState) {
-    let Some(list) = state.top_list().filter(|l| !l.is_timeline()) else { return };
-    let Some(row) = list.cache.selected_row(list.selected) else { return };
+    let Some(list) = state.top_list().filter(|l| !l.is_timeline()) else {
+        return;
+    };
+    let Some(row) = list.cache.selected_row(list.selected) else {
+        return;
+    };
     let kind = list.kind();
     let object = ObjRef {
         kind: kind.info().kind.into(),
@@ -307,7 +323,10 @@ fn move_by(state: &mut UiState, delta: i64) {
             let len = l.cache.len();
             let was = l.selected;
             l.selected = clamp_move(l.selected, delta, len);
-            l.selected_key = l.cache.selected_row(l.selected).map(|r| crate::kube::store::obj_key(&r));
+            l.selected_key = l
+                .cache
+                .selected_row(l.selected)
+                .map(|r| crate::kube::store::obj_key(&r));
             if l.is_timeline() {
                 if l.selected == 0 {
                     // Back on the newest row: follow new events again.

@@ -76,7 +76,9 @@ impl YamlView {
         }
         let needle = self.search.to_lowercase();
         let n = self.lines.len();
-        (0..n).map(|i| (from + i) % n).find(|&i| self.lines[i].to_lowercase().contains(&needle))
+        (0..n)
+            .map(|i| (from + i) % n)
+            .find(|&i| self.lines[i].to_lowercase().contains(&needle))
     }
 
     /// The YAML text as shown (for saving).
@@ -95,7 +97,11 @@ pub fn render(obj: &Arc<Value>, kind: BuiltinKind, show_managed: bool, reveal: b
     if let Some(map) = v.as_object_mut() {
         // List and watch items come without their type; kubectl shows it.
         let info = kind.info();
-        let api_version = if info.group.is_empty() { info.version.to_owned() } else { format!("{}/{}", info.group, info.version) };
+        let api_version = if info.group.is_empty() {
+            info.version.to_owned()
+        } else {
+            format!("{}/{}", info.group, info.version)
+        };
         map.entry("apiVersion").or_insert(Value::String(api_version));
         map.entry("kind").or_insert(Value::String(info.kind.to_owned()));
     }
@@ -112,7 +118,10 @@ pub fn render(obj: &Arc<Value>, kind: BuiltinKind, show_managed: bool, reveal: b
                 }
             }
         }
-        if let Some(meta) = v.get_mut("metadata").and_then(|m| m.get_mut("annotations")).and_then(Value::as_object_mut)
+        if let Some(meta) = v
+            .get_mut("metadata")
+            .and_then(|m| m.get_mut("annotations"))
+            .and_then(Value::as_object_mut)
         {
             // kubectl apply keeps the whole Secret, values included, in this annotation.
             if meta.contains_key("kubectl.kubernetes.io/last-applied-configuration") && !reveal {
@@ -130,7 +139,9 @@ pub fn render(obj: &Arc<Value>, kind: BuiltinKind, show_managed: bool, reveal: b
 fn secret_value(val: &Value, base64: bool, reveal: bool) -> String {
     let raw = val.as_str().unwrap_or_default();
     let bytes = if base64 {
-        base64::engine::general_purpose::STANDARD.decode(raw).unwrap_or_else(|_| raw.as_bytes().to_vec())
+        base64::engine::general_purpose::STANDARD
+            .decode(raw)
+            .unwrap_or_else(|_| raw.as_bytes().to_vec())
     } else {
         raw.as_bytes().to_vec()
     };
@@ -155,7 +166,10 @@ mod tests {
             "data": {"password": "aHVudGVyMg=="}, "type": "Opaque"
         }));
         let masked = render(&obj, BuiltinKind::Secret, false, false).join("\n");
-        assert!(!masked.contains("hunter2") && !masked.contains("aHVudGVyMg"), "{masked}");
+        assert!(
+            !masked.contains("hunter2") && !masked.contains("aHVudGVyMg"),
+            "{masked}"
+        );
         assert!(masked.contains("<hidden: 7 bytes; x to decode>"), "{masked}");
         assert!(!masked.contains("managedFields"));
         let shown = render(&obj, BuiltinKind::Secret, true, true).join("\n");

@@ -11,15 +11,21 @@ use crate::kube::kind::BuiltinKind;
 /// `y` on a list row: push the live YAML view of that object.
 pub fn open(state: &mut UiState) {
     let Some(list) = state.top_list() else { return };
-    let Some(row) = list.cache.selected_row(list.selected) else { return };
+    let Some(row) = list.cache.selected_row(list.selected) else {
+        return;
+    };
     let key = ResourceKey::new(list.kind(), row.namespace.as_deref());
-    state.stack.push(Screen::Yaml(Box::new(YamlView::new(key, &row.name))));
+    state
+        .stack
+        .push(Screen::Yaml(Box::new(YamlView::new(key, &row.name))));
 }
 
 /// Handles `action` when the YAML view is on top; returns false when it is not.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
     let page = state.page_rows.max(1);
-    let Screen::Yaml(y) = state.top_mut() else { return false };
+    let Screen::Yaml(y) = state.top_mut() else {
+        return false;
+    };
     let last = y.lines.len().saturating_sub(1);
     match action {
         Action::Up => y.scroll = y.scroll.saturating_sub(1),

@@ -37,11 +37,21 @@ impl std::error::Error for ConfigError {}
 impl ConfigError {
     /// An error about the whole file (unreadable, missing).
     pub fn file(path: &Path, message: impl Into<String>) -> ConfigError {
-        ConfigError { path: path.to_owned(), position: None, key: None, message: message.into() }
+        ConfigError {
+            path: path.to_owned(),
+            position: None,
+            key: None,
+            message: message.into(),
+        }
     }
 
     /// An error at `span` of `source` (byte offsets).
-    pub fn at(path: &Path, source: &str, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
+    pub fn at(
+        path: &Path,
+        source: &str,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> ConfigError {
         let mut e = ConfigError::file(path, message);
         if let Some(span) = span {
             let start = span.start.min(source.len());
@@ -87,10 +97,21 @@ fn key_at(source: &str, offset: usize) -> Option<String> {
     // A multi-line array (`bindings = [` … `]`) names its key on an earlier line.
     if line.trim_start().starts_with('{') || !line[..col].contains('=') {
         let above = &source[..line_start];
-        let open = above.lines().rev().take_while(|l| header_name(l).is_none()).find(|l| l.trim_end().ends_with('['));
+        let open = above
+            .lines()
+            .rev()
+            .take_while(|l| header_name(l).is_none())
+            .find(|l| l.trim_end().ends_with('['));
         if let Some(array) = open.and_then(|l| l.split_once('=')).map(|(k, _)| bare(k)) {
             table = Some(join(table, &array));
         }
+    }
+    // An array of inline tables on one line: `bindings = [{ on = "x" }]`.
+    if let Some((array, _)) = line[..col]
+        .split_once('=')
+        .filter(|(_, r)| r.contains('[') && r.contains('{'))
+    {
+        table = Some(join(table, &bare(array)));
     }
     let key = match line[..col].rfind('=') {
         Some(eq) => bare(line[..eq].rsplit(['{', ',']).next().unwrap_or("")),
@@ -113,10 +134,12 @@ fn join(table: Option<String>, key: &str) -> String {
 /// `ui` of `[ui]`, `keymap.normal` of `[[keymap.normal]]`.
 fn header_name(line: &str) -> Option<String> {
     let t = line.trim();
-    let inner = t.strip_prefix("[[").and_then(|r| r.split("]]").next()).or_else(|| {
-        t.strip_prefix('[').and_then(|r| r.split(']').next())
-    })?;
-    (!inner.is_empty() && !inner.contains(['=', '{'])).then(|| inner.split('.').map(bare).collect::<Vec<_>>().join("."))
+    let inner = t
+        .strip_prefix("[[")
+        .and_then(|r| r.split("]]").next())
+        .or_else(|| t.strip_prefix('[').and_then(|r| r.split(']').next()))?;
+    (!inner.is_empty() && !inner.contains(['=', '{']))
+        .then(|| inner.split('.').map(bare).collect::<Vec<_>>().join("."))
 }
 
 fn bare(key: &str) -> String {
@@ -133,9 +156,21 @@ mod tests {
         let at = |needle: &str| src.find(needle).unwrap();
         assert_eq!(key_at(src, at("\"x\"")).as_deref(), Some("ui.max_fps"));
         assert_eq!(line_col(src, at("\"x\"")), (2, 11));
-        assert_eq!(key_at(src, at("\"fly\"")).as_deref(), Some("keymap.normal.bindings.run"));
-        assert_eq!(key_at(src, at("\"hyper-k\"")).as_deref(), Some("keymap.normal.bindings.on"));
+        assert_eq!(
+            key_at(src, at("\"fly\"")).as_deref(),
+            Some("keymap.normal.bindings.run")
+        );
+        assert_eq!(
+            key_at(src, at("\"hyper-k\"")).as_deref(),
+            Some("keymap.normal.bindings.on")
+        );
         assert_eq!(key_at(src, at("max_fps")).as_deref(), Some("ui.max_fps"));
+        let one_line = "[keymap.normal]\nbindings = [{ on = \"j\", run = \"fly\" }]\n";
+        let fly = one_line.find("\"fly\"").unwrap();
+        assert_eq!(
+            key_at(one_line, fly).as_deref(),
+            Some("keymap.normal.bindings.run")
+        );
         assert_eq!(key_at(src, at("keymap.normal")).as_deref(), Some("keymap.normal"));
     }
 }

@@ -59,8 +59,11 @@ pub struct KeySeq {
 impl<'de> Deserialize<'de> for KeySeq {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        let presses =
-            text.split_whitespace().map(KeyPress::parse).collect::<Result<Vec<_>, _>>().map_err(de::Error::custom)?;
+        let presses = text
+            .split_whitespace()
+            .map(KeyPress::parse)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(de::Error::custom)?;
         if presses.is_empty() {
             return Err(de::Error::custom("empty key"));
         }
@@ -109,12 +112,20 @@ pub fn default_spec() -> Result<KeymapSpec, toml::de::Error> {
 pub fn build(overrides: &KeymapSpec) -> Keymap {
     let defaults = default_spec().unwrap_or_default();
     let merge = |mode| {
-        let mut out: Vec<Binding> = defaults.mode(mode).iter().filter_map(|e| binding(e, "")).collect();
+        let mut out: Vec<Binding> = defaults
+            .mode(mode)
+            .iter()
+            .filter_map(|e| binding(e, ""))
+            .collect();
         for e in overrides.mode(mode) {
             let pos = out.iter().position(|b| b.seq == e.on.presses);
             let inherited = match (pos, e.run.0) {
                 (Some(i), Some(a)) if out[i].run == a => out[i].desc.clone(),
-                (_, Some(a)) => out.iter().find(|b| b.run == a).map(|b| b.desc.clone()).unwrap_or_default(),
+                (_, Some(a)) => out
+                    .iter()
+                    .find(|b| b.run == a)
+                    .map(|b| b.desc.clone())
+                    .unwrap_or_default(),
                 (_, None) => String::new(),
             };
             match (pos, binding(e, &inherited)) {
@@ -139,9 +150,17 @@ fn binding(e: &EntrySpec, inherited: &str) -> Option<Binding> {
     } else if !inherited.is_empty() {
         inherited.to_owned()
     } else {
-        Action::ALL.iter().find(|(a, _)| *a == run).map_or_else(String::new, |(_, n)| n.replace('_', " "))
+        Action::ALL
+            .iter()
+            .find(|(a, _)| *a == run)
+            .map_or_else(String::new, |(_, n)| n.replace('_', " "))
     };
-    Some(Binding { on: e.on.text.clone(), seq: e.on.presses.clone(), run, desc })
+    Some(Binding {
+        on: e.on.text.clone(),
+        seq: e.on.presses.clone(),
+        run,
+        desc,
+    })
 }
 
 #[cfg(test)]
@@ -152,7 +171,11 @@ mod tests {
     fn embedded_defaults_parse_and_name_real_actions() {
         let spec = default_spec().expect("assets/keymap.toml parses");
         assert!(spec.normal.bindings.len() > 20);
-        assert!(spec.mode(KeyMode::Normal).iter().chain(spec.mode(KeyMode::Prompt)).all(|e| e.run.0.is_some()));
+        assert!(spec
+            .mode(KeyMode::Normal)
+            .iter()
+            .chain(spec.mode(KeyMode::Prompt))
+            .all(|e| e.run.0.is_some()));
     }
 
     #[test]
@@ -175,9 +198,11 @@ mod tests {
 
     #[test]
     fn unknown_action_and_key_are_errors() {
-        let e = toml::from_str::<KeymapSpec>("[normal]\nbindings = [{ on = \"x\", run = \"fly\" }]\n").unwrap_err();
+        let e = toml::from_str::<KeymapSpec>("[normal]\nbindings = [{ on = \"x\", run = \"fly\" }]\n")
+            .unwrap_err();
         assert!(e.message().contains("unknown action \"fly\""), "{e}");
-        let e = toml::from_str::<KeymapSpec>("[normal]\nbindings = [{ on = \"hyper-x\", run = \"up\" }]\n").unwrap_err();
+        let e = toml::from_str::<KeymapSpec>("[normal]\nbindings = [{ on = \"hyper-x\", run = \"up\" }]\n")
+            .unwrap_err();
         assert!(e.message().contains("unknown key"), "{e}");
     }
 }

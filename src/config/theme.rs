@@ -163,7 +163,9 @@ impl<'de> Deserialize<'de> for ColorSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         parse_color(&s).map(ColorSpec).ok_or_else(|| {
-            de::Error::custom(format!("unknown colour {s:?} (an ANSI name like \"light_blue\", \"0\"-\"255\" or \"#rrggbb\")"))
+            de::Error::custom(format!(
+                "unknown colour {s:?} (an ANSI name like \"light_blue\", \"0\"-\"255\" or \"#rrggbb\")"
+            ))
         })
     }
 }
@@ -194,10 +196,18 @@ impl StyleSpec {
     /// The ratatui style, colours adapted to `support`.
     pub fn style(&self, support: ColorSupport) -> Style {
         let mut s = Style::new();
-        if let Some(c) = self.fg.map(|c| adapt(c.0, support)).filter(|c| *c != Color::Reset) {
+        if let Some(c) = self
+            .fg
+            .map(|c| adapt(c.0, support))
+            .filter(|c| *c != Color::Reset)
+        {
             s = s.fg(c);
         }
-        if let Some(c) = self.bg.map(|c| adapt(c.0, support)).filter(|c| *c != Color::Reset) {
+        if let Some(c) = self
+            .bg
+            .map(|c| adapt(c.0, support))
+            .filter(|c| *c != Color::Reset)
+        {
             s = s.bg(c);
         }
         for (on, m) in [
@@ -238,7 +248,11 @@ fn index_rgb(i: u8) -> (u8, u8, u8) {
         0..=15 => ANSI_RGB[i as usize],
         16..=231 => {
             let i = i - 16;
-            (CUBE[(i / 36) as usize], CUBE[(i / 6 % 6) as usize], CUBE[(i % 6) as usize])
+            (
+                CUBE[(i / 36) as usize],
+                CUBE[(i / 6 % 6) as usize],
+                CUBE[(i % 6) as usize],
+            )
         }
         _ => {
             let v = 8 + 10 * (i - 232);
@@ -258,7 +272,9 @@ fn nearest_16(r: u8, g: u8, b: u8) -> Color {
 }
 
 fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
-    (16..=255u8).min_by_key(|&i| dist(index_rgb(i), (r, g, b))).unwrap_or(16)
+    (16..=255u8)
+        .min_by_key(|&i| dist(index_rgb(i), (r, g, b)))
+        .unwrap_or(16)
 }
 
 #[cfg(test)]
@@ -279,11 +295,26 @@ mod tests {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
             move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(ColorSupport::detect(env(&[("TERM", "screen")])), ColorSupport::Ansi16);
-        assert_eq!(ColorSupport::detect(env(&[("TERM", "tmux-256color")])), ColorSupport::Ansi256);
-        assert_eq!(ColorSupport::detect(env(&[("TERM", "xterm-256color"), ("COLORTERM", "truecolor")])), ColorSupport::TrueColor);
-        assert_eq!(ColorSupport::detect(env(&[("TERM", "xterm-256color"), ("NO_COLOR", "1")])), ColorSupport::None);
-        assert_eq!(ColorSupport::detect(env(&[("TERM", "xterm"), ("NO_COLOR", "")])), ColorSupport::Ansi16);
+        assert_eq!(
+            ColorSupport::detect(env(&[("TERM", "screen")])),
+            ColorSupport::Ansi16
+        );
+        assert_eq!(
+            ColorSupport::detect(env(&[("TERM", "tmux-256color")])),
+            ColorSupport::Ansi256
+        );
+        assert_eq!(
+            ColorSupport::detect(env(&[("TERM", "xterm-256color"), ("COLORTERM", "truecolor")])),
+            ColorSupport::TrueColor
+        );
+        assert_eq!(
+            ColorSupport::detect(env(&[("TERM", "xterm-256color"), ("NO_COLOR", "1")])),
+            ColorSupport::None
+        );
+        assert_eq!(
+            ColorSupport::detect(env(&[("TERM", "xterm"), ("NO_COLOR", "")])),
+            ColorSupport::Ansi16
+        );
         assert_eq!(ColorSupport::detect(env(&[("TERM", "dumb")])), ColorSupport::None);
     }
 

@@ -25,7 +25,10 @@ impl<'de> Deserialize<'de> for ThemeName {
             Ok(ThemeName(name))
         } else {
             let known: Vec<&str> = super::theme::THEMES.iter().map(|(n, _)| *n).collect();
-            Err(de::Error::custom(format!("unknown theme {name:?} (themes: {})", known.join(", "))))
+            Err(de::Error::custom(format!(
+                "unknown theme {name:?} (themes: {})",
+                known.join(", ")
+            )))
         }
     }
 }
@@ -94,7 +97,9 @@ impl<'de> Deserialize<'de> for Age {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         parse_duration(&s).map(Age).ok_or_else(|| {
-            de::Error::custom(format!("invalid duration {s:?} (write e.g. \"90s\", \"15m\", \"24h\", \"7d\", \"1h30m\")"))
+            de::Error::custom(format!(
+                "invalid duration {s:?} (write e.g. \"90s\", \"15m\", \"24h\", \"7d\", \"1h30m\")"
+            ))
         })
     }
 }

@@ -17,7 +17,11 @@ pub struct Backoff {
 impl Backoff {
     /// `base` is the first delay, doubled per failure up to `cap`.
     pub fn new(base: Duration, cap: Duration) -> Self {
-        Backoff { base, cap, attempt: 0 }
+        Backoff {
+            base,
+            cap,
+            attempt: 0,
+        }
     }
 
     /// The defaults informers use: 1 s doubling to a 30 s cap.
@@ -61,7 +65,10 @@ mod tests {
             assert!(d <= Duration::from_secs(30));
         }
         let capped = b.next_delay();
-        assert!(capped >= Duration::from_secs(15), "at the cap the delay stays high: {capped:?}");
+        assert!(
+            capped >= Duration::from_secs(15),
+            "at the cap the delay stays high: {capped:?}"
+        );
         assert_eq!(b.attempt(), 22);
         b.reset();
         assert!(b.next_delay() <= Duration::from_secs(1));

@@ -71,10 +71,17 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
     let info = ClusterInfo {
         context: context.clone(),
         server,
-        namespace: ctx.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "default".into()),
+        namespace: ctx
+            .namespace
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".into()),
         contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
     };
-    let options = KubeConfigOptions { context: Some(context), ..KubeConfigOptions::default() };
+    let options = KubeConfigOptions {
+        context: Some(context),
+        ..KubeConfigOptions::default()
+    };
     let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .context("building the client configuration")?;

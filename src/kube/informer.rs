@@ -21,9 +21,9 @@ use super::backoff::Backoff;
 use super::key::ResourceKey;
 use super::kind::BuiltinKind;
 use super::row::{IntoRow, RowCtx, Versioned};
+use super::sink::{RowSink, Sink};
 use super::state::SyncState;
 use super::stats::InformerStats;
-use super::sink::{RowSink, Sink};
 use super::store::StoreWriter;
 
 /// Tunables of the list-watch loop.
@@ -134,9 +134,25 @@ enum WatchEnd {
 /// The list-watch loop of one key into the row store; runs until its task is aborted by
 /// the pool.
 pub async fn run<T: IntoRow>(ctx: InformerCtx) {
-    let InformerCtx { key, client, writer, stats, rows, config } = ctx;
+    let InformerCtx {
+        key,
+        client,
+        writer,
+        stats,
+        rows,
+        config,
+    } = ctx;
     let sink = RowSink::<T>::new(writer, rows);
-    run_sink::<T, _>(Loop { key, client, stats, config }, sink).await;
+    run_sink::<T, _>(
+        Loop {
+            key,
+            client,
+            stats,
+            config,
+        },
+        sink,
+    )
+    .await;
 }
 
 /// What the list-watch loop needs besides its sink.
@@ -161,8 +177,19 @@ struct Run<S> {
 
 /// The list-watch loop feeding any [`Sink`]; runs until its task is aborted.
 pub async fn run_sink<T: Versioned, S: Sink<T>>(parts: Loop, sink: S) {
-    let Loop { key, client, stats, config } = parts;
-    let mut ctx = Run { key, client, stats, config, writer: sink };
+    let Loop {
+        key,
+        client,
+        stats,
+        config,
+    } = parts;
+    let mut ctx = Run {
+        key,
+        client,
+        stats,
+        config,
+        writer: sink,
+    };
     let mut backoff = Backoff::new(ctx.config.backoff_base, ctx.config.backoff_cap);
     let mut rv: Option<String> = None;
     let mut ever_answered = false;
@@ -178,7 +205,13 @@ pub async fn run_sink<T: Versioned, S: Sink<T>>(parts: Loop, sink: S) {
                 }
                 Err(Failure::Gone) => {
                     // Expired continue token: start the list over, gently.
-                    wait(&mut ctx, &mut backoff, Failure::Other("list expired (410)".into()), true).await;
+                    wait(
+                        &mut ctx,
+                        &mut backoff,
+                        Failure::Other("list expired (410)".into()),
+                        true,
+                    )
+                    .await;
                     continue;
                 }
                 Err(f) => {
@@ -224,7 +257,9 @@ async fn list<T: Versioned, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Fail
             continue_token: continue_token.take(),
             ..ListParams::default()
         };
-        let req = Request::new(&path).list(&lp).map_err(|e| Failure::Other(e.to_string()))?;
+        let req = Request::new(&path)
+            .list(&lp)
+            .map_err(|e| Failure::Other(e.to_string()))?;
         let page: Page<T> = match timeout(ctx.config.request_timeout, ctx.client.request(req)).await {
             Err(_) => return Err(Failure::Unreachable("list timed out".into())),
             Ok(res) => res.map_err(|e| classify(&e, "list"))?,
@@ -237,9 +272,13 @@ async fn list<T: Versioned, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Fail
         match page.metadata.continue_ {
             Some(c) if !c.is_empty() => continue_token = Some(c),
             _ => {
-                let rv = page.metadata.resource_version.filter(|v| !v.is_empty()).ok_or_else(|| {
-                    Failure::Other("list has no metadata.resourceVersion (cannot watch)".into())
-                })?;
+                let rv = page
+                    .metadata
+                    .resource_version
+                    .filter(|v| !v.is_empty())
+                    .ok_or_else(|| {
+                        Failure::Other("list has no metadata.resourceVersion (cannot watch)".into())
+                    })?;
                 ctx.writer.init_done(Some(rv.clone()));
                 InformerStats::bump(&ctx.stats.lists);
                 ctx.stats.set_resource_version(&rv);
@@ -275,7 +314,11 @@ async fn watch<T: Versioned, S: Sink<T>>(
         Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
         Ok(Err(e)) => {
             let f = classify(&e, "watch");
-            return if f == Failure::Gone { WatchEnd::Gone } else { WatchEnd::Failed(f) };
+            return if f == Failure::Gone {
+                WatchEnd::Gone
+            } else {
+                WatchEnd::Failed(f)
+            };
         }
         Ok(Ok(s)) => s,
     };
@@ -322,7 +365,8 @@ async fn watch<T: Versioned, S: Sink<T>>(
             }
             WatchEvent::Bookmark(bm) => {
                 ctx.stats.bookmark(&bm.metadata.resource_version);
-                ctx.writer.set_resource_version(bm.metadata.resource_version.clone());
+                ctx.writer
+                    .set_resource_version(bm.metadata.resource_version.clone());
                 *rv = Some(bm.metadata.resource_version);
             }
             WatchEvent::Error(status) => {
@@ -334,7 +378,9 @@ async fn watch<T: Versioned, S: Sink<T>>(
                 };
             }
         }
-        ctx.stats.objects.store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        ctx.stats
+            .objects
+            .store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -354,16 +400,21 @@ async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: F
         Failure::Forbidden(verb) => {
             // RBAC rarely changes: retry slowly, at the cap, without a spinner.
             delay = delay.max(ctx.config.backoff_cap);
-            SyncState::Forbidden { verb: verb.to_owned(), resource }
+            SyncState::Forbidden {
+                verb: verb.to_owned(),
+                resource,
+            }
         }
         Failure::NotFound => {
             delay = delay.max(ctx.config.backoff_cap);
             SyncState::NotFound
         }
         Failure::Unreachable(reason) if !answered => SyncState::Unreachable { reason },
-        Failure::Unreachable(error) | Failure::Other(error) => {
-            SyncState::Reconnecting { attempt: backoff.attempt(), retry_in: delay, error }
-        }
+        Failure::Unreachable(error) | Failure::Other(error) => SyncState::Reconnecting {
+            attempt: backoff.attempt(),
+            retry_in: delay,
+            error,
+        },
         Failure::Gone => SyncState::Reconnecting {
             attempt: backoff.attempt(),
             retry_in: delay,
@@ -379,7 +430,9 @@ async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: F
 
 fn sync_stats<T, S: Sink<T>>(ctx: &Run<S>) {
     ctx.stats.set_state(ctx.writer.state());
-    ctx.stats.objects.store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
+    ctx.stats
+        .objects
+        .store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn classify(err: &kube::Error, verb: &'static str) -> Failure {

@@ -24,8 +24,17 @@ impl ResourceKey {
     /// A key for every object of `kind` in `namespace` (`None` = all namespaces). The
     /// namespace is dropped for cluster-scoped kinds so they share one informer.
     pub fn new(kind: BuiltinKind, namespace: Option<&str>) -> Self {
-        let namespace = if kind.info().namespaced { namespace.map(Arc::from) } else { None };
-        ResourceKey { kind, namespace, labels: None, fields: None }
+        let namespace = if kind.info().namespaced {
+            namespace.map(Arc::from)
+        } else {
+            None
+        };
+        ResourceKey {
+            kind,
+            namespace,
+            labels: None,
+            fields: None,
+        }
     }
 
     /// Adds a server-side label selector.
@@ -43,7 +52,10 @@ impl ResourceKey {
     /// The all-namespaces key with the same kind and selectors, whose informer can serve this
     /// namespaced key by filtering.
     pub fn widened(&self) -> ResourceKey {
-        ResourceKey { namespace: None, ..self.clone() }
+        ResourceKey {
+            namespace: None,
+            ..self.clone()
+        }
     }
 
     /// URL path of the collection this key lists.

@@ -72,13 +72,35 @@ impl BuiltinKind {
             short: &'static [&'static str],
             namespaced: bool,
         ) -> KindInfo {
-            KindInfo { kind, group, version: "v1", plural, singular, short, namespaced }
+            KindInfo {
+                kind,
+                group,
+                version: "v1",
+                plural,
+                singular,
+                short,
+                namespaced,
+            }
         }
         match self {
             Pod => k("Pod", "", "pods", "pod", &["po"], true),
-            Deployment => k("Deployment", "apps", "deployments", "deployment", &["deploy"], true),
+            Deployment => k(
+                "Deployment",
+                "apps",
+                "deployments",
+                "deployment",
+                &["deploy"],
+                true,
+            ),
             ReplicaSet => k("ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
-            StatefulSet => k("StatefulSet", "apps", "statefulsets", "statefulset", &["sts"], true),
+            StatefulSet => k(
+                "StatefulSet",
+                "apps",
+                "statefulsets",
+                "statefulset",
+                &["sts"],
+                true,
+            ),
             DaemonSet => k("DaemonSet", "apps", "daemonsets", "daemonset", &["ds"], true),
             Job => k("Job", "batch", "jobs", "job", &[], true),
             CronJob => k("CronJob", "batch", "cronjobs", "cronjob", &["cj"], true),
@@ -87,9 +109,14 @@ impl BuiltinKind {
             Secret => k("Secret", "", "secrets", "secret", &[], true),
             Node => k("Node", "", "nodes", "node", &["no"], false),
             Namespace => k("Namespace", "", "namespaces", "namespace", &["ns"], false),
-            PersistentVolumeClaim => {
-                k("PersistentVolumeClaim", "", "persistentvolumeclaims", "persistentvolumeclaim", &["pvc"], true)
-            }
+            PersistentVolumeClaim => k(
+                "PersistentVolumeClaim",
+                "",
+                "persistentvolumeclaims",
+                "persistentvolumeclaim",
+                &["pvc"],
+                true,
+            ),
             Event => k("Event", "", "events", "event", &["ev"], true),
         }
     }
@@ -171,7 +198,10 @@ mod tests {
     fn url_paths() {
         assert_eq!(BuiltinKind::Pod.url_path(Some("a")), "/api/v1/namespaces/a/pods");
         assert_eq!(BuiltinKind::Pod.url_path(None), "/api/v1/pods");
-        assert_eq!(BuiltinKind::Deployment.url_path(None), "/apis/apps/v1/deployments");
+        assert_eq!(
+            BuiltinKind::Deployment.url_path(None),
+            "/apis/apps/v1/deployments"
+        );
         assert_eq!(BuiltinKind::Node.url_path(Some("a")), "/api/v1/nodes");
     }
 }

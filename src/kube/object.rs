@@ -25,7 +25,9 @@ pub struct RawObject(pub serde_json::Value);
 
 impl Versioned for RawObject {
     fn version(&self) -> Option<&str> {
-        self.0.pointer("/metadata/resourceVersion").and_then(|v| v.as_str())
+        self.0
+            .pointer("/metadata/resourceVersion")
+            .and_then(|v| v.as_str())
     }
 }
 
@@ -68,8 +70,19 @@ pub fn watch_object(
 ) -> ObjectWatch {
     let key = key.with_fields(&format!("metadata.name={name}"));
     let view = Arc::new(ArcSwap::from_pointee(ObjectView::default()));
-    let sink = ObjectSink { key: key.clone(), view: view.clone(), notify, current: ObjectView::default(), seen: false };
-    let parts = Loop { key: key.clone(), client, stats: Arc::new(InformerStats::default()), config: InformerConfig::default() };
+    let sink = ObjectSink {
+        key: key.clone(),
+        view: view.clone(),
+        notify,
+        current: ObjectView::default(),
+        seen: false,
+    };
+    let parts = Loop {
+        key: key.clone(),
+        client,
+        stats: Arc::new(InformerStats::default()),
+        config: InformerConfig::default(),
+    };
     let task = runtime.spawn(run_sink::<RawObject, _>(parts, sink));
     ObjectWatch { key, view, task }
 }
@@ -86,7 +99,10 @@ impl ObjectSink {
     fn publish_now(&mut self) {
         self.current.rev += 1;
         self.view.store(Arc::new(self.current.clone()));
-        let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: 0 });
+        let _ = self.notify.send(StoreChanged {
+            key: self.key.clone(),
+            epoch: 0,
+        });
     }
 }
 

@@ -103,7 +103,14 @@ impl InformerPool {
         config: InformerConfig,
         grace: Duration,
     ) -> Self {
-        Self::new_on(tokio::runtime::Handle::current(), client, decoders, notify, config, grace)
+        Self::new_on(
+            tokio::runtime::Handle::current(),
+            client,
+            decoders,
+            notify,
+            config,
+            grace,
+        )
     }
 
     /// Like [`InformerPool::new`], with informer tasks spawned on `runtime` — ktui keeps
@@ -118,7 +125,10 @@ impl InformerPool {
         grace: Duration,
     ) -> Self {
         let pool = InformerPool {
-            inner: Arc::new(Mutex::new(Inner { entries: HashMap::new(), shut: false })),
+            inner: Arc::new(Mutex::new(Inner {
+                entries: HashMap::new(),
+                shut: false,
+            })),
             client,
             decoders,
             notify,
@@ -157,7 +167,8 @@ impl InformerPool {
         let mut g = lock(&self.inner);
         let wide = key.widened();
         // A timeline is ordered by time, not namespace: it cannot serve a narrower scope.
-        let served_by = if key.namespace.is_some() && !key.kind.is_timeline() && g.entries.contains_key(&wide) {
+        let served_by = if key.namespace.is_some() && !key.kind.is_timeline() && g.entries.contains_key(&wide)
+        {
             wide
         } else {
             key.clone()
@@ -176,7 +187,12 @@ impl InformerPool {
             None => Slot::new(served_by.clone(), 0),
         };
         drop(g);
-        Subscription { key, served_by, slot, pool: self.clone() }
+        Subscription {
+            key,
+            served_by,
+            slot,
+            pool: self.clone(),
+        }
     }
 
     fn start(&self, key: &ResourceKey) -> Entry {
@@ -193,7 +209,13 @@ impl InformerPool {
         };
         tracing::info!(%key, epoch, "informer start");
         let task = self.runtime.spawn(self.decoders.run(key.kind, ctx));
-        Entry { slot, stats, subscribers: 0, idle_since: None, task }
+        Entry {
+            slot,
+            stats,
+            subscribers: 0,
+            idle_since: None,
+            task,
+        }
     }
 
     fn release(&self, key: &ResourceKey) {

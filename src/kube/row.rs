@@ -32,7 +32,10 @@ pub enum Cell {
     Restarts { count: i64, last: Option<UnixSecs> },
     /// Job DURATION: blank without `start`; `HumanDuration(end - start)` when `end` is set,
     /// else `HumanDuration(now - start)`.
-    Span { start: Option<UnixSecs>, end: Option<UnixSecs> },
+    Span {
+        start: Option<UnixSecs>,
+        end: Option<UnixSecs>,
+    },
 }
 
 /// How a row should be coloured: derived from the kind's status column at decode time.

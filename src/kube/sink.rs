@@ -30,6 +30,10 @@ pub trait Sink<T>: Send {
     fn state(&self) -> &SyncState;
     /// Objects held.
     fn len(&self) -> usize;
+    /// True when no object is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// When a pending change must be published.
     fn deadline(&self) -> Option<Instant>;
     /// Publishes if a pending change is due.
@@ -48,7 +52,11 @@ pub struct RowSink<T> {
 impl<T> RowSink<T> {
     /// A sink writing rows built with `rows` into `writer`.
     pub fn new(writer: StoreWriter, rows: RowCtx) -> Self {
-        RowSink { writer, rows, _obj: PhantomData }
+        RowSink {
+            writer,
+            rows,
+            _obj: PhantomData,
+        }
     }
 }
 

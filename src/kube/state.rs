@@ -16,7 +16,11 @@ pub enum SyncState {
     Live,
     /// The last request failed; retrying. `attempt` counts from 1, `retry_in` is the wait
     /// before the next try, `error` a one-line reason.
-    Reconnecting { attempt: u32, retry_in: Duration, error: String },
+    Reconnecting {
+        attempt: u32,
+        retry_in: Duration,
+        error: String,
+    },
     /// The API server refused (HTTP 403): the user may not `verb` `resource`.
     Forbidden { verb: String, resource: String },
     /// The API server could not be reached at all (connect/TLS/DNS error, timeout).
@@ -40,8 +44,16 @@ impl fmt::Display for SyncState {
             SyncState::Pending => f.write_str("starting…"),
             SyncState::Syncing { received } => write!(f, "syncing {}…", thousands(*received as u64)),
             SyncState::Live => f.write_str("live"),
-            SyncState::Reconnecting { attempt, retry_in, error } => {
-                write!(f, "reconnecting (attempt {attempt}, {}s): {error}", retry_in.as_secs())
+            SyncState::Reconnecting {
+                attempt,
+                retry_in,
+                error,
+            } => {
+                write!(
+                    f,
+                    "reconnecting (attempt {attempt}, {}s): {error}",
+                    retry_in.as_secs()
+                )
             }
             SyncState::Forbidden { verb, resource } => write!(f, "forbidden: {verb} {resource}"),
             SyncState::Unreachable { reason } => write!(f, "unreachable: {reason}"),
@@ -69,14 +81,25 @@ mod tests {
 
     #[test]
     fn wording() {
-        assert_eq!(SyncState::Syncing { received: 1234 }.to_string(), "syncing 1,234…");
         assert_eq!(
-            SyncState::Reconnecting { attempt: 3, retry_in: Duration::from_secs(12), error: "eof".into() }
-                .to_string(),
+            SyncState::Syncing { received: 1234 }.to_string(),
+            "syncing 1,234…"
+        );
+        assert_eq!(
+            SyncState::Reconnecting {
+                attempt: 3,
+                retry_in: Duration::from_secs(12),
+                error: "eof".into()
+            }
+            .to_string(),
             "reconnecting (attempt 3, 12s): eof"
         );
         assert_eq!(
-            SyncState::Forbidden { verb: "list".into(), resource: "pods".into() }.to_string(),
+            SyncState::Forbidden {
+                verb: "list".into(),
+                resource: "pods".into()
+            }
+            .to_string(),
             "forbidden: list pods"
         );
         assert_eq!(thousands(0), "0");

@@ -179,7 +179,10 @@ impl Publisher {
         if !self.dirty {
             return None;
         }
-        Some(self.last_publish.map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL))
+        Some(
+            self.last_publish
+                .map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL),
+        )
     }
 
     /// True when a change is pending and its deadline has passed.
@@ -210,7 +213,10 @@ impl Publisher {
         self.slot.current.store(Arc::new(snap));
         if !self.slot.notified.swap(true, Ordering::AcqRel) {
             // A closed receiver means the UI is gone; nothing to tell.
-            let _ = self.notify.send(StoreChanged { key: self.key.clone(), epoch: self.epoch });
+            let _ = self.notify.send(StoreChanged {
+                key: self.key.clone(),
+                epoch: self.epoch,
+            });
         }
     }
 }
@@ -229,7 +235,11 @@ pub struct StoreWriter {
 impl StoreWriter {
     /// A writer for `slot`, notifying `notify` after each publication.
     pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
-        StoreWriter { publisher: Publisher::new(slot, notify), objects: BTreeMap::new(), relist: None }
+        StoreWriter {
+            publisher: Publisher::new(slot, notify),
+            objects: BTreeMap::new(),
+            relist: None,
+        }
     }
 
     /// Gives up the row store, keeping the publication machinery (for writers of another

@@ -28,7 +28,10 @@ pub struct TimelineBounds {
 
 impl Default for TimelineBounds {
     fn default() -> Self {
-        TimelineBounds { max_events: 20_000, max_age: Duration::from_secs(24 * 3600) }
+        TimelineBounds {
+            max_events: 20_000,
+            max_age: Duration::from_secs(24 * 3600),
+        }
     }
 }
 
@@ -38,7 +41,12 @@ type OrderKey = (bool, Reverse<UnixSecs>, Box<str>, Box<str>);
 
 fn order_key(row: &Row) -> OrderKey {
     let last = row.event.as_ref().and_then(|e| e.last_seen);
-    (last.is_none(), Reverse(last.unwrap_or(UnixSecs::MIN)), row.name.clone(), row.uid.clone())
+    (
+        last.is_none(),
+        Reverse(last.unwrap_or(UnixSecs::MIN)),
+        row.name.clone(),
+        row.uid.clone(),
+    )
 }
 
 /// Reads the wall clock in unix seconds; injectable for tests.
@@ -114,7 +122,9 @@ impl<T> TimelineWriter<T> {
     /// Marks one event as gone from the server (kept, dimmed).
     fn expire(&mut self, id: &str) {
         let Some(key) = self.by_uid.get(id) else { return };
-        let Some(row) = self.order.get_mut(key) else { return };
+        let Some(row) = self.order.get_mut(key) else {
+            return;
+        };
         if row.event.as_ref().is_some_and(|e| e.expired) {
             return;
         }
@@ -191,7 +201,12 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
 
     fn init_done(&mut self, rv: Option<String>) {
         if let Some(seen) = self.relist_seen.take() {
-            let missing: Vec<Box<str>> = self.by_uid.keys().filter(|id| !seen.contains(*id)).cloned().collect();
+            let missing: Vec<Box<str>> = self
+                .by_uid
+                .keys()
+                .filter(|id| !seen.contains(*id))
+                .cloned()
+                .collect();
             for id in missing {
                 self.expire(&id);
             }

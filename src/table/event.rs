@@ -185,14 +185,23 @@ impl IntoRow for EventObj {
             text(&self.involved_object.field_path),
             Cell::Age(self.first_seen()),
         ];
-        let message: String =
-            self.message.trim().lines().map(|l| sanitize(l).into_owned()).collect::<Vec<_>>().join("\n");
+        let message: String = self
+            .message
+            .trim()
+            .lines()
+            .map(|l| sanitize(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n");
         let io = &self.involved_object;
         let info = EventInfo {
             involved: ObjRef {
                 kind: sanitize(&io.kind).into(),
                 name: sanitize(&io.name).into(),
-                namespace: io.namespace.as_deref().filter(|n| !n.is_empty()).map(|n| ctx.interner.intern(n)),
+                namespace: io
+                    .namespace
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .map(|n| ctx.interner.intern(n)),
                 uid: io.uid.as_str().into(),
             },
             last_seen: self.timeline_instant(),
@@ -270,13 +279,15 @@ mod tests {
 
         let none = cells(BuiltinKind::Event, json!({}));
         assert_eq!(none, ["<unknown>", "", "", "", "1", "", "", "", "<unknown>"]);
+        // Deliberate timeline deviations from kubectl (which prints `<unknown>` and `0`): a
+        // series without lastObservedTime falls through to lastTimestamp, COUNT is at least 1.
         let series_no_time = cells(
             BuiltinKind::Event,
             json!({"lastTimestamp": ago(5), "series": {"count": 0}}),
         );
         assert_eq!(
             (series_no_time[0].as_str(), series_no_time[4].as_str()),
-            ("<unknown>", "1")
+            ("5s", "1")
         );
     }
 

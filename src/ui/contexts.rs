@@ -23,9 +23,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
     let title = format!(" contexts[{}] — enter switches ", state.contexts.len());
     let table = Table::new(rows, [Constraint::Length(4), Constraint::Min(10)])
         .header(Row::new(["", "NAME"].map(Line::from)).style(theme.column))
-        .block(Block::default().borders(Borders::ALL).border_style(theme.border).title(title))
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.border)
+                .title(title),
+        )
         .row_highlight_style(theme.selected);
-    let mut ts = TableState::default().with_selected(Some(selected.min(state.contexts.len().saturating_sub(1))));
+    let mut ts =
+        TableState::default().with_selected(Some(selected.min(state.contexts.len().saturating_sub(1))));
     f.render_stateful_widget(table, area, &mut ts);
     area.height.saturating_sub(3) as usize
 }

@@ -38,7 +38,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     let second = match state.top() {
         Screen::List(l) => {
-            let mut spans = vec![Span::styled(format!(" {}", l.key.kind.info().plural), theme.value)];
+            let mut spans = vec![Span::styled(
+                format!(" {}", l.key.kind.info().plural),
+                theme.value,
+            )];
             if let Some(o) = &l.origin {
                 spans.push(Span::styled(format!(" of {}", sanitize(o)), theme.value));
             }
@@ -53,7 +56,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     let count = if l.filter.is_empty() && l.cache.len() == l.cache.total() {
                         thousands(l.cache.total() as u64)
                     } else {
-                        format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
+                        format!(
+                            "{}/{}",
+                            thousands(l.cache.len() as u64),
+                            thousands(l.cache.total() as u64)
+                        )
                     };
                     // An incomplete list has no honest count.
                     let count = if snap.listed { count } else { "-".to_owned() };
@@ -63,9 +70,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
                         _ => theme.error,
                     };
-                    spans.push(Span::styled(sanitize(&snap.state.to_string()).into_owned(), style));
+                    spans.push(Span::styled(
+                        sanitize(&snap.state.to_string()).into_owned(),
+                        style,
+                    ));
                     if l.new_above > 0 {
-                        spans.push(Span::styled(format!("  ↑ {} new", thousands(l.new_above as u64)), theme.warn));
+                        spans.push(Span::styled(
+                            format!("  ↑ {} new", thousands(l.new_above as u64)),
+                            theme.warn,
+                        ));
                     }
                     if l.warnings_only {
                         spans.push(Span::styled("  [warnings only]", theme.warn));
@@ -81,8 +94,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
         Screen::Yaml(y) => {
-            let state = y.watch.as_ref().map(|w| w.view.load().state.to_string()).unwrap_or_default();
-            vec![Span::styled(" yaml  ", theme.value), Span::styled(state, theme.ok)]
+            let state = y
+                .watch
+                .as_ref()
+                .map(|w| w.view.load().state.to_string())
+                .unwrap_or_default();
+            vec![
+                Span::styled(" yaml  ", theme.value),
+                Span::styled(state, theme.ok),
+            ]
         }
     };
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);

@@ -14,7 +14,12 @@ use super::theme::Theme;
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let mut lines = vec![Line::from(Span::styled("Keys", theme.column))];
     let mut seen: Vec<(String, String)> = Vec::new();
-    for b in state.keymap.bindings(KeyMode::Normal).iter().filter(|b| state.applies(b.run)) {
+    for b in state
+        .keymap
+        .bindings(KeyMode::Normal)
+        .iter()
+        .filter(|b| state.applies(b.run))
+    {
         // Several keys for one action share a line: `j, down  down`.
         if let Some(entry) = seen.iter_mut().find(|(_, d)| *d == b.desc) {
             entry.0.push_str(", ");
@@ -23,8 +28,19 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             seen.push((b.on.clone(), b.desc.clone()));
         }
     }
+    // The key column fits the longest keys (user overrides can make them long), up to 24.
+    let width = seen
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(12, 24)
+        + 2;
     for (keys, desc) in seen {
-        lines.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), theme.label), Span::raw(desc)]));
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {keys:<width$}"), theme.label),
+            Span::raw(desc),
+        ]));
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Commands", theme.column)));
@@ -41,11 +57,21 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     for chunk in kinds.chunks(4) {
         lines.push(Line::from(format!("  :{}", chunk.join("  :"))));
     }
-    lines.push(Line::from("  :<kind> <namespace|all>   :informers (:watches)   :q"));
+    lines.push(Line::from(
+        "  :<kind> <namespace|all>   :informers (:watches)   :q",
+    ));
     let h = (lines.len() as u16 + 2).min(area.height);
     let w = 72.min(area.width);
-    let popup = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    let popup = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
     f.render_widget(Clear, popup);
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(" help (any key closes) ");
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(" help (any key closes) ");
     f.render_widget(Paragraph::new(lines).block(block), popup);
 }

@@ -11,10 +11,26 @@ use crate::kube::state::thousands;
 
 use super::theme::Theme;
 
-const HEADERS: [&str; 10] =
-    ["KEY", "STATE", "RESOURCE VERSION", "BOOKMARK", "RELISTS", "RECONNECTS", "EVENTS", "OBJECTS", "SUBS", "STOPS IN"];
+const HEADERS: [&str; 10] = [
+    "KEY",
+    "STATE",
+    "RESOURCE VERSION",
+    "BOOKMARK",
+    "RELISTS",
+    "RECONNECTS",
+    "EVENTS",
+    "OBJECTS",
+    "SUBS",
+    "STOPS IN",
+];
 
-pub(super) fn draw(f: &mut Frame, area: Rect, pool: Option<&InformerPool>, selected: usize, theme: &Theme) -> usize {
+pub(super) fn draw(
+    f: &mut Frame,
+    area: Rect,
+    pool: Option<&InformerPool>,
+    selected: usize,
+    theme: &Theme,
+) -> usize {
     let infos = pool.map(|p| p.informers()).unwrap_or_default();
     let rows: Vec<Row> = infos
         .iter()
@@ -24,13 +40,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, pool: Option<&InformerPool>, selec
                 i.key.to_string(),
                 s.state.to_string(),
                 s.resource_version.clone().unwrap_or_else(|| "-".into()),
-                s.last_bookmark.map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
+                s.last_bookmark
+                    .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
                 s.lists.saturating_sub(1).to_string(),
                 s.reconnects.to_string(),
                 thousands(s.events),
                 thousands(s.objects),
                 i.subscribers.to_string(),
-                i.stops_in.map_or_else(|| "-".into(), |d| format!("{}s", d.as_secs())),
+                i.stops_in
+                    .map_or_else(|| "-".into(), |d| format!("{}s", d.as_secs())),
             ])
         })
         .collect();
@@ -49,7 +67,12 @@ pub(super) fn draw(f: &mut Frame, area: Rect, pool: Option<&InformerPool>, selec
     let title = format!(" informers[{}] ", infos.len());
     let table = Table::new(rows, widths)
         .header(Row::new(HEADERS.map(Line::from)).style(theme.column))
-        .block(Block::default().borders(Borders::ALL).border_style(theme.border).title(title))
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.border)
+                .title(title),
+        )
         .row_highlight_style(theme.selected);
     let mut ts = TableState::default().with_selected(Some(selected.min(infos.len().saturating_sub(1))));
     f.render_stateful_widget(table, area, &mut ts);

@@ -17,11 +17,25 @@ use super::theme::Theme;
 /// Widest a NAME or other cell may get before it is cut.
 const MAX_COL: usize = 64;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, theme: &Theme, now: UnixSecs) -> usize {
+pub(super) fn draw(
+    f: &mut Frame,
+    area: Rect,
+    state: &UiState,
+    l: &ListView,
+    theme: &Theme,
+    now: UnixSecs,
+) -> usize {
     let area = if l.is_timeline() && area.height > 4 {
         let buckets = super::timeline::per_minute(l.cache.rows(), now);
-        f.render_widget(super::timeline::sparkline(&buckets, theme), Rect { height: 1, ..area });
-        Rect { y: area.y + 1, height: area.height - 1, ..area }
+        f.render_widget(
+            super::timeline::sparkline(&buckets, theme),
+            Rect { height: 1, ..area },
+        );
+        Rect {
+            y: area.y + 1,
+            height: area.height - 1,
+            ..area
+        }
     } else {
         area
     };
@@ -38,17 +52,38 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
     } else if l.filter.is_empty() {
         thousands(l.cache.total() as u64)
     } else {
-        format!("{}/{}", thousands(l.cache.len() as u64), thousands(l.cache.total() as u64))
+        format!(
+            "{}/{}",
+            thousands(l.cache.len() as u64),
+            thousands(l.cache.total() as u64)
+        )
     };
-    let filter = if l.filter.is_empty() { String::new() } else { format!(" </{}>", l.filter) };
+    let filter = if l.filter.is_empty() {
+        String::new()
+    } else {
+        format!(" </{}>", l.filter)
+    };
     let title = format!(" {}{}[{}]{} ", l.key.kind.info().plural, ns_title, count, filter);
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(Span::styled(title, theme.value));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(title, theme.value));
     if let Some(msg) = placeholder(state, l) {
         let inner = block.inner(area);
         f.render_widget(block, area);
         let y = inner.y + inner.height / 2;
-        let line = Rect { x: inner.x, y, width: inner.width, height: 1.min(inner.height) };
-        f.render_widget(Paragraph::new(msg.0).style(msg.1(theme)).alignment(Alignment::Center), line);
+        let line = Rect {
+            x: inner.x,
+            y,
+            width: inner.width,
+            height: 1.min(inner.height),
+        };
+        f.render_widget(
+            Paragraph::new(msg.0)
+                .style(msg.1(theme))
+                .alignment(Alignment::Center),
+            line,
+        );
         return page;
     }
     let all_ns = l.key.kind.info().namespaced && l.key.namespace.is_none();
@@ -77,14 +112,23 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
             cells.push(r.name.to_string());
         }
         for (i, _) in &cols {
-            cells.push(r.cells.get(*i).map(|c| format_cell(c, now).into_owned()).unwrap_or_default());
+            cells.push(
+                r.cells
+                    .get(*i)
+                    .map(|c| format_cell(c, now).into_owned())
+                    .unwrap_or_default(),
+            );
         }
         for (w, c) in widths.iter_mut().zip(&cells) {
             *w = (*w).max(c.chars().count().min(MAX_COL));
         }
         body.push(cells);
     }
-    let name_col = if show_name { usize::from(all_ns) } else { usize::MAX };
+    let name_col = if show_name {
+        usize::from(all_ns)
+    } else {
+        usize::MAX
+    };
     fit(&mut widths, area.width.saturating_sub(2) as usize, 2);
     let rows: Vec<TRow> = visible
         .iter()
@@ -154,7 +198,9 @@ fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
 fn fit(widths: &mut [usize], avail: usize, gap: usize) {
     let need = |w: &[usize]| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
     while need(widths) > avail {
-        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { return };
+        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else {
+            return;
+        };
         if *w <= 6 {
             return;
         }
@@ -167,7 +213,13 @@ fn highlighted(text: &str, idx: &[usize], theme: &Theme) -> Line<'static> {
     let spans: Vec<Span> = text
         .chars()
         .enumerate()
-        .map(|(i, c)| if idx.contains(&i) { Span::styled(c.to_string(), theme.highlight) } else { Span::raw(c.to_string()) })
+        .map(|(i, c)| {
+            if idx.contains(&i) {
+                Span::styled(c.to_string(), theme.highlight)
+            } else {
+                Span::raw(c.to_string())
+            }
+        })
         .collect();
     Line::from(spans)
 }

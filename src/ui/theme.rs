@@ -39,7 +39,11 @@ impl Theme {
     /// without colour support the `mono` theme whatever `name` says. `None` for an unknown
     /// name.
     pub fn load(name: &str, support: ColorSupport) -> Option<Theme> {
-        let name = if support == ColorSupport::None { "mono" } else { name };
+        let name = if support == ColorSupport::None {
+            "mono"
+        } else {
+            name
+        };
         let t = theme::spec(name)?;
         Some(Theme {
             label: t.label.style(support),
@@ -75,7 +79,18 @@ impl Theme {
     fn plain() -> Theme {
         let p = Style::new();
         let selected = p.add_modifier(Modifier::REVERSED);
-        Theme { label: p, value: p, column: p, selected, ok: p, warn: p, error: p, dim: p, highlight: p, border: p }
+        Theme {
+            label: p,
+            value: p,
+            column: p,
+            selected,
+            ok: p,
+            warn: p,
+            error: p,
+            dim: p,
+            highlight: p,
+            border: p,
+        }
     }
 
     /// The row style for a health class.
@@ -100,9 +115,18 @@ mod tests {
             assert!(Theme::load(name, ColorSupport::TrueColor).is_some(), "{name}");
         }
         let t = Theme::dark();
-        assert_eq!((t.label.fg, t.highlight.fg), (Some(Color::Yellow), Some(Color::LightMagenta)));
+        assert_eq!(
+            (t.label.fg, t.highlight.fg),
+            (Some(Color::Yellow), Some(Color::LightMagenta))
+        );
         let no_colour = Theme::load("light", ColorSupport::None).unwrap();
-        for s in [no_colour.label, no_colour.ok, no_colour.error, no_colour.highlight, no_colour.border] {
+        for s in [
+            no_colour.label,
+            no_colour.ok,
+            no_colour.error,
+            no_colour.highlight,
+            no_colour.border,
+        ] {
             assert_eq!((s.fg, s.bg), (None, None));
         }
         let light16 = Theme::load("light", ColorSupport::Ansi16).unwrap();

@@ -53,7 +53,10 @@ pub fn sparkline(buckets: &[(u32, u32); MINUTES], theme: &Theme) -> Line<'static
         spans.push(Span::styled(ch.to_string(), style));
     }
     let warnings: u32 = buckets.iter().map(|(_, w)| w).sum();
-    spans.push(Span::styled(format!(" max {max}/min, {warnings} warnings"), theme.dim));
+    spans.push(Span::styled(
+        format!(" max {max}/min, {warnings} warnings"),
+        theme.dim,
+    ));
     Line::from(spans)
 }
 
@@ -69,17 +72,33 @@ pub fn detail(f: &mut Frame, area: Rect, row: &Row, headers: &[&str], now: UnixS
         if *h == "MESSAGE" {
             continue;
         }
-        lines.push(Line::from(vec![label(h), Span::raw(format_cell(c, now).into_owned())]));
+        lines.push(Line::from(vec![
+            label(h),
+            Span::raw(format_cell(c, now).into_owned()),
+        ]));
     }
     if let Some(ev) = row.event.as_deref() {
         let o = &ev.involved;
-        let ns = o.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
-        lines.push(Line::from(vec![label("INVOLVED"), Span::raw(format!("{}/{ns}{} {}", o.kind, o.name, o.uid))]));
+        let ns = o
+            .namespace
+            .as_deref()
+            .map(|n| format!("{n}/"))
+            .unwrap_or_default();
+        lines.push(Line::from(vec![
+            label("INVOLVED"),
+            Span::raw(format!("{}/{ns}{} {}", o.kind, o.name, o.uid)),
+        ]));
         let at = ev.last_seen.and_then(|t| jiff::Timestamp::from_second(t).ok());
-        let at = at.map_or_else(|| "<unknown>".to_owned(), |t| format!("{t} ({} ago)", age(Some(t.as_second()), now)));
+        let at = at.map_or_else(
+            || "<unknown>".to_owned(),
+            |t| format!("{t} ({} ago)", age(Some(t.as_second()), now)),
+        );
         lines.push(Line::from(vec![label("LAST SEEN AT"), Span::raw(at)]));
         if ev.expired {
-            lines.push(Line::from(Span::styled("no longer on the server (deleted or expired)", theme.dim)));
+            lines.push(Line::from(Span::styled(
+                "no longer on the server (deleted or expired)",
+                theme.dim,
+            )));
         }
         lines.push(Line::from(""));
         for l in ev.message.lines() {
@@ -88,8 +107,19 @@ pub fn detail(f: &mut Frame, area: Rect, row: &Row, headers: &[&str], now: UnixS
     }
     let h = (lines.len() as u16 + 2).min(area.height);
     let w = area.width.saturating_sub(8).max(20).min(area.width);
-    let popup = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    let popup = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
     f.render_widget(Clear, popup);
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(" event (any key closes) ");
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(" event (any key closes) ");
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(block),
+        popup,
+    );
 }

@@ -30,12 +30,23 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> us
         .skip(y.scroll)
         .take(page)
         .map(|l| {
-            let style_all = if !needle.is_empty() && l.to_lowercase().contains(&needle) { Some(theme.highlight) } else { None };
+            let style_all = if !needle.is_empty() && l.to_lowercase().contains(&needle) {
+                Some(theme.highlight)
+            } else {
+                None
+            };
             colour(l, theme, style_all)
         })
         .collect();
-    let block = Block::default().borders(Borders::ALL).border_style(theme.border).title(Span::styled(title, theme.value));
-    let body = if y.lines.is_empty() { vec![Line::from(Span::styled("loading…", theme.warn))] } else { lines };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(title, theme.value));
+    let body = if y.lines.is_empty() {
+        vec![Line::from(Span::styled("loading…", theme.warn))]
+    } else {
+        lines
+    };
     f.render_widget(Paragraph::new(body).block(block), area);
     page
 }
@@ -49,10 +60,16 @@ fn colour(line: &str, theme: &Theme, whole: Option<ratatui::style::Style>) -> Li
     if trimmed.starts_with('#') {
         return Line::from(Span::styled(line.to_owned(), theme.dim));
     }
-    match line.find(": ").or_else(|| line.strip_suffix(':').map(|s| s.len())) {
+    match line
+        .find(": ")
+        .or_else(|| line.strip_suffix(':').map(|s| s.len()))
+    {
         Some(i) if !trimmed.starts_with('"') => {
             let (k, v) = line.split_at(i);
-            Line::from(vec![Span::styled(k.to_owned(), theme.label), Span::raw(v.to_owned())])
+            Line::from(vec![
+                Span::styled(k.to_owned(), theme.label),
+                Span::raw(v.to_owned()),
+            ])
         }
         _ => Line::from(line.to_owned()),
     }

@@ -132,7 +132,9 @@ fn scan(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, i64)> 
 /// test first: the name prefilter reads flat buffers, selectors touch the row, skim last.
 fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, i64)> {
     let selectors = plan.query.selectors();
-    let names = plan.names.filter(|_| !filter.is_empty());
+    let Some(names) = plan.names.filter(|_| !filter.is_empty()) else {
+        return select_only(plan, cands);
+    };
     let mut out = Vec::new();
     for &i in cands {
         if let Some(k) = plan.known {
@@ -144,22 +146,45 @@ fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, 
                 continue;
             }
         }
-        let labels_ok = || selectors.iter().all(|s| s.matches(&plan.rows[i as usize].labels));
-        let score = match names {
-            Some(names) => {
-                let (name, lower) = (names.get(i as usize), names.lower(i as usize));
-                if !filter.prefilter(name, lower) || !labels_ok() {
-                    continue;
-                }
-                match filter.score(name) {
-                    Some(s) => s,
-                    None => continue,
-                }
+        let (name, lower) = (names.get(i as usize), names.lower(i as usize));
+        if !filter.prefilter(name, lower)
+            || !selectors.iter().all(|s| s.matches(&plan.rows[i as usize].labels))
+        {
+            continue;
+        }
+        if let Some(s) = filter.score(name) {
+            out.push((i, s));
+        }
+    }
+    out
+}
+
+/// [`scan_chunk`] for a query of label selectors only. Works in blocks: first gathers the
+/// label lists of a block of rows, then matches them, so the cache misses of many rows
+/// (each row and its labels live in their own heap allocations) overlap instead of
+/// queueing behind each other.
+fn select_only(plan: &Plan<'_>, cands: &[u32]) -> Vec<(u32, i64)> {
+    const BLOCK: usize = 64;
+    let selectors = plan.query.selectors();
+    let mut out = Vec::new();
+    let mut block: Vec<(u32, &[(Arc<str>, Arc<str>)])> = Vec::with_capacity(BLOCK);
+    for chunk in cands.chunks(BLOCK) {
+        block.clear();
+        for &i in chunk {
+            let old = plan
+                .known
+                .and_then(|k| k.old.get(*k.remap.get(i as usize)? as usize));
+            match old {
+                Some(&s) if s != NO_MATCH => out.push((i, s)),
+                Some(_) => {}
+                None => block.push((i, &plan.rows[i as usize].labels)),
             }
-            None if labels_ok() => 0,
-            None => continue,
-        };
-        out.push((i, score));
+        }
+        for &(i, labels) in &block {
+            if selectors.iter().all(|s| s.matches_pairs(labels)) {
+                out.push((i, 0));
+            }
+        }
     }
     out
 }

@@ -65,11 +65,15 @@ impl Term {
         false
     }
 
-    /// skim v2's score of `name` (higher is better), `None` when it does not match. Call only
-    /// after [`Term::may_match`] (the one-character path assumes a match exists).
+    /// True for a one-ASCII-char term, whose exact score is cheaper than any prefilter.
+    fn is_one_char(&self) -> bool {
+        self.text.len() == 1
+    }
+
+    /// skim v2's score of `name` (higher is better), `None` when it does not match.
     pub(crate) fn score(&self, name: &str) -> Option<i64> {
         match self.text.as_bytes() {
-            [c] => Some(one_char_score(*c, self.sensitive, name.as_bytes())),
+            [c] => one_char_score(*c, self.sensitive, name.as_bytes()),
             _ => skim().fuzzy_match(name, &self.text),
         }
     }
@@ -124,29 +128,32 @@ fn position_bonus(prev: Class, cur: Class) -> i64 {
 /// case-mismatch penalty. Byte-wise is exact: an ASCII byte only equals whole ASCII chars,
 /// and a non-ASCII char's last byte has the class skim gives the char. Kept equal to skim by
 /// the `one_char_fast_path_equals_skim` test.
-fn one_char_score(pattern: u8, sensitive: bool, name: &[u8]) -> i64 {
-    let mut best = i64::MIN;
-    let mut prev = Class::Empty;
+fn one_char_score(pattern: u8, sensitive: bool, name: &[u8]) -> Option<i64> {
+    let mut best: Option<i64> = None;
     for (j, &b) in name.iter().enumerate() {
-        let cur = class(b);
         let hit = if sensitive {
             b == pattern
         } else {
             b.eq_ignore_ascii_case(&pattern)
         };
-        if hit {
-            let mut s = position_bonus(prev, cur);
-            if j == 0 {
-                s *= FIRST_CHAR_MULTIPLIER;
-            }
-            if b != pattern {
-                s += PENALTY_CASE_MISMATCH;
-            }
-            best = best.max(s);
+        if !hit {
+            continue;
         }
-        prev = cur;
+        let prev = if j == 0 { Class::Empty } else { class(name[j - 1]) };
+        let mut s = position_bonus(prev, class(b));
+        if j == 0 {
+            s *= FIRST_CHAR_MULTIPLIER;
+        }
+        if b != pattern {
+            s += PENALTY_CASE_MISMATCH;
+        }
+        best = Some(best.map_or(s, |x| x.max(s)));
+        // Past the first char no position can beat a word head.
+        if best.is_some_and(|x| x >= BONUS_HEAD) {
+            break;
+        }
     }
-    SCORE_MATCH + GAP_EXTENSION + best
+    best.map(|s| SCORE_MATCH + GAP_EXTENSION + s)
 }
 
 /// The compiled name tests of one query: fuzzy terms and inverse substrings.
@@ -170,9 +177,12 @@ impl NameFilter {
         self.terms.is_empty() && self.inverse.is_empty()
     }
 
-    /// Cheap checks only: every fuzzy term may match and no inverse term occurs.
+    /// Cheap checks only: every fuzzy term may match and no inverse term occurs. One-char
+    /// terms are left to [`NameFilter::score`], which tests them exactly at the same cost.
     pub(crate) fn prefilter(&self, name: &str, lower: &str) -> bool {
-        self.terms.iter().all(|t| t.may_match(name, lower))
+        self.terms
+            .iter()
+            .all(|t| t.is_one_char() || t.may_match(name, lower))
             && !self.inverse.iter().any(|t| lower.contains(t.as_str()))
     }
 

@@ -3,6 +3,7 @@
 //! must not draw, do I/O, or know about queries beyond the selector text.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::kube::row::Labels;
 
@@ -68,13 +69,18 @@ impl Selector {
 
     /// True when every requirement holds for `labels` (sorted by key, as in [`Labels`]).
     pub fn matches(&self, labels: &Labels) -> bool {
+        self.matches_pairs(labels)
+    }
+
+    /// [`Selector::matches`] over the label pairs themselves (sorted by key).
+    pub fn matches_pairs(&self, labels: &[(Arc<str>, Arc<str>)]) -> bool {
         self.requirements.iter().all(|r| r.matches(labels))
     }
 }
 
 impl Requirement {
-    /// True when this requirement holds for `labels`.
-    pub fn matches(&self, labels: &Labels) -> bool {
+    /// True when this requirement holds for `labels` (pairs sorted by key).
+    pub fn matches(&self, labels: &[(Arc<str>, Arc<str>)]) -> bool {
         let get = |key: &str| -> Option<&str> {
             labels
                 .binary_search_by(|(k, _)| k.as_ref().cmp(key))

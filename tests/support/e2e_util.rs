@@ -188,4 +188,3 @@ pub fn assert_terminal_restored(k: &Tui) {
         t.c_lflag
     );
 }
-

@@ -4,7 +4,11 @@ use crate::kube::kind::BuiltinKind;
 
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
-    UiState::new(Screen::List(Box::new(ListView::new(key, None))), Some("default".into()), false)
+    UiState::new(
+        Screen::List(Box::new(ListView::new(key, None))),
+        Some("default".into()),
+        false,
+    )
 }
 
 fn typed(state: &mut UiState, s: &str) {
@@ -29,7 +33,10 @@ fn command_switches_kind_by_short_name_and_keeps_namespace() {
 fn command_with_namespace_and_all() {
     let mut s = state();
     run_command(&mut s, "svc kube-system");
-    assert_eq!(s.top_list().unwrap().key.namespace.as_deref(), Some("kube-system"));
+    assert_eq!(
+        s.top_list().unwrap().key.namespace.as_deref(),
+        Some("kube-system")
+    );
     run_command(&mut s, "po -A");
     assert_eq!(s.top_list().unwrap().key.namespace, None);
     assert!(s.explicit_all);
@@ -64,7 +71,10 @@ fn informers_view() {
 #[test]
 fn filter_applies_live_and_esc_clears_then_goes_back() {
     let mut s = state();
-    s.stack.push(Screen::List(Box::new(ListView::new(ResourceKey::new(BuiltinKind::Pod, None), Some("x".into())))));
+    s.stack.push(Screen::List(Box::new(ListView::new(
+        ResourceKey::new(BuiltinKind::Pod, None),
+        Some("x".into()),
+    ))));
     update(&mut s, Action::FilterMode);
     typed(&mut s, "web");
     assert_eq!(s.top_list().unwrap().filter, "web");
@@ -96,11 +106,20 @@ fn esc_in_filter_prompt_cancels_the_filter() {
 fn sort_keys_toggle_direction() {
     let mut s = state();
     update(&mut s, Action::SortAge);
-    assert_eq!((s.top_list().unwrap().sort, s.top_list().unwrap().reverse), (SortBy::Age, false));
+    assert_eq!(
+        (s.top_list().unwrap().sort, s.top_list().unwrap().reverse),
+        (SortBy::Age, false)
+    );
     update(&mut s, Action::SortAge);
-    assert_eq!((s.top_list().unwrap().sort, s.top_list().unwrap().reverse), (SortBy::Age, true));
+    assert_eq!(
+        (s.top_list().unwrap().sort, s.top_list().unwrap().reverse),
+        (SortBy::Age, true)
+    );
     update(&mut s, Action::SortStatus);
-    assert_eq!((s.top_list().unwrap().sort, s.top_list().unwrap().reverse), (SortBy::Status, false));
+    assert_eq!(
+        (s.top_list().unwrap().sort, s.top_list().unwrap().reverse),
+        (SortBy::Status, false)
+    );
 }
 
 #[test]

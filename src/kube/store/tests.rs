@@ -20,7 +20,11 @@ fn row(ns: &str, name: &str, v: i64) -> Row {
     }
 }
 
-fn writer() -> (Arc<Slot>, StoreWriter, tokio::sync::mpsc::UnboundedReceiver<StoreChanged>) {
+fn writer() -> (
+    Arc<Slot>,
+    StoreWriter,
+    tokio::sync::mpsc::UnboundedReceiver<StoreChanged>,
+) {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("a"));
     let slot = Slot::new(key, 7);
     let (tx, rx) = unbounded_channel();
@@ -67,7 +71,10 @@ fn relist_drops_ghosts_and_keeps_identity_of_unchanged_rows() {
     let names: Vec<&str> = after.rows.iter().map(|r| &*r.name).collect();
     assert_eq!(names, ["keep", "new"]);
     let keep_before = before.rows.iter().find(|r| &*r.name == "keep").unwrap();
-    assert!(Arc::ptr_eq(keep_before, &after.rows[0]), "unchanged row keeps its Arc");
+    assert!(
+        Arc::ptr_eq(keep_before, &after.rows[0]),
+        "unchanged row keeps its Arc"
+    );
 }
 
 #[test]
