@@ -126,23 +126,26 @@ fn bench(c: &mut Criterion) {
             Err(e) => panic!("{e}"),
         }
     });
-    let mut st = state(slot.clone(), false, PODS / 2);
-    let mut term = terminal();
-    frame(&mut st, &mut term);
-    frame(&mut st, &mut term);
-    let mut round = 0usize;
-    g.bench_function("after_new_snapshot", |b| {
-        b.iter_batched(
-            || {
-                round ^= 1;
-                w.apply(versions[round].clone());
-                w.publish();
-                while rx.try_recv().is_ok() {}
-            },
-            |()| frame(black_box(&mut st), &mut term),
-            BatchSize::PerIteration,
-        )
-    });
+    // Cursor in the middle (a lookup of the selected row across the new view) or on top.
+    for (name, selected) in [("after_new_snapshot", PODS / 2), ("after_new_snapshot_top", 0)] {
+        let mut st = state(slot.clone(), false, selected);
+        let mut term = terminal();
+        frame(&mut st, &mut term);
+        frame(&mut st, &mut term);
+        let mut round = 0usize;
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    round ^= 1;
+                    w.apply(versions[round].clone());
+                    w.publish();
+                    while rx.try_recv().is_ok() {}
+                },
+                |()| frame(black_box(&mut st), &mut term),
+                BatchSize::PerIteration,
+            )
+        });
+    }
     g.finish();
 }
 

@@ -1,13 +1,15 @@
 //! Per-keystroke cost of `ktui::view` over 100,000 realistic pod rows (50 namespaces,
 //! `<app>-<hash10>-<hash5>` names, interned labels, the 8 pod cells of `table::pod`).
-//! Run: `cargo bench --bench view`; medians land in `target/criterion/view/*/new/estimates.json`.
+//! Run: `cargo bench --bench view` (criterion; medians land in
+//! `target/criterion/view/*/new/estimates.json`), or `VIEW_CPU=1 cargo bench --bench view`
+//! for a quick table of median wall and process-CPU milliseconds.
 
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, BatchSize, Criterion};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Cell, Health, Row};
@@ -181,99 +183,95 @@ fn warm(snap: &Snapshot) -> ViewCache {
     c
 }
 
-fn bench(c: &mut Criterion) {
-    let snap = pods();
+/// One measured keystroke: a cache prepared by `setup` (not timed), then one `view` call.
+struct Scenario<'a> {
+    name: &'static str,
+    setup: Box<dyn Fn() -> ViewCache + 'a>,
+    snap: &'a Snapshot,
+    query: Query,
+    sort: Sort,
+}
+
+impl Scenario<'_> {
+    fn run(&self, mut cache: ViewCache) -> ViewCache {
+        black_box(cache.view(self.snap, &spec(&self.query, self.sort)));
+        cache
+    }
+}
+
+/// The scenarios: (a) unfiltered name order, (b) a 1-char query, (c) a 5-char query's last
+/// keystroke after typing it (narrowing) and without narrowing, (d) age sort, (e) a label
+/// selector, (f) a memoised answer, (g) a 1-char query on the next revision after 1% churn.
+fn scenarios<'a>(snap: &'a Snapshot, next: &'a Snapshot) -> Vec<Scenario<'a>> {
     let name = Sort::default();
     let age = Sort {
         by: SortBy::Age,
         reverse: false,
     };
-    let one = q("a");
-    let five = q("web3k");
-    let typed: Vec<Query> = ["w", "we", "web", "web3"].iter().map(|s| q(s)).collect();
-    let selector = q("-l app=web-3");
-    let mut g = c.benchmark_group("view");
-    g.sample_size(30).measurement_time(Duration::from_secs(4));
-    let fresh = || ViewCache::new();
-    g.bench_function("a_unfiltered_name", |b| {
-        b.iter_batched(
-            fresh,
-            |mut c| {
-                let r = c.view(&snap, &spec(&Query::default(), name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("b_fuzzy_1char", |b| {
-        b.iter_batched(
-            || warm(&snap),
-            |mut c| {
-                let r = c.view(&snap, &spec(&one, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("b_fuzzy_1char_new_rev", |b| {
-        b.iter_batched(
-            fresh,
-            |mut c| {
-                let r = c.view(&snap, &spec(&one, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("c_fuzzy_5char_last_key", |b| {
-        let typed_first = || {
-            let mut c = warm(&snap);
-            for t in &typed {
-                c.view(&snap, &spec(t, name));
+    let typed = move |c: &mut ViewCache| {
+        for t in ["w", "we", "web", "web3"] {
+            c.view(snap, &spec(&q(t), name));
+        }
+    };
+    let one = move || {
+        let mut c = ViewCache::new();
+        c.view(snap, &spec(&q("a"), name));
+        c
+    };
+    let sc =
+        |name: &'static str, setup: Box<dyn Fn() -> ViewCache + 'a>, s: &'a Snapshot, query: &str, sort| {
+            Scenario {
+                name,
+                setup,
+                snap: s,
+                query: q(query),
+                sort,
             }
-            c
         };
-        b.iter_batched(
-            typed_first,
-            |mut c| {
-                let r = c.view(&snap, &spec(&five, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("c_fuzzy_5char_full_scan", |b| {
-        b.iter_batched(
-            || warm(&snap),
-            |mut c| {
-                let r = c.view(&snap, &spec(&five, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("d_sort_age", |b| {
-        b.iter_batched(
-            fresh,
-            |mut c| {
-                let r = c.view(&snap, &spec(&Query::default(), age));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("e_selector_app_web3", |b| {
-        b.iter_batched(
-            fresh,
-            |mut c| {
-                let r = c.view(&snap, &spec(&selector, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    // The list changes underneath an active filter: 1% of rows modified (new `Arc`s), the
-    // rest shared with the previous snapshot, as the store publishes them.
+    vec![
+        sc("a_unfiltered_name", Box::new(ViewCache::new), snap, "", name),
+        sc("b_fuzzy_1char", Box::new(move || warm(snap)), snap, "a", name),
+        sc("b_fuzzy_1char_new_rev", Box::new(ViewCache::new), snap, "a", name),
+        sc(
+            "c_fuzzy_5char_last_key",
+            Box::new(move || {
+                let mut c = warm(snap);
+                typed(&mut c);
+                c
+            }),
+            snap,
+            "web3k",
+            name,
+        ),
+        sc(
+            "c_fuzzy_5char_full_scan",
+            Box::new(move || warm(snap)),
+            snap,
+            "web3k",
+            name,
+        ),
+        sc("d_sort_age", Box::new(ViewCache::new), snap, "", age),
+        sc(
+            "e_selector_app_web3",
+            Box::new(ViewCache::new),
+            snap,
+            "-l app=web-3",
+            name,
+        ),
+        sc("f_memo_hit", Box::new(one), snap, "a", name),
+        sc(
+            "g_fuzzy_1char_next_rev_1pct_churn",
+            Box::new(one),
+            next,
+            "a",
+            name,
+        ),
+    ]
+}
+
+/// `snap` after 1% of its rows were modified (new `Arc`s); the rest shared, as the store
+/// publishes them.
+fn churned(snap: &Snapshot) -> Snapshot {
     let mut next = snap.clone();
     next.rows = snap
         .rows
@@ -288,28 +286,69 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     next.rev = snap.rev + 1;
-    g.bench_function("g_fuzzy_1char_next_rev_1pct_churn", |b| {
-        let filtered = || {
-            let mut c = ViewCache::new();
-            c.view(&snap, &spec(&one, name));
-            c
-        };
-        b.iter_batched(
-            filtered,
-            |mut c| {
-                let r = c.view(&next, &spec(&one, name));
-                black_box((c, r))
-            },
-            BatchSize::PerIteration,
-        )
-    });
-    g.bench_function("f_memo_hit", |b| {
-        let mut c = warm(&snap);
-        c.view(&snap, &spec(&one, name));
-        b.iter(|| black_box(c.view(&snap, &spec(&one, name))))
-    });
+    next
+}
+
+fn bench(c: &mut Criterion) {
+    let snap = pods();
+    let next = churned(&snap);
+    let mut g = c.benchmark_group("view");
+    g.sample_size(30).measurement_time(Duration::from_secs(4));
+    for s in scenarios(&snap, &next) {
+        g.bench_function(s.name, |b| {
+            b.iter_batched(&s.setup, |c| s.run(c), BatchSize::PerIteration)
+        });
+    }
     g.finish();
 }
 
+/// Process CPU time (all threads) in milliseconds.
+fn cpu_ms() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` only writes the `timespec` we pass, which outlives the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 * 1e-6
+}
+
+/// `VIEW_CPU=1 cargo bench --bench view`: median wall and process-CPU milliseconds per
+/// scenario over 21 runs. CPU time counts the work on all threads; on a busy machine wall
+/// time mostly measures waiting for a core.
+fn cpu_table() {
+    let snap = pods();
+    let next = churned(&snap);
+    println!(
+        "{:<36} {:>9} {:>9}",
+        "scenario (100k rows, median of 21)", "wall ms", "cpu ms"
+    );
+    for s in scenarios(&snap, &next) {
+        let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+        for _ in 0..21 {
+            let cache = (s.setup)();
+            let (c0, w0) = (cpu_ms(), std::time::Instant::now());
+            let done = s.run(cache);
+            wall.push(w0.elapsed().as_secs_f64() * 1e3);
+            cpu.push(cpu_ms() - c0);
+            drop(done);
+        }
+        wall.sort_by(f64::total_cmp);
+        cpu.sort_by(f64::total_cmp);
+        println!("{:<36} {:>9.2} {:>9.2}", s.name, wall[10], cpu[10]);
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("VIEW_CPU").is_some() {
+        cpu_table();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

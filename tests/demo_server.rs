@@ -573,3 +573,49 @@ async fn errors_are_status_objects_and_unknown_paths_404() {
     let v = c.apiserver_version().await.unwrap();
     assert_eq!(v.git_version, "v1.37.2");
 }
+
+/// `DemoServerArgs` works as the `demo-server` subcommand of a clap CLI shaped like ktui's.
+#[test]
+fn demo_server_flags_parse_as_a_subcommand() {
+    use clap::{Parser, Subcommand};
+    use ktui::sim::cli::DemoServerArgs;
+    #[derive(Parser)]
+    struct Cli {
+        #[arg(long)]
+        demo: bool,
+        #[command(subcommand)]
+        sub: Option<Sub>,
+    }
+    #[derive(Subcommand)]
+    enum Sub {
+        DemoServer(DemoServerArgs),
+    }
+    let cli = Cli::try_parse_from([
+        "ktui",
+        "demo-server",
+        "--addr",
+        "127.0.0.1:7443",
+        "--kubeconfig-out",
+        "/tmp/kc",
+        "--pods",
+        "100000",
+        "--churn",
+        "1000",
+        "--seed",
+        "7",
+        "--faults",
+        "drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms",
+    ])
+    .unwrap();
+    let Some(Sub::DemoServer(args)) = cli.sub else {
+        panic!("subcommand not parsed")
+    };
+    let opts = args.options();
+    assert_eq!(
+        (opts.addr.port(), opts.pods, opts.churn, opts.seed),
+        (7443, 100_000, 1000, 7)
+    );
+    assert_eq!(opts.faults.error_codes, [500, 429]);
+    assert!(Cli::try_parse_from(["ktui", "demo-server", "--faults", "explode"]).is_err());
+    assert!(Cli::try_parse_from(["ktui", "--demo"]).unwrap().demo);
+}

@@ -133,7 +133,10 @@ fn session(term: &str, no_color: &str) -> (Vec<String>, Vec<String>) {
         .wait_exit(Duration::from_secs(3))
         .unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
     assert_eq!(status.exit_code(), 0, "TERM={term}\n{}", k.dump());
-    let codes = sgr_params(&k.raw()).iter().flat_map(|p| colours(p)).collect();
+    let mut codes: Vec<String> = sgr_params(&k.raw()).iter().flat_map(|p| colours(p)).collect();
+    codes.sort();
+    codes.dedup();
+    eprintln!("TERM={term} NO_COLOR={no_color:?}: colours {codes:?}");
     (help, codes)
 }
 

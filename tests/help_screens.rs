@@ -1,5 +1,6 @@
 //! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×36,
-//! fixed clock): what it lists for pods, the event timeline and the informers view; a user
+//! fixed clock; the snapshots hold the overlay only): what it lists for pods, the event
+//! timeline and the informers view; a user
 //! override shows up in it and in dispatch; and cell by cell, the `mono` theme and
 //! `NO_COLOR` draw no colour at all (every cell's fg and bg is `Reset`).
 
@@ -88,6 +89,32 @@ fn with_help(mut state: UiState) -> Terminal<TestBackend> {
     render(&mut state)
 }
 
+/// The help overlay alone, as text (the view behind it belongs to other tests).
+fn help_box(term: &Terminal<TestBackend>) -> String {
+    let buf = term.backend().buffer();
+    let (w, h) = (buf.area.width, buf.area.height);
+    let row = |y: u16| {
+        (0..w)
+            .map(|x| buf[(x, y)].symbol().to_owned())
+            .collect::<String>()
+    };
+    let top = (0..h)
+        .find(|&y| row(y).contains("┌ help"))
+        .expect("help overlay drawn");
+    let at = |x: u16, text: &str| {
+        text.chars()
+            .enumerate()
+            .all(|(i, c)| buf[(x + i as u16, top)].symbol() == c.to_string())
+    };
+    let x0 = (0..w - 6).find(|&x| at(x, "┌ help")).unwrap();
+    let x1 = (x0 + 1..w).find(|&x| buf[(x, top)].symbol() == "┐").unwrap();
+    let bottom = (top..h).find(|&y| buf[(x0, y)].symbol() == "└").unwrap();
+    (top..=bottom)
+        .map(|y| (x0..=x1).map(|x| buf[(x, y)].symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn help_per_view() {
     let pods = with_help(pods_state());
@@ -100,7 +127,7 @@ fn help_per_view() {
         !text.contains("warnings only"),
         "the timeline's toggle is not offered on pods:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_80x36", pods.backend());
+    insta::assert_snapshot!("help_pods_80x36", help_box(&pods));
 
     let events = with_help(list_state(BuiltinKind::Event, &[]));
     let text = format!("{}", events.backend());
@@ -108,7 +135,7 @@ fn help_per_view() {
         text.contains("warnings only") && !text.contains("events of the selected object"),
         "{text}"
     );
-    insta::assert_snapshot!("help_events_80x36", events.backend());
+    insta::assert_snapshot!("help_events_80x36", help_box(&events));
 
     let informers = with_help(UiState::new(Screen::Informers { selected: 0 }, None, false));
     let text = format!("{}", informers.backend());
@@ -116,7 +143,7 @@ fn help_per_view() {
         !text.contains("sort by name") && !text.contains("filter:"),
         "lists-only keys hidden:\n{text}"
     );
-    insta::assert_snapshot!("help_informers_80x36", informers.backend());
+    insta::assert_snapshot!("help_informers_80x36", help_box(&informers));
 }
 
 #[test]
@@ -148,7 +175,7 @@ fn a_user_override_changes_dispatch_and_help() {
         text.contains("ctrl-c, q"),
         "q joins ctrl-c on the quit line:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_overridden_80x36", term.backend());
+    insta::assert_snapshot!("help_pods_overridden_80x36", help_box(&term));
     let Lookup::Action(a) = state.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
         panic!("q is bound")
     };

@@ -82,4 +82,21 @@ mod tests {
         apply(&mut s, &cfg, Some("dev"), false);
         assert!(!s.readonly);
     }
+
+    #[test]
+    fn an_alias_runs_its_command() {
+        let cfg = crate::config::parse(
+            Path::new("c.toml"),
+            "[aliases]
+web = \"deploy -l app=web\"\n",
+        )
+        .unwrap();
+        let mut s = state();
+        apply(&mut s, &cfg, None, false);
+        crate::app::update::run_command(&mut s, "web shop");
+        let key = &s.top_list().unwrap().key;
+        assert_eq!(key.kind, BuiltinKind::Deployment);
+        assert_eq!(key.labels.as_deref(), Some("app=web"));
+        assert_eq!(key.namespace.as_deref(), Some("shop"));
+    }
 }

@@ -93,7 +93,7 @@ fn key_at(source: &str, offset: usize) -> Option<String> {
     if let Some(header) = header_name(line) {
         return Some(header);
     }
-    let mut table = source[..line_start].lines().filter_map(header_name).last();
+    let mut table = source[..line_start].lines().rev().find_map(header_name);
     // A multi-line array (`bindings = [` … `]`) names its key on an earlier line.
     if line.trim_start().starts_with('{') || !line[..col].contains('=') {
         let above = &source[..line_start];

@@ -117,8 +117,10 @@ impl ViewCache {
 
     /// The rows of `snap` to show for `spec`. Same snapshot and spec → the same `Arc`, no
     /// work. A query that only extends a memoised one (typing on) tests that result's rows
-    /// only. `snap.rows` must be ordered by (namespace, name), as the store publishes them.
-    /// Costs for 100k rows: see `benches/view.rs`.
+    /// only. A new snapshot reuses the previous one's verdicts for the rows it shares with
+    /// it. Rows are expected in (namespace, name) order, as informer stores publish them;
+    /// event-timeline snapshots (`key.kind.is_timeline()`) may be in any order. Costs for
+    /// 100k rows: see `benches/view.rs`.
     pub fn view(&mut self, snap: &Snapshot, spec: &ViewSpec<'_>) -> Arc<ViewResult> {
         if !self.cur.as_ref().is_some_and(|g| g.is(snap)) {
             let old = self.cur.replace(Generation::of(snap));

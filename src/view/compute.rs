@@ -11,6 +11,7 @@ use super::fuzzy::NameFilter;
 use super::names::Names;
 use super::order::{idx32, Order, Sort, SortBy};
 use super::query::Query;
+use super::selector::LabelPairs;
 
 /// Below this many candidates the scan runs on the calling thread only.
 const PARALLEL_MIN: usize = 16_384;
@@ -167,7 +168,7 @@ fn select_only(plan: &Plan<'_>, cands: &[u32]) -> Vec<(u32, i64)> {
     const BLOCK: usize = 64;
     let selectors = plan.query.selectors();
     let mut out = Vec::new();
-    let mut block: Vec<(u32, &[(Arc<str>, Arc<str>)])> = Vec::with_capacity(BLOCK);
+    let mut block: Vec<(u32, &LabelPairs)> = Vec::with_capacity(BLOCK);
     for chunk in cands.chunks(BLOCK) {
         block.clear();
         for &i in chunk {

@@ -1,3 +1,5 @@
+//! Tests that the prefilter and the one-character fast path agree with skim exactly.
+
 use super::*;
 
 /// Deterministic pseudo-random names with every character class skim distinguishes.

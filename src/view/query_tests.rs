@@ -1,3 +1,5 @@
+//! Tests of the filter grammar and the narrowing rule.
+
 use super::*;
 
 fn q(s: &str) -> Query {

@@ -7,6 +7,9 @@ use std::sync::Arc;
 
 use crate::kube::row::Labels;
 
+/// Label pairs sorted by key: the contents of a [`Labels`].
+pub type LabelPairs = [(Arc<str>, Arc<str>)];
+
 /// One requirement of a selector. Semantics follow `k8s.io/apimachinery/pkg/labels`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Requirement {
@@ -73,14 +76,14 @@ impl Selector {
     }
 
     /// [`Selector::matches`] over the label pairs themselves (sorted by key).
-    pub fn matches_pairs(&self, labels: &[(Arc<str>, Arc<str>)]) -> bool {
+    pub fn matches_pairs(&self, labels: &LabelPairs) -> bool {
         self.requirements.iter().all(|r| r.matches(labels))
     }
 }
 
 impl Requirement {
     /// True when this requirement holds for `labels` (pairs sorted by key).
-    pub fn matches(&self, labels: &[(Arc<str>, Arc<str>)]) -> bool {
+    pub fn matches(&self, labels: &LabelPairs) -> bool {
         let get = |key: &str| -> Option<&str> {
             labels
                 .binary_search_by(|(k, _)| k.as_ref().cmp(key))

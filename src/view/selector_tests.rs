@@ -1,3 +1,5 @@
+//! Tests of label selector parsing, errors and matching.
+
 use std::sync::Arc;
 
 use super::*;

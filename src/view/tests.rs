@@ -1,3 +1,6 @@
+//! Tests of `ViewCache` end to end: scope, ranking, sorts, memoisation, narrowing, all
+//! checked against a brute-force reference that runs skim on every row.
+
 use std::cmp::Reverse;
 use std::sync::Arc;
 
