@@ -4,15 +4,19 @@
 //! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
 //! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
 //! with the cursor on the first row instead of the middle; (d) `prepare` and the draw alone.
-//! Goal: (a) under 2 ms. Run: `cargo bench --bench frame`.
+//! Goal: (a) under 2 ms. Run: `cargo bench --bench frame` (wall time) or
+//! `BENCH_CPU=1 cargo bench --bench frame` (CPU time of the bench thread); medians land in
+//! `target/criterion/frame{,_cpu}/*/new/estimates.json`.
 
+#[macro_use]
 mod common;
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::measurement::Measurement;
+use criterion::{BatchSize, Criterion};
 use ktui::app::prepare::prepare;
 use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
 use ktui::kube::client::ClusterInfo;
@@ -78,10 +82,10 @@ fn terminal() -> Terminal<TestBackend> {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
     let ctx = RowCtx::default();
     let (slot, mut w, mut rx) = loaded(&ctx);
-    let mut g = c.benchmark_group("frame");
+    let mut g = c.benchmark_group(format!("frame{suffix}"));
     g.sample_size(60)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_secs(2));
@@ -149,5 +153,4 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+run_benches!(bench);

@@ -1,18 +1,23 @@
-//! Cost of a watch burst on a big store: 100,000 realistic pods (benches/common, ~3 KB JSON
+//! Cost of a watch burst on a big store: 100,000 realistic pods (benches/common, ~4.8 KB JSON
 //! each, decoded through `table::PodObj` into rows) sit in a live `StoreWriter`; one iteration
 //! applies 1,000 MODIFIED events and publishes one snapshot. Measured with decode inside
 //! (`burst_decode_apply_publish`: watch-line JSON → `WatchEvent<PodObj>` → row → apply, then
 //! publish, as the informer does) and outside (`burst_apply_publish`: rows prebuilt), plus the
 //! parts alone (`decode_1000`, `decode_row_1000`, `publish_one_change`).
-//! Run: `cargo bench --bench store`; medians land in `target/criterion/store/*/new/estimates.json`.
+//! Run: `cargo bench --bench store` (wall time) or `BENCH_CPU=1 cargo bench --bench store` (CPU
+//! time of the bench thread, for a loaded machine); medians land in
+//! `target/criterion/store{,_cpu}/*/new/estimates.json`. Publication drops the previous
+//! snapshot inside the measured part (nobody else holds it), as the writer does in ktui.
 
+#[macro_use]
 mod common;
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::measurement::Measurement;
+use criterion::{BatchSize, Criterion};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{IntoRow, Row, RowCtx};
@@ -62,7 +67,7 @@ fn decode(line: &[u8]) -> PodObj {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
     let ctx = RowCtx::default();
     let (slot, mut w, mut rx) = loaded(&ctx);
     // Two alternating rounds so that every iteration really changes the rows.
@@ -77,7 +82,7 @@ fn bench(c: &mut Criterion) {
         json_bytes / 1024
     );
 
-    let mut g = c.benchmark_group("store");
+    let mut g = c.benchmark_group(format!("store{suffix}"));
     g.sample_size(40)
         .measurement_time(Duration::from_secs(6))
         .warm_up_time(Duration::from_secs(2));
@@ -147,5 +152,4 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+run_benches!(bench);

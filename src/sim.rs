@@ -62,6 +62,9 @@ pub struct DemoOptions {
     pub live: bool,
     /// Scenario tick (the scenario's unit of time).
     pub tick: Duration,
+    /// Storage compaction interval (kube-apiserver's `--etcd-compaction-interval`, 5 min):
+    /// each run expires continue tokens older than the previous run.
+    pub compact_every: Duration,
 }
 
 impl Default for DemoOptions {
@@ -76,7 +79,21 @@ impl Default for DemoOptions {
             store: StoreConfig::default(),
             live: true,
             tick: Duration::from_secs(1),
+            compact_every: Duration::from_secs(300),
         }
+    }
+}
+
+/// Compacts storage every `every` to the revision of the previous run, like the API server.
+async fn compactor(store: Arc<Store>, every: Duration, cancel: CancellationToken) {
+    let mut previous = store.revision();
+    loop {
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tokio::time::sleep(every.max(Duration::from_millis(10))) => {}
+        }
+        store.compact_storage(previous);
+        previous = store.revision();
     }
 }
 
@@ -114,6 +131,7 @@ impl DemoServer {
             cancel: cancel.clone(),
         });
         tokio::spawn(faults.clone().run_dropper(cancel.clone()));
+        tokio::spawn(compactor(store.clone(), opts.compact_every, cancel.clone()));
         tokio::spawn(http::serve(listener, state));
         tracing::info!(%addr, pods = opts.pods, churn = opts.churn, seed = opts.seed, "demo server started");
         Ok(DemoServer {

@@ -27,5 +27,6 @@ done
 
 cd "$ROOT"
 status=0
-cargo test --locked ${targets[@]+"${targets[@]}"} "$@" || status=$?
+# --no-fail-fast: one failing test binary must not hide the results of the others.
+cargo test --locked --no-fail-fast ${targets[@]+"${targets[@]}"} "$@" || status=$?
 exit "$status"

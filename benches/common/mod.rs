@@ -494,3 +494,83 @@ pub fn write_pod(out: &mut String, i: usize, rv: u64, churn: u64) {
     }
     out.push_str(r#","qosClass":"Burstable"}}"#);
 }
+
+/// A criterion measurement of the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), for
+/// figures that hold on a loaded machine where wall time mostly measures the neighbours.
+/// Select it with `BENCH_CPU=1` (see [`run_benches`]); results land in `<group>_cpu`.
+pub struct ThreadCpu;
+
+fn thread_cpu_ns() -> u64 {
+    // SAFETY: clock_gettime only writes the struct we pass.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+impl criterion::measurement::Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn criterion::measurement::ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+struct CpuFormatter;
+
+impl criterion::measurement::ValueFormatter for CpuFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (div, unit) = match typical {
+            t if t < 1e3 => (1.0, "ns cpu"),
+            t if t < 1e6 => (1e3, "µs cpu"),
+            t if t < 1e9 => (1e6, "ms cpu"),
+            _ => (1e9, "s cpu"),
+        };
+        values.iter_mut().for_each(|v| *v /= div);
+        unit
+    }
+    fn scale_throughputs(&self, _typical: f64, t: &criterion::Throughput, values: &mut [f64]) -> &'static str {
+        let n = match t {
+            criterion::Throughput::Bytes(n) | criterion::Throughput::BytesDecimal(n) => *n as f64,
+            criterion::Throughput::Elements(n) | criterion::Throughput::Bits(n) => *n as f64,
+        };
+        values.iter_mut().for_each(|v| *v = n * 1e9 / *v);
+        "per cpu-second"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+/// Runs `bench` with wall-clock time, or with [`ThreadCpu`] when `BENCH_CPU` is set; the
+/// group-name suffix (`""` or `"_cpu"`) keeps the two result sets apart.
+#[macro_export]
+macro_rules! run_benches {
+    ($bench:ident) => {
+        fn main() {
+            if std::env::var_os("BENCH_CPU").is_some() {
+                let mut c = criterion::Criterion::default().with_measurement(common::ThreadCpu).configure_from_args();
+                $bench(&mut c, "_cpu");
+                c.final_summary();
+            } else {
+                let mut c = criterion::Criterion::default().configure_from_args();
+                $bench(&mut c, "");
+                c.final_summary();
+            }
+        }
+    };
+}

@@ -167,7 +167,7 @@ fn list(
                 "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
             );
         };
-        if c.revision < state.store.oldest(kind) {
+        if c.revision < state.store.compacted(kind) {
             let fresh = Continue {
                 revision: state.store.revision(),
                 after: c.after,

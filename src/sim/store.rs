@@ -89,6 +89,8 @@ struct Table {
     log: VecDeque<Arc<Change>>,
     /// Every change with a revision above this is in `log`.
     oldest: u64,
+    /// Revision of the last compaction: continue tokens from before it are expired.
+    compacted: u64,
     tx: broadcast::Sender<Arc<Change>>,
 }
 
@@ -122,6 +124,7 @@ impl Store {
                     objects: BTreeMap::new(),
                     log: VecDeque::new(),
                     oldest: 1,
+                    compacted: 1,
                     tx,
                 })
             })
@@ -241,7 +244,12 @@ impl Store {
             m.insert("creationTimestamp".into(), ts);
         }
         m.insert("resourceVersion".into(), Value::String(rv.to_string()));
-        let bytes = Bytes::from(serde_json::to_vec(&obj).map_err(|e| StoreError::Invalid(e.to_string()))?);
+        // Boxed slice: no spare capacity kept per object (to_vec grows by doubling).
+        let bytes = Bytes::from(
+            serde_json::to_vec(&obj)
+                .map_err(|e| StoreError::Invalid(e.to_string()))?
+                .into_boxed_slice(),
+        );
         let stored = Stored {
             rv,
             bytes,
@@ -277,7 +285,9 @@ impl Store {
         if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
             m.insert("resourceVersion".into(), Value::String(rv.to_string()));
         }
-        let bytes = serde_json::to_vec(&v).map(Bytes::from).unwrap_or(cur.bytes);
+        let bytes = serde_json::to_vec(&v)
+            .map(|b| Bytes::from(b.into_boxed_slice()))
+            .unwrap_or(cur.bytes);
         let stored = Stored {
             rv,
             bytes,
@@ -306,17 +316,32 @@ impl Store {
         let _ = t.tx.send(change);
     }
 
-    /// Forgets a kind's change history (like an etcd compaction): watches and continue
+    /// Forgets a kind's whole change history (watch cache and storage): watches and continue
     /// tokens from before now get 410.
     pub fn compact(&self, kind: KindId) {
         let mut t = self.table(kind);
         t.log.clear();
         t.oldest = self.revision();
+        t.compacted = t.oldest;
     }
 
-    /// The oldest revision a watch or continue token of `kind` may start from.
+    /// Compacts storage of every kind up to revision `to`, like the API server's periodic
+    /// etcd compaction: continue tokens from before `to` expire; the watch logs are untouched.
+    pub fn compact_storage(&self, to: u64) {
+        for kind in 0..self.tables.len() {
+            let mut t = self.table(kind);
+            t.compacted = t.compacted.max(to);
+        }
+    }
+
+    /// The oldest revision a watch of `kind` may start from.
     pub fn oldest(&self, kind: KindId) -> u64 {
         self.table(kind).oldest
+    }
+
+    /// The oldest revision a continue token of `kind` may carry.
+    pub fn compacted(&self, kind: KindId) -> u64 {
+        self.table(kind).compacted
     }
 
     /// One object.

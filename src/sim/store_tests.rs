@@ -158,3 +158,17 @@ fn lists_page_in_key_order_and_filter() {
     };
     assert_eq!(names(&s.list(id::POD, &on_n2, 0, None, None)), ["a/p2", "b/p2"]);
 }
+
+#[test]
+fn storage_compaction_expires_continue_tokens_but_keeps_the_watch_log() {
+    let s = small();
+    s.create(id::POD, pod("a", "p1", "n")).unwrap();
+    let before = s.revision();
+    s.create(id::POD, pod("a", "p2", "n")).unwrap();
+    assert_eq!(s.compacted(id::POD), 1);
+    s.compact_storage(before + 1);
+    assert_eq!(s.compacted(id::POD), before + 1, "tokens from `before` are now expired");
+    assert!(s.watch(id::POD, Some(before)).is_ok(), "the watch cache still replays");
+    s.compact_storage(1);
+    assert_eq!(s.compacted(id::POD), before + 1, "compaction never goes back");
+}
