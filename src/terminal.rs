@@ -41,7 +41,8 @@ impl<T> DerefMut for Kept<T> {
 impl TerminalGuard {
     /// Enters raw mode and the alternate screen, and installs a panic hook that restores the
     /// terminal before the panic message is printed.
-    pub fn enter() -> Result<Self> {
+    /// With `mouse`, mouse reporting is turned on too (`[ui] mouse`).
+    pub fn enter(mouse: bool) -> Result<Self> {
         let prev = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             restore();
@@ -55,6 +56,9 @@ impl TerminalGuard {
             cursor::Hide,
             event::EnableBracketedPaste
         )?;
+        if mouse {
+            execute!(out, event::EnableMouseCapture)?;
+        }
         let terminal = Terminal::new(CrosstermBackend::new(out))?;
         Ok(TerminalGuard {
             terminal: Kept(ManuallyDrop::new(terminal)),
@@ -74,6 +78,7 @@ pub fn restore() {
     let mut out = io::stdout();
     let _ = execute!(
         out,
+        event::DisableMouseCapture,
         event::DisableBracketedPaste,
         terminal::LeaveAlternateScreen,
         cursor::Show

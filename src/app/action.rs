@@ -60,11 +60,14 @@ pub enum Action {
     Save,
     /// YAML: jump to the next line matching the search.
     NextMatch,
+    /// Switch the list to favourite namespace N of the context (`0` = all namespaces,
+    /// `1`–`9` = the `[namespaces] favourites` in order).
+    Favourite(u8),
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 28] = [
+    pub const ALL: [(Action, &'static str); 38] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -93,6 +96,16 @@ impl Action {
         (Action::ToggleManaged, "toggle_managed"),
         (Action::Save, "save"),
         (Action::NextMatch, "next_match"),
+        (Action::Favourite(0), "favourite_0"),
+        (Action::Favourite(1), "favourite_1"),
+        (Action::Favourite(2), "favourite_2"),
+        (Action::Favourite(3), "favourite_3"),
+        (Action::Favourite(4), "favourite_4"),
+        (Action::Favourite(5), "favourite_5"),
+        (Action::Favourite(6), "favourite_6"),
+        (Action::Favourite(7), "favourite_7"),
+        (Action::Favourite(8), "favourite_8"),
+        (Action::Favourite(9), "favourite_9"),
     ];
 
     /// Looks an action up by its keymap name.

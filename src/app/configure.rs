@@ -15,6 +15,8 @@ pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_re
     state.theme = theme_for(config, context);
     state.aliases = config.aliases.clone();
     state.readonly = cli_readonly || config.readonly_for(context);
+    state.favourites = config.favourites_for(context).to_vec();
+    state.icons = config.ui.icons;
 }
 
 /// The theme of `context` with the configured colour support.

@@ -73,7 +73,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     if let Some(ns) = &cli.namespace {
         state.namespace = Some(ns.clone());
     }
-    let mut guard = TerminalGuard::enter()?;
+    let mut guard = TerminalGuard::enter(config.ui.mouse)?;
     spawn_terminal_reader(tx.clone());
     let (store_tx, mut store_rx) = unbounded_channel::<StoreChanged>();
     {
@@ -214,6 +214,7 @@ fn handle(
             true
         }
         Event::Term(TermEvent::Resize(..)) => true,
+        Event::Term(TermEvent::Mouse(m)) => on_mouse(state, m),
         Event::Term(_) => false,
         Event::TermGone | Event::Signal(_) => {
             state.quit = Some(0);
@@ -267,6 +268,37 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
             }
         }
     }
+}
+
+/// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
+fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
+    use crossterm::event::{MouseButton, MouseEventKind};
+    use super::action::Action;
+    match m.kind {
+        MouseEventKind::ScrollDown => (0..3).for_each(|_| update(state, Action::Down)),
+        MouseEventKind::ScrollUp => (0..3).for_each(|_| update(state, Action::Up)),
+        MouseEventKind::Down(MouseButton::Left) => {
+            let Some(l) = state.top_list_mut() else { return false };
+            // Header (2 lines), the sparkline of timelines, the border and the column header.
+            let first = 4 + u16::from(l.is_timeline());
+            let Some(i) = m.row.checked_sub(first) else { return false };
+            let target = l.offset + usize::from(i);
+            if target >= l.cache.len() {
+                return false;
+            }
+            if target != l.selected {
+                // Moving through `update` keeps the timeline's tail-mode bookkeeping right.
+                let delta = target as i64 - l.selected as i64;
+                update(state, if delta > 0 { Action::Down } else { Action::Up });
+                if let Some(l) = state.top_list_mut() {
+                    l.selected = target;
+                    l.selected_key = l.cache.selected_row(target).map(|r| crate::kube::store::obj_key(&r));
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
 }
 
 fn on_key(state: &mut UiState, key: KeyPress) {

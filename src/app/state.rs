@@ -214,6 +214,10 @@ pub struct UiState {
     pub switch_to: Option<String>,
     /// Set by `update` on `ctrl-s` in the YAML view; the loop writes the file.
     pub save_yaml: bool,
+    /// Favourite namespaces of the context in use (`[namespaces] favourites`), for `1`–`9`.
+    pub favourites: Vec<String>,
+    /// Show status icons in the header.
+    pub icons: bool,
     /// Styles by role, loaded once (see `configure::apply`); `ui::draw` uses it.
     pub theme: crate::ui::theme::Theme,
     /// `[aliases]` of the config: `:name` runs the command line it maps to.
@@ -242,6 +246,8 @@ impl UiState {
             context: None,
             switch_to: None,
             save_yaml: false,
+            favourites: Vec::new(),
+            icons: true,
             theme: crate::ui::theme::Theme::from_env(),
             aliases: Default::default(),
         }
@@ -273,6 +279,8 @@ impl UiState {
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),
             (Yaml, Some(_)) => true,
+            (Favourite(n), Some(l)) => l.key.kind.info().namespaced && (n == 0 || usize::from(n) <= self.favourites.len()),
+            (Favourite(_), None) => false,
             (Reveal, None) => matches!(self.top(), Screen::Yaml(y) if y.key.kind == BuiltinKind::Secret),
             (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,

@@ -61,6 +61,7 @@ pub fn update(state: &mut UiState, action: Action) {
         }
         Action::ObjectEvents => object_events(state),
         Action::Yaml => super::yaml_update::open(state),
+        Action::Favourite(n) => favourite(state, n),
         Action::Submit
         | Action::Cancel
         | Action::Backspace
@@ -292,6 +293,26 @@ fn object_events(state: &mut UiState) {
     let mut view = ListView::new(key, Some(format!("{}/{}", kind.info().singular, row.name)));
     view.object = Some(object);
     state.stack.push(Screen::List(Box::new(view)));
+}
+
+/// `0`–`9`: the same kind in favourite namespace `n` (`0` = all namespaces).
+fn favourite(state: &mut UiState, n: u8) {
+    let ns = match n {
+        0 => None,
+        n => match state.favourites.get(usize::from(n) - 1) {
+            Some(ns) => Some(ns.clone()),
+            None => return,
+        },
+    };
+    let Some(l) = state.top_list() else { return };
+    if !l.key.kind.info().namespaced {
+        return;
+    }
+    let kind = l.key.kind;
+    state.explicit_all = ns.is_none();
+    state.namespace = ns.clone();
+    let view = ListView::new(ResourceKey::new(kind, ns.as_deref()), None);
+    state.stack = vec![Screen::List(Box::new(view))];
 }
 
 fn reset_position(l: &mut ListView) {

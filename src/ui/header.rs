@@ -70,6 +70,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
                         _ => theme.error,
                     };
+                    if state.icons {
+                        spans.push(Span::styled(format!("{} ", icon(&snap.state)), style));
+                    }
                     spans.push(Span::styled(
                         sanitize(&snap.state.to_string()).into_owned(),
                         style,
@@ -106,4 +109,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         }
     };
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
+}
+
+/// A one-glyph summary of a sync state (`[ui] icons`).
+fn icon(state: &SyncState) -> &'static str {
+    match state {
+        SyncState::Live => "●",
+        SyncState::Pending | SyncState::Syncing { .. } => "◌",
+        SyncState::Reconnecting { .. } => "↻",
+        SyncState::Forbidden { .. } => "⊘",
+        SyncState::Unreachable { .. } | SyncState::NotFound => "✖",
+    }
 }

@@ -49,20 +49,25 @@ impl Names {
         let mut text = String::with_capacity(carry.map_or(rows.len() * 40, |(old, _)| old.text.len() + 64));
         let mut ends = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
-            match carry.and_then(|(old, remap)| Some((old, *remap.get(i)?))) {
-                Some((old, j)) if (j as usize) < old.ends.len() => text.push_str(old.get(j as usize)),
-                _ => {
-                    if let (Some(ns), true) = (&row.namespace, all_namespaces) {
-                        text.push_str(ns);
-                        text.push('/');
-                    }
-                    text.push_str(&row.name);
-                }
-            }
+            Self::push(&mut text, i, row, all_namespaces, carry);
             ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
         }
         let lower = text.to_ascii_lowercase();
         Names { text, lower, ends }
+    }
+
+    /// Appends the name of row `i`, from `carry` when the row is unchanged.
+    fn push(text: &mut String, i: usize, row: &Row, all_namespaces: bool, carry: Option<(&Names, &[u32])>) {
+        match carry.and_then(|(old, remap)| Some((old, *remap.get(i)?))) {
+            Some((old, j)) if (j as usize) < old.ends.len() => text.push_str(old.get(j as usize)),
+            _ => {
+                if let (Some(ns), true) = (&row.namespace, all_namespaces) {
+                    text.push_str(ns);
+                    text.push('/');
+                }
+                text.push_str(&row.name);
+            }
+        }
     }
 
     fn span(&self, i: usize) -> (usize, usize) {
