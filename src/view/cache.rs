@@ -96,7 +96,8 @@ struct Carry {
 /// name mode. Name buffers and sort orders are built once per snapshot and shared by all
 /// queries on it. On a new snapshot the old one's work is kept just long enough to be
 /// carried over: rows are immutable and shared by `Arc` between snapshots, so an unchanged
-/// row keeps its name and its verdict for the same query.
+/// row keeps its name and its verdict for the same query. Memory: at most two snapshots'
+/// work — for 100k rows about 8 MB of names plus ~1 MB per memoised result each.
 #[derive(Debug, Default)]
 pub struct ViewCache {
     cur: Option<Generation>,
