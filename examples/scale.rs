@@ -280,7 +280,11 @@ async fn client(a: Args) -> anyhow::Result<()> {
         let t1 = thread_cpu();
         let page: PodPage = serde_json::from_slice(&body)?;
         let t2 = thread_cpu();
-        held_rows.extend(page.items.into_iter().map(|p| ktui::kube::row::IntoRow::into_row(p, &ctx)));
+        held_rows.extend(
+            page.items
+                .into_iter()
+                .map(|p| ktui::kube::row::IntoRow::into_row(p, &ctx)),
+        );
         let t3 = thread_cpu();
         gen_cpu += t1 - t;
         dec_cpu += t2 - t1;

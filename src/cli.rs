@@ -32,6 +32,11 @@ pub struct Cli {
     #[arg(long)]
     pub readonly: bool,
 
+    /// Explore the built-in demo cluster (a fake API server on a random loopback port, live,
+    /// with deployments rolling out, a crash-looping pod and events) instead of a kubeconfig's.
+    #[arg(long)]
+    pub demo: bool,
+
     /// Log file (default: ktui.log in the state directory). Logs never go to the terminal.
     #[arg(long, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
@@ -58,6 +63,9 @@ pub enum Command {
         /// The shell.
         shell: Shell,
     },
+    /// Run only the demo cluster's API server in the foreground (until SIGINT/SIGTERM) and
+    /// write a kubeconfig for it, so kubectl, k9s or any client can use it.
+    DemoServer(crate::sim::cli::DemoServerArgs),
 }
 
 /// Shells `completions` writes scripts for.

@@ -16,6 +16,7 @@ pub fn run(cli: &Cli, cmd: &Command, out: &mut dyn Write, err: &mut dyn Write) -
         Command::CheckConfig => check_config(cli, out, err),
         Command::Info => info(cli, out, err),
         Command::Completions { shell } => completions(*shell, out).map(|()| 0),
+        Command::DemoServer(_) => writeln!(err, "ktui: demo-server runs from main").map(|()| 2),
     };
     res.unwrap_or(2)
 }

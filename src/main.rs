@@ -7,7 +7,23 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = ktui::cli::Cli::parse();
+    let mut cli = ktui::cli::Cli::parse();
+    if let Some(ktui::cli::Command::DemoServer(args)) = &cli.subcommand {
+        let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+            Ok(rt) => rt,
+            Err(e) => {
+                eprintln!("ktui: cannot start the async runtime: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        return match rt.block_on(ktui::sim::cli::run_demo_server(args.clone())) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("ktui demo-server: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Some(cmd) = &cli.subcommand {
         let code = ktui::commands::run(&cli, cmd, &mut std::io::stdout(), &mut std::io::stderr());
         return ExitCode::from(code);
@@ -47,7 +63,29 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let demo = if cli.demo {
+        // On the network runtime: the server's tasks live there, beside the informers.
+        match net.block_on(ktui::sim::cli::start_in_process(ktui::sim::DemoOptions::default())) {
+            Ok(h) => {
+                cli.kubeconfig = Some(h.kubeconfig.clone());
+                cli.context = None;
+                // A newcomer should see the whole demo cluster at once.
+                if cli.namespace.is_none() {
+                    cli.all_namespaces = true;
+                }
+                Some(h)
+            }
+            Err(e) => {
+                eprintln!("ktui: cannot start the demo cluster: {e:#}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
     let result = ui.block_on(ktui::app::run(cli, config, net.handle().clone()));
+    // Stops the demo server and removes its temporary kubeconfig.
+    drop(demo);
     // Informer tasks may be mid-request; do not wait for them.
     net.shutdown_background();
     match result {

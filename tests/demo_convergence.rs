@@ -78,6 +78,97 @@ fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
     format!("lost {lost:?}\nghosts {ghosts:?}\nstale {stale:?}")
 }
 
+fn informer(
+    demo_client: kube::Client,
+    config: InformerConfig,
+) -> (Arc<Slot>, Arc<InformerStats>, tokio::task::JoinHandle<()>) {
+    let key = ResourceKey::new(BuiltinKind::Pod, None);
+    let slot = Slot::new(key.clone(), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    // The receiver must outlive the informer; the notifications are not needed here.
+    std::mem::forget(rx);
+    let stats = Arc::new(InformerStats::default());
+    let ctx = InformerCtx {
+        key,
+        client: demo_client,
+        writer: StoreWriter::new(slot.clone(), tx),
+        stats: stats.clone(),
+        rows: RowCtx::default(),
+        config,
+    };
+    (slot, stats, tokio::spawn(run::<PodObj>(ctx)))
+}
+
+fn rss_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .unwrap_or(0)
+        / 1024
+}
+
+/// Scale check, by hand, in release: `KTUI_DEMO_SCALE=100000 cargo test --release --test
+/// demo_convergence -- --ignored --nocapture scale` (1,000 changes/s of churn). Prints the
+/// time to full sync and the process RSS (server and informer share the process).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn scale_informer_syncs_a_large_churning_cluster() {
+    let Some(n) = std::env::var("KTUI_DEMO_SCALE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    else {
+        return;
+    };
+    let t0 = Instant::now();
+    let demo = start_in_process(DemoOptions {
+        pods: n,
+        churn: 1000,
+        ..DemoOptions::default()
+    })
+    .await
+    .unwrap();
+    eprintln!(
+        "server: {n} pods ready in {:?}, RSS {} MiB",
+        t0.elapsed(),
+        rss_mib()
+    );
+    let t1 = Instant::now();
+    let (slot, stats, task) = informer(client(&demo).await, InformerConfig::default());
+    while !slot.peek().listed {
+        assert!(t1.elapsed() < Duration::from_secs(300), "no full sync in 5 min");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "informer: full sync of {} pods in {:?}, RSS {} MiB",
+        slot.peek().rows.len(),
+        t1.elapsed(),
+        rss_mib()
+    );
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    demo.server.set_live(false);
+    let want = truth(&demo);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while seen(&slot) != want {
+        assert!(
+            Instant::now() < deadline,
+            "not converged:\n{}",
+            diff(&want, &seen(&slot))
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    eprintln!(
+        "after 15 s of churn: converged, {} watch events, {} lists, RSS {} MiB",
+        stats.events.load(std::sync::atomic::Ordering::Relaxed),
+        stats.lists.load(std::sync::atomic::Ordering::Relaxed),
+        rss_mib()
+    );
+    task.abort();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn informer_converges_after_every_fault_kind() {
     let faults: FaultSpec = FAULTS.parse().unwrap();
@@ -95,26 +186,15 @@ async fn informer_converges_after_every_fault_kind() {
         ..DemoOptions::default()
     };
     let demo = start_in_process(opts).await.unwrap();
-    let key = ResourceKey::new(BuiltinKind::Pod, None);
-    let slot = Slot::new(key.clone(), 1);
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let stats = Arc::new(InformerStats::default());
-    let ctx = InformerCtx {
-        key,
-        client: client(&demo).await,
-        writer: StoreWriter::new(slot.clone(), tx),
-        stats: stats.clone(),
-        rows: RowCtx::default(),
-        config: InformerConfig {
-            page_size: 50,
-            watch_timeout: Duration::from_secs(10),
-            request_timeout: Duration::from_secs(5),
-            backoff_base: Duration::from_millis(20),
-            backoff_cap: Duration::from_millis(200),
-            ..InformerConfig::default()
-        },
+    let config = InformerConfig {
+        page_size: 50,
+        watch_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(5),
+        backoff_base: Duration::from_millis(20),
+        backoff_cap: Duration::from_millis(200),
+        ..InformerConfig::default()
     };
-    let task = tokio::spawn(run::<PodObj>(ctx));
+    let (slot, stats, task) = informer(client(&demo).await, config);
     let started = Instant::now();
     let mut compactions = 0;
     while demo.server.faults.drop_rounds() < CYCLES {
@@ -166,5 +246,4 @@ async fn informer_converges_after_every_fault_kind() {
         "the faults broke watches"
     );
     task.abort();
-    drop(rx);
 }

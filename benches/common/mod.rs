@@ -181,7 +181,7 @@ pub fn facts(i: usize, churn: u64) -> PodFacts {
         created: NOW - 60 - (h % (90 * 86_400)) as i64,
         state,
         restarts: base_restarts + churn as i64,
-        sidecar: (h % 5 == 0).then(|| SIDECARS[((h >> 8) % 3) as usize]),
+        sidecar: h.is_multiple_of(5).then(|| SIDECARS[((h >> 8) % 3) as usize]),
     }
 }
 
@@ -543,7 +543,12 @@ impl criterion::measurement::ValueFormatter for CpuFormatter {
         values.iter_mut().for_each(|v| *v /= div);
         unit
     }
-    fn scale_throughputs(&self, _typical: f64, t: &criterion::Throughput, values: &mut [f64]) -> &'static str {
+    fn scale_throughputs(
+        &self,
+        _typical: f64,
+        t: &criterion::Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
         let n = match t {
             criterion::Throughput::Bytes(n) | criterion::Throughput::BytesDecimal(n) => *n as f64,
             criterion::Throughput::Elements(n) | criterion::Throughput::Bits(n) => *n as f64,
@@ -563,7 +568,9 @@ macro_rules! run_benches {
     ($bench:ident) => {
         fn main() {
             if std::env::var_os("BENCH_CPU").is_some() {
-                let mut c = criterion::Criterion::default().with_measurement(common::ThreadCpu).configure_from_args();
+                let mut c = criterion::Criterion::default()
+                    .with_measurement(common::ThreadCpu)
+                    .configure_from_args();
                 $bench(&mut c, "_cpu");
                 c.final_summary();
             } else {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::kube::row::{Cell, ObjRef, Row, UnixSecs};
-use crate::kube::store::{obj_key, ObjKey, Snapshot};
+use crate::kube::store::{ObjKey, Snapshot};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
 use super::state::SortBy;
@@ -229,13 +229,17 @@ impl ListCache {
         snap.rows.get(idx).cloned()
     }
 
-    /// Display position of the row with identity `key` (a linear scan: only called when the
-    /// snapshot or the view changed).
-    pub fn position(&self, key: &ObjKey) -> Option<usize> {
+    /// Display position of the row with identity `key`. `hint` (usually the previous
+    /// position) is checked first, so a steady redraw costs one comparison; otherwise a scan
+    /// that compares in place, without allocating.
+    pub fn position(&self, key: &ObjKey, hint: usize) -> Option<usize> {
         let snap = self.snap.as_ref()?;
-        self.order()
-            .iter()
-            .position(|&i| snap.rows.get(i as usize).is_some_and(|r| &obj_key(r) == key))
+        let is = |i: &u32| snap.rows.get(*i as usize).is_some_and(|r| r.namespace == key.0 && r.name == key.1);
+        let order = self.order();
+        if order.get(hint).is_some_and(is) {
+            return Some(hint);
+        }
+        order.iter().position(is)
     }
 
     /// Up to `n` rows from display position `offset`.

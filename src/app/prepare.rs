@@ -38,12 +38,12 @@ pub fn prepare(state: &mut UiState) {
         // Tail mode: stay on the newest row as events arrive on top.
         l.selected = 0;
     } else if let Some(key) = &l.selected_key {
-        if let Some(i) = l.cache.position(key) {
+        if let Some(i) = l.cache.position(key, l.selected) {
             l.selected = i;
         }
     }
     l.new_above = match (&l.anchor, l.follow) {
-        (Some(a), false) => l.cache.position(a).unwrap_or(0),
+        (Some(a), false) => l.cache.position(a, l.new_above).unwrap_or(0),
         _ => 0,
     };
     let len = l.cache.len();

@@ -36,7 +36,8 @@ pub struct ClusterInfo {
 pub fn load_kubeconfig(path: Option<&Path>) -> Result<Kubeconfig> {
     match path {
         Some(p) => Kubeconfig::read_from(p).with_context(|| format!("reading kubeconfig {}", p.display())),
-        None => Kubeconfig::read().context("no kubeconfig found (set KUBECONFIG or use --kubeconfig)"),
+        None => Kubeconfig::read()
+            .context("no kubeconfig found (set KUBECONFIG or use --kubeconfig), or try `ktui --demo`"),
     }
 }
 

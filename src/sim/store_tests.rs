@@ -167,8 +167,15 @@ fn storage_compaction_expires_continue_tokens_but_keeps_the_watch_log() {
     s.create(id::POD, pod("a", "p2", "n")).unwrap();
     assert_eq!(s.compacted(id::POD), 1);
     s.compact_storage(before + 1);
-    assert_eq!(s.compacted(id::POD), before + 1, "tokens from `before` are now expired");
-    assert!(s.watch(id::POD, Some(before)).is_ok(), "the watch cache still replays");
+    assert_eq!(
+        s.compacted(id::POD),
+        before + 1,
+        "tokens from `before` are now expired"
+    );
+    assert!(
+        s.watch(id::POD, Some(before)).is_ok(),
+        "the watch cache still replays"
+    );
     s.compact_storage(1);
     assert_eq!(s.compacted(id::POD), before + 1, "compaction never goes back");
 }

@@ -1,5 +1,10 @@
 //! The read side of the store: paged, filtered lists and the start of a watch (backlog plus
 //! live receiver taken atomically). Must not write.
+//!
+//! Simplification: a continued list is served from the current objects (after the token's
+//! key), not from a snapshot at the token's revision as etcd would. An object changed between
+//! pages shows its newer version; a watch from the list's revision replays those changes, so
+//! a list-then-watch client still converges to the true state.
 
 use std::sync::Arc;
 
