@@ -39,7 +39,11 @@ fn event_json(i: u64, now: i64) -> Vec<u8> {
     // A quarter of the events repeat an earlier one (count goes up): they collapse.
     let id = if i.is_multiple_of(4) { i / 4 } else { i };
     let ns = format!("team-{}", id % 40);
-    let pod = format!("web-{}-{:05x}", id % 300, id.wrapping_mul(2_654_435_761) % 0xfffff);
+    let pod = format!(
+        "web-{}-{:05x}",
+        id % 300,
+        id.wrapping_mul(2_654_435_761) % 0xfffff
+    );
     let ts = jiff::Timestamp::from_second(now).unwrap().to_string();
     serde_json::to_vec(&serde_json::json!({
         "metadata": {"name": format!("{pod}.{id:x}"), "namespace": ns, "uid": format!("uid-{id}"),
@@ -68,7 +72,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rate: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5000);
     let secs: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(10);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let _guard = rt.enter();
     let key = ResourceKey::new(BuiltinKind::Event, None);
     let slot = Slot::new(key.clone(), 1);
@@ -79,7 +86,10 @@ fn main() {
     let writer_slot = slot.clone();
     let (w_stop, w_handled) = (stop.clone(), handled.clone());
     let writer = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         rt.block_on(async move {
             let mut w = TimelineWriter::<EventObj>::new(
                 StoreWriter::new(writer_slot, tx),
@@ -146,9 +156,18 @@ fn main() {
     let (held, elapsed) = writer.join().unwrap();
     let n = handled.load(Ordering::Relaxed);
     frames.sort();
-    let pct = |p: f64| frames.get(((frames.len() as f64 - 1.0) * p) as usize).copied().unwrap_or_default();
+    let pct = |p: f64| {
+        frames
+            .get(((frames.len() as f64 - 1.0) * p) as usize)
+            .copied()
+            .unwrap_or_default()
+    };
     println!("target rate        {rate} events/s for {secs} s");
-    println!("events handled     {n} in {:.2} s = {:.0} events/s", elapsed.as_secs_f64(), n as f64 / elapsed.as_secs_f64());
+    println!(
+        "events handled     {n} in {:.2} s = {:.0} events/s",
+        elapsed.as_secs_f64(),
+        n as f64 / elapsed.as_secs_f64()
+    );
     println!("timeline held      {held} (bound 20,000)");
     println!(
         "frames drawn       {} (prepare + draw, 160x45): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
@@ -157,5 +176,8 @@ fn main() {
         pct(0.99).as_secs_f64() * 1e3,
         frames.last().copied().unwrap_or_default().as_secs_f64() * 1e3
     );
-    println!("RSS                {rss_before:.1} MB before, {:.1} MB at the bound", rss_mb());
+    println!(
+        "RSS                {rss_before:.1} MB before, {:.1} MB at the bound",
+        rss_mb()
+    );
 }

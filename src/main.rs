@@ -9,7 +9,11 @@ use clap::Parser;
 fn main() -> ExitCode {
     let mut cli = ktui::cli::Cli::parse();
     if let Some(ktui::cli::Command::DemoServer(args)) = &cli.subcommand {
-        let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        let rt = match tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+        {
             Ok(rt) => rt,
             Err(e) => {
                 eprintln!("ktui: cannot start the async runtime: {e}");

@@ -3,10 +3,9 @@
 //! on its own.
 #[path = "support/pty.rs"]
 mod pty;
+mod support;
 #[path = "support/e2e_util.rs"]
 mod util;
-#[allow(dead_code)]
-mod support;
 
 use std::time::Duration;
 
@@ -17,10 +16,14 @@ fn demo_shows_running_pods_and_live_changes() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-kubeconfig");
     let mut k = ktui_with(&missing, &["--demo"], 40);
-    k.wait_until("running demo pods", SLOW, |s| s.contains("ktui-demo") && s.contains("Running"));
+    k.wait_until("running demo pods", SLOW, |s| {
+        s.contains("ktui-demo") && s.contains("Running")
+    });
     k.wait_for("CrashLoopBackOff", SLOW);
     k.command("ev all");
-    k.wait_until("the demo's timeline", SLOW, |s| s.contains("LAST SEEN") && s.contains("events timeline"));
+    k.wait_until("the demo's timeline", SLOW, |s| {
+        s.contains("LAST SEEN") && s.contains("events timeline")
+    });
     let before = k.screen();
     // The newest row without its LAST SEEN cell (which changes every second by itself).
     let newest = |s: &str| {
@@ -34,7 +37,9 @@ fn demo_shows_running_pods_and_live_changes() {
         words.join(" ")
     };
     let start = newest(&before);
-    k.wait_until("a new event on top", Duration::from_secs(30), |s| newest(s) != start && !newest(s).trim().is_empty());
+    k.wait_until("a new event on top", Duration::from_secs(30), |s| {
+        newest(s) != start && !newest(s).trim().is_empty()
+    });
     k.command("q");
     let (status, _) = k.wait_exit(Duration::from_secs(5)).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");

@@ -234,7 +234,11 @@ impl ListCache {
     /// that compares in place, without allocating.
     pub fn position(&self, key: &ObjKey, hint: usize) -> Option<usize> {
         let snap = self.snap.as_ref()?;
-        let is = |i: &u32| snap.rows.get(*i as usize).is_some_and(|r| r.namespace == key.0 && r.name == key.1);
+        let is = |i: &u32| {
+            snap.rows
+                .get(*i as usize)
+                .is_some_and(|r| r.namespace == key.0 && r.name == key.1)
+        };
         let order = self.order();
         if order.get(hint).is_some_and(is) {
             return Some(hint);

@@ -272,16 +272,20 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
 
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
 fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
-    use crossterm::event::{MouseButton, MouseEventKind};
     use super::action::Action;
+    use crossterm::event::{MouseButton, MouseEventKind};
     match m.kind {
         MouseEventKind::ScrollDown => (0..3).for_each(|_| update(state, Action::Down)),
         MouseEventKind::ScrollUp => (0..3).for_each(|_| update(state, Action::Up)),
         MouseEventKind::Down(MouseButton::Left) => {
-            let Some(l) = state.top_list_mut() else { return false };
+            let Some(l) = state.top_list_mut() else {
+                return false;
+            };
             // Header (2 lines), the sparkline of timelines, the border and the column header.
             let first = 4 + u16::from(l.is_timeline());
-            let Some(i) = m.row.checked_sub(first) else { return false };
+            let Some(i) = m.row.checked_sub(first) else {
+                return false;
+            };
             let target = l.offset + usize::from(i);
             if target >= l.cache.len() {
                 return false;
@@ -292,7 +296,10 @@ fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
                 update(state, if delta > 0 { Action::Down } else { Action::Up });
                 if let Some(l) = state.top_list_mut() {
                     l.selected = target;
-                    l.selected_key = l.cache.selected_row(target).map(|r| crate::kube::store::obj_key(&r));
+                    l.selected_key = l
+                        .cache
+                        .selected_row(target)
+                        .map(|r| crate::kube::store::obj_key(&r));
                 }
             }
         }

@@ -279,7 +279,9 @@ impl UiState {
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),
             (Yaml, Some(_)) => true,
-            (Favourite(n), Some(l)) => l.key.kind.info().namespaced && (n == 0 || usize::from(n) <= self.favourites.len()),
+            (Favourite(n), Some(l)) => {
+                l.key.kind.info().namespaced && (n == 0 || usize::from(n) <= self.favourites.len())
+            }
             (Favourite(_), None) => false,
             (Reveal, None) => matches!(self.top(), Screen::Yaml(y) if y.key.kind == BuiltinKind::Secret),
             (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
