@@ -49,6 +49,17 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
     page
 }
 
+/// A `width`×`height` rectangle centred in `area` (clipped to it), for overlays.
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let (w, h) = (width.min(area.width), height.min(area.height));
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
 /// How soon the screen must be redrawn with no event (relative ages change): 1 s while a
 /// visible age is under 10 minutes or counters are shown, else 15 s.
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {

@@ -4,7 +4,7 @@
 use futures::future::BoxFuture;
 use futures::FutureExt;
 
-use crate::kube::informer::{run, run_sink, Decoders, InformerCtx, Loop};
+use crate::kube::informer::{run, run_sink, Decoders, InformerCtx};
 use crate::kube::kind::BuiltinKind;
 use crate::kube::timeline::TimelineWriter;
 use crate::table::*;
@@ -31,25 +31,9 @@ impl Decoders for TableDecoders {
             PersistentVolumeClaim => run::<PvcObj>(ctx).boxed(),
             Event => {
                 // Events feed the timeline (merged by uid, kept past the server's TTL).
-                let InformerCtx {
-                    key,
-                    client,
-                    writer,
-                    stats,
-                    rows,
-                    config,
-                } = ctx;
-                let sink = TimelineWriter::<EventObj>::new(writer, rows, config.timeline);
-                run_sink::<EventObj, _>(
-                    Loop {
-                        key,
-                        client,
-                        stats,
-                        config,
-                    },
-                    sink,
-                )
-                .boxed()
+                let (parts, writer, rows) = ctx.into_parts();
+                let sink = TimelineWriter::<EventObj>::new(writer, rows, parts.config.timeline);
+                run_sink::<EventObj, _>(parts, sink).boxed()
             }
         }
     }

@@ -134,25 +134,33 @@ enum WatchEnd {
 /// The list-watch loop of one key into the row store; runs until its task is aborted by
 /// the pool.
 pub async fn run<T: IntoRow>(ctx: InformerCtx) {
-    let InformerCtx {
-        key,
-        client,
-        writer,
-        stats,
-        rows,
-        config,
-    } = ctx;
-    let sink = RowSink::<T>::new(writer, rows);
-    run_sink::<T, _>(
-        Loop {
+    let (parts, writer, rows) = ctx.into_parts();
+    run_sink::<T, _>(parts, RowSink::<T>::new(writer, rows)).await;
+}
+
+impl InformerCtx {
+    /// Splits the context into the loop's parts, the slot's writer and the interner, for a
+    /// caller that feeds another [`Sink`] (the event timeline).
+    pub fn into_parts(self) -> (Loop, StoreWriter, RowCtx) {
+        let InformerCtx {
             key,
             client,
+            writer,
             stats,
+            rows,
             config,
-        },
-        sink,
-    )
-    .await;
+        } = self;
+        (
+            Loop {
+                key,
+                client,
+                stats,
+                config,
+            },
+            writer,
+            rows,
+        )
+    }
 }
 
 /// What the list-watch loop needs besides its sink.

@@ -60,14 +60,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     lines.push(Line::from(
         "  :<kind> <namespace|all>   :informers (:watches)   :q",
     ));
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let w = 72.min(area.width);
-    let popup = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let popup = super::centered(area, 72.min(area.width), lines.len() as u16 + 2);
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)

@@ -105,14 +105,11 @@ pub fn detail(f: &mut Frame, area: Rect, row: &Row, headers: &[&str], now: UnixS
             lines.push(Line::from(sanitize(l).into_owned()));
         }
     }
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let w = area.width.saturating_sub(8).max(20).min(area.width);
-    let popup = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let popup = super::centered(
+        area,
+        area.width.saturating_sub(8).max(20).min(area.width),
+        lines.len() as u16 + 2,
+    );
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
