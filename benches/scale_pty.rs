@@ -1,0 +1,174 @@
+//! Scale harness (issue 5): starts `ktui demo-server --pods N [--churn R]`, runs the real ktui
+//! binary in a pseudo-terminal against it, and prints for each N: time to first row, time to
+//! full sync, peak RSS, CPU % idle and under churn, and keystroke-to-screen latency of a
+//! filter. Run: `cargo bench --bench scale_pty -- --bench [N ...]` (default 10000 50000
+//! 100000). Under `cargo test` it only says how to run it.
+
+#[path = "../tests/support/pty.rs"]
+#[allow(dead_code)]
+mod pty;
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn server(pods: usize, churn: u32, kubeconfig: &Path) -> Server {
+    let child = Command::new(KTUI)
+        .args(["demo-server", "--addr", "127.0.0.1:0", "--kubeconfig-out"])
+        .arg(kubeconfig)
+        .args(["--pods", &pods.to_string(), "--churn", &churn.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start demo-server");
+    let t = Instant::now();
+    while !kubeconfig.exists() && t.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The kubeconfig is written once the server answers; give it a moment to settle.
+    std::thread::sleep(Duration::from_millis(200));
+    Server(child)
+}
+
+/// (utime + stime) clock ticks of a process.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0)
+}
+
+fn status_kb(pid: u32, field: &str) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn cpu_percent(pid: u32, window: Duration) -> f64 {
+    let hz = 100.0; // USER_HZ on Linux
+    let a = cpu_ticks(pid);
+    std::thread::sleep(window);
+    let b = cpu_ticks(pid);
+    (b - a) as f64 / hz / window.as_secs_f64() * 100.0
+}
+
+fn ktui(kubeconfig: &Path, dir: &Path) -> pty::Tui {
+    let log = dir.join("ktui.log");
+    let args: Vec<&OsStr> = vec![
+        OsStr::new("--kubeconfig"),
+        kubeconfig.as_os_str(),
+        OsStr::new("-A"),
+        OsStr::new("--log-file"),
+        log.as_os_str(),
+    ];
+    let home = dir.as_os_str();
+    let envs: [(&str, &OsStr); 3] = [
+        ("HOME", home),
+        ("XDG_CONFIG_HOME", home),
+        ("XDG_STATE_HOME", home),
+    ];
+    pty::Tui::spawn(KTUI, &args, &envs, 45, 160)
+}
+
+fn count_of(screen: &str) -> Option<u64> {
+    let line = screen.lines().nth(1)?;
+    let word = line.split_whitespace().nth(1)?;
+    word.split('/').next()?.replace(',', "").parse().ok()
+}
+
+fn measure(pods: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let srv = server(pods, 0, &kc);
+    let start = Instant::now();
+    let mut k = ktui(&kc, dir.path());
+    let first = k.wait_until("the first row", Duration::from_secs(120), |s| {
+        s.contains("Running")
+    });
+    let synced = k.wait_until("full sync", Duration::from_secs(300), |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("live"))
+            && count_of(s).is_some_and(|n| n as usize >= pods)
+    });
+    let total = count_of(&k.screen()).unwrap_or(0);
+    let sync_at = start.elapsed();
+    let pid = k.pid();
+    std::thread::sleep(Duration::from_secs(2));
+    let idle = cpu_percent(pid, Duration::from_secs(5));
+    // Filter latency: the keystroke that narrows the count, to the screen showing it.
+    k.type_keys("/");
+    std::thread::sleep(Duration::from_millis(300));
+    let before = k.screen();
+    let t = Instant::now();
+    k.type_keys("q");
+    k.wait_until("the filtered count", Duration::from_secs(10), |s| {
+        s != before && s.contains('/') && count_of(s).is_some()
+    });
+    let keystroke = t.elapsed();
+    let t = Instant::now();
+    k.type_keys("z");
+    k.wait_until("the narrower count", Duration::from_secs(10), |s| {
+        s.contains("qz")
+    });
+    let keystroke2 = t.elapsed();
+    let hwm = status_kb(pid, "VmHWM:");
+    drop(k);
+    drop(srv);
+    // Under churn: a second server with 1,000 changes per second.
+    let kc2 = dir.path().join("kubeconfig-churn");
+    let srv2 = server(pods, 1000, &kc2);
+    let k2 = ktui(&kc2, dir.path());
+    k2.wait_until("full sync under churn", Duration::from_secs(300), |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("live"))
+            && count_of(s).is_some_and(|n| n as usize >= pods)
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let churn_cpu = cpu_percent(k2.pid(), Duration::from_secs(5));
+    let hwm2 = status_kb(k2.pid(), "VmHWM:");
+    drop(k2);
+    drop(srv2);
+    println!(
+        "pods {pods:>7} (listed {total}): first row {:>6.0} ms, full sync {:>6.0} ms (wall {:.1} s), peak RSS {:>5.0} MB ({:.0} MB under churn), CPU idle {:>4.1} %, under 1,000 changes/s {:>5.1} %, filter keystroke→screen {:>4.0} ms / {:>4.0} ms",
+        first.as_secs_f64() * 1e3,
+        (first + synced).as_secs_f64() * 1e3,
+        sync_at.as_secs_f64(),
+        hwm as f64 / 1024.0,
+        hwm2 as f64 / 1024.0,
+        idle,
+        churn_cpu,
+        keystroke.as_secs_f64() * 1e3,
+        keystroke2.as_secs_f64() * 1e3,
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        println!("scale_pty: run with `cargo bench --bench scale_pty -- --bench [N ...]`");
+        return;
+    }
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() {
+        vec![10_000, 50_000, 100_000]
+    } else {
+        sizes
+    };
+    for n in sizes {
+        measure(n);
+    }
+}
