@@ -5,7 +5,6 @@
 //! 100000). Under `cargo test` it only says how to run it.
 
 #[path = "../tests/support/pty.rs"]
-#[allow(dead_code)]
 mod pty;
 
 use std::ffi::OsStr;
