@@ -227,3 +227,30 @@ fn filtered_view_highlights_matches() {
         "w, r and k of 'worker' are highlighted"
     );
 }
+
+#[test]
+fn forbidden_namespace_list_offers_the_configured_fallback() {
+    let forbidden = SyncState::Forbidden {
+        verb: "list".into(),
+        resource: "namespaces".into(),
+    };
+    let slot = Slot::new(ResourceKey::new(BuiltinKind::Namespace, None), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let mut w = StoreWriter::new(slot.clone(), tx);
+    w.set_state(forbidden);
+    let mut state = state_with(BuiltinKind::Namespace, slot, None);
+    state.fallback = vec!["team-a".into(), "team-b".into()];
+    let text = format!("{}", render(&mut state, 80, 24).backend());
+    assert!(text.contains("forbidden: list namespaces"), "{text}");
+    assert!(
+        text.contains("team-a") && text.contains("team-b") && text.contains("<from config>"),
+        "{text}"
+    );
+    ktui::app::update::update(&mut state, ktui::app::action::Action::Enter);
+    let l = state.top_list().unwrap();
+    assert_eq!(
+        (l.key.kind, l.key.namespace.as_deref()),
+        (BuiltinKind::Pod, Some("team-a"))
+    );
+}

@@ -16,6 +16,7 @@ pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_re
     state.aliases = config.aliases.clone();
     state.readonly = cli_readonly || config.readonly_for(context);
     state.favourites = config.favourites_for(context).to_vec();
+    state.fallback = config.fallback_for(context).to_vec();
     state.icons = config.ui.icons;
 }
 

@@ -198,6 +198,12 @@ impl ListCache {
         derived
     }
 
+    /// The snapshot the current view was computed from (after the event lens, or the
+    /// configured fallback namespaces); drawing uses it so one frame is consistent.
+    pub fn snapshot(&self) -> Option<&Arc<Snapshot>> {
+        self.snap.as_ref()
+    }
+
     /// The rows the view is computed over (after the event lens), in snapshot order.
     pub fn rows(&self) -> &[Arc<Row>] {
         self.snap.as_ref().map_or(&[], |s| &s.rows)

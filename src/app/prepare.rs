@@ -2,10 +2,54 @@
 //! keep the selection on the same object when rows move. Must stay cheap when nothing changed
 //! (the cache answers from memo).
 
+use std::sync::Arc;
+
 use super::state::{Screen, UiState};
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{Cell, Drill, Health, Row};
+use crate::kube::sanitize::sanitized_box;
+use crate::kube::state::SyncState;
+use crate::kube::store::Snapshot;
 
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
+    let fallback = std::mem::take(&mut state.fallback);
+    prepare_with(state, &fallback);
+    state.fallback = fallback;
+}
+
+/// For an RBAC-limited user who may not list namespaces: the configured fallback namespaces
+/// (`[namespaces] fallback`) as rows of the forbidden namespace list, so `enter` still leads
+/// to their pods. The state stays `forbidden` in the header.
+fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[String]) -> Arc<Snapshot> {
+    let forbidden = matches!(snap.state, SyncState::Forbidden { .. });
+    if snap.key.kind != BuiltinKind::Namespace || !forbidden || fallback.is_empty() {
+        return snap;
+    }
+    let rows: Arc<[Arc<Row>]> = fallback
+        .iter()
+        .map(|ns| {
+            Arc::new(Row {
+                namespace: None,
+                name: sanitized_box(ns),
+                uid: Box::from(""),
+                created: None,
+                labels: Arc::from(Vec::new()),
+                cells: vec![Cell::Static("<from config>"), Cell::Age(None)].into(),
+                health: Health::Warn,
+                drill: Some(Drill::Namespace(sanitized_box(ns))),
+                event: None,
+            })
+        })
+        .collect();
+    Arc::new(Snapshot {
+        rows,
+        listed: true,
+        ..(*snap).clone()
+    })
+}
+
+fn prepare_with(state: &mut UiState, fallback: &[String]) {
     let page = state.page_rows.max(1);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
@@ -14,6 +58,7 @@ pub fn prepare(state: &mut UiState) {
     }
     let Screen::List(l) = state.top_mut() else { return };
     let Some(snap) = l.snapshot() else { return };
+    let snap = fallback_namespaces(snap, fallback);
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
     let status_col = crate::table::spec(l.key.kind).status_col;

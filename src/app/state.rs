@@ -216,6 +216,8 @@ pub struct UiState {
     pub save_yaml: bool,
     /// Favourite namespaces of the context in use (`[namespaces] favourites`), for `1`–`9`.
     pub favourites: Vec<String>,
+    /// Namespaces to offer when listing namespaces is forbidden (`[namespaces] fallback`).
+    pub fallback: Vec<String>,
     /// Show status icons in the header.
     pub icons: bool,
     /// Styles by role, loaded once (see `configure::apply`); `ui::draw` uses it.
@@ -247,6 +249,7 @@ impl UiState {
             switch_to: None,
             save_yaml: false,
             favourites: Vec::new(),
+            fallback: Vec::new(),
             icons: true,
             theme: crate::ui::theme::Theme::from_env(),
             aliases: Default::default(),

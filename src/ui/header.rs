@@ -51,7 +51,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             if let Some(sel) = &l.key.labels {
                 spans.push(Span::styled(format!(" [{}]", sanitize(sel)), theme.dim));
             }
-            match l.snapshot() {
+            match l.cache.snapshot() {
                 Some(snap) => {
                     let count = if l.filter.is_empty() && l.cache.len() == l.cache.total() {
                         thousands(l.cache.total() as u64)

@@ -46,7 +46,7 @@ pub(super) fn draw(
         None if l.key.kind.info().namespaced => "(all)".into(),
         _ => String::new(),
     };
-    let listed = l.snapshot().is_some_and(|s| s.listed);
+    let listed = l.cache.snapshot().is_some_and(|s| s.listed);
     let count = if !listed {
         "-".to_owned()
     } else if l.filter.is_empty() {
@@ -177,7 +177,7 @@ fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
         }
         Conn::Connected(_) => {}
     }
-    let snap = l.snapshot()?;
+    let snap = l.cache.snapshot()?;
     if !snap.listed {
         let style = match snap.state {
             SyncState::Syncing { .. } | SyncState::Pending => warn,
