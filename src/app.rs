@@ -4,6 +4,7 @@
 pub mod action;
 pub mod configure;
 pub mod decoders;
+pub mod describe;
 pub mod keymap;
 pub mod list;
 pub mod prepare;

@@ -84,3 +84,28 @@ fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
     k.type_keys("y");
     k.wait_for("password: hunter2", SLOW);
 }
+
+#[test]
+fn describe_summarises_a_pod_and_a_node() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-describe");
+    create_pods(&cluster, &ns, &["described"]);
+    let mut k = ktui_with(&cluster.kubeconfig, &["-n", &ns], 40);
+    k.wait_for("described", SLOW);
+    k.type_keys("d");
+    k.wait_until("the pod's describe", SLOW, |s| {
+        s.contains("describe pod/described")
+            && s.contains("Containers:")
+            && s.contains("Image:")
+            && s.contains("Conditions:")
+    });
+    k.press_esc();
+    k.command("no");
+    k.wait_for("node-1", SLOW);
+    k.type_keys("d");
+    k.wait_until("the node's describe", SLOW, |s| {
+        s.contains("describe node/") && s.contains("Addresses:")
+    });
+}

@@ -52,6 +52,8 @@ pub enum Action {
     ObjectEvents,
     /// Open the live YAML of the selected object.
     Yaml,
+    /// Open the live `kubectl describe`-like summary of the selected object.
+    Describe,
     /// YAML of a Secret: decode and show its values (asks for confirmation).
     Reveal,
     /// YAML: show or hide `metadata.managedFields`.
@@ -67,7 +69,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 38] = [
+    pub const ALL: [(Action, &'static str); 39] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -92,6 +94,7 @@ impl Action {
         (Action::ToggleWarnings, "toggle_warnings"),
         (Action::ObjectEvents, "object_events"),
         (Action::Yaml, "yaml"),
+        (Action::Describe, "describe"),
         (Action::Reveal, "reveal"),
         (Action::ToggleManaged, "toggle_managed"),
         (Action::Save, "save"),

@@ -281,7 +281,8 @@ impl UiState {
         use super::action::Action::*;
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),
-            (Yaml, Some(_)) => true,
+            (Yaml | Describe, Some(_)) => true,
+            (Describe, None) => false,
             (Favourite(n), Some(l)) => {
                 l.key.kind.info().namespaced && (n == 0 || usize::from(n) <= self.favourites.len())
             }

@@ -60,7 +60,8 @@ pub fn update(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
-        Action::Yaml => super::yaml_update::open(state),
+        Action::Yaml => super::yaml_update::open(state, false),
+        Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
         Action::Submit
         | Action::Cancel

@@ -34,6 +34,8 @@ pub struct YamlView {
     rendered: Option<(u64, bool, bool)>,
     /// The object is gone from the server.
     pub deleted: bool,
+    /// Show the `kubectl describe`-like summary instead of YAML (`d`).
+    pub describe: bool,
 }
 
 impl YamlView {
@@ -50,6 +52,7 @@ impl YamlView {
             lines: Vec::new(),
             rendered: None,
             deleted: false,
+            describe: false,
         }
     }
 
@@ -59,11 +62,15 @@ impl YamlView {
         let view = w.view.load_full();
         self.deleted = view.deleted;
         let stamp = (view.rev, self.show_managed, self.reveal);
-        if self.rendered == Some(stamp) {
+        // Describe shows ages, so it is re-rendered every time (one object: cheap).
+        if self.rendered == Some(stamp) && !self.describe {
             return;
         }
         self.rendered = Some(stamp);
         self.lines = match &view.object {
+            Some(obj) if self.describe => {
+                super::describe::describe(obj, self.key.kind, jiff::Timestamp::now().as_second())
+            }
             Some(obj) => render(obj, self.key.kind, self.show_managed, self.reveal),
             None => Vec::new(),
         };

@@ -8,16 +8,17 @@ use super::yaml::YamlView;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
 
-/// `y` on a list row: push the live YAML view of that object.
-pub fn open(state: &mut UiState) {
+/// `y` (or `d` with `describe`) on a list row: push the live YAML (or describe) view of
+/// that object.
+pub fn open(state: &mut UiState, describe: bool) {
     let Some(list) = state.top_list() else { return };
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
     };
     let key = ResourceKey::new(list.kind(), row.namespace.as_deref());
-    state
-        .stack
-        .push(Screen::Yaml(Box::new(YamlView::new(key, &row.name))));
+    let mut view = YamlView::new(key, &row.name);
+    view.describe = describe;
+    state.stack.push(Screen::Yaml(Box::new(view)));
 }
 
 /// Handles `action` when the YAML view is on top; returns false when it is not.

@@ -103,7 +103,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 .map(|w| w.view.load().state.to_string())
                 .unwrap_or_default();
             vec![
-                Span::styled(" yaml  ", theme.value),
+                Span::styled(if y.describe { " describe  " } else { " yaml  " }, theme.value),
                 Span::styled(state, theme.ok),
             ]
         }

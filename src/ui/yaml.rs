@@ -13,7 +13,8 @@ use super::theme::Theme;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> usize {
     let page = area.height.saturating_sub(2) as usize;
-    let mut title = format!(" yaml {}/{} ", y.key.kind.info().singular, sanitize(&y.name));
+    let what = if y.describe { "describe" } else { "yaml" };
+    let mut title = format!(" {what} {}/{} ", y.key.kind.info().singular, sanitize(&y.name));
     if y.deleted {
         title.push_str("[deleted] ");
     }
