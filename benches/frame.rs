@@ -33,21 +33,7 @@ const PODS: usize = 100_000;
 const NOW: i64 = common::NOW;
 
 fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChanged>) {
-    let slot = Slot::new(ResourceKey::new(BuiltinKind::Pod, None), 1);
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut w = StoreWriter::new(slot.clone(), tx);
-    w.init();
-    let mut buf = String::with_capacity(8192);
-    for i in 0..PODS {
-        buf.clear();
-        common::write_pod(&mut buf, i, i as u64 + 1, 0);
-        match serde_json::from_str::<PodObj>(&buf) {
-            Ok(p) => w.init_apply(p.into_row(ctx)),
-            Err(e) => panic!("pod {i} does not decode: {e}"),
-        }
-    }
-    w.init_done(Some((PODS + 1).to_string()));
-    (slot, w, rx)
+    common::loaded_store(PODS, ctx)
 }
 
 fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {

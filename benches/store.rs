@@ -18,8 +18,6 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
-use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{IntoRow, Row, RowCtx};
 use ktui::kube::store::{Slot, StoreChanged, StoreWriter};
 use ktui::table::PodObj;
@@ -29,24 +27,8 @@ use tokio::sync::mpsc::UnboundedReceiver;
 const PODS: usize = 100_000;
 const BURST: usize = 1_000;
 
-/// A live writer holding `PODS` pods, listed the way the informer lists them.
 fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChanged>) {
-    let slot = Slot::new(ResourceKey::new(BuiltinKind::Pod, None), 1);
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut w = StoreWriter::new(slot.clone(), tx);
-    w.init();
-    let mut buf = String::with_capacity(8192);
-    for i in 0..PODS {
-        buf.clear();
-        common::write_pod(&mut buf, i, i as u64 + 1, 0);
-        match serde_json::from_str::<PodObj>(&buf) {
-            Ok(p) => w.init_apply(p.into_row(ctx)),
-            Err(e) => panic!("pod {i} does not decode: {e}"),
-        }
-    }
-    w.init_done(Some((PODS + 1).to_string()));
-    assert_eq!(slot.peek().rows.len(), PODS);
-    (slot, w, rx)
+    common::loaded_store(PODS, ctx)
 }
 
 /// The watch lines of one burst: pods spread over the whole store, churn round `round`.

@@ -49,6 +49,31 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
     page
 }
 
+/// A bordered, titled table (its header already set) with a highlighted selection — the
+/// `:ctx` and `:informers` screens; returns the rows that fit.
+pub(crate) fn boxed_table(
+    f: &mut Frame,
+    area: Rect,
+    title: String,
+    table: ratatui::widgets::Table<'_>,
+    len: usize,
+    selected: usize,
+    theme: &Theme,
+) -> usize {
+    use ratatui::widgets::{Block, Borders, TableState};
+    let table = table
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.border)
+                .title(title),
+        )
+        .row_highlight_style(theme.selected);
+    let mut ts = TableState::default().with_selected(Some(selected.min(len.saturating_sub(1))));
+    f.render_stateful_widget(table, area, &mut ts);
+    area.height.saturating_sub(3) as usize
+}
+
 /// A `width`×`height` rectangle centred in `area` (clipped to it), for overlays.
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let (w, h) = (width.min(area.width), height.min(area.height));

@@ -581,3 +581,36 @@ macro_rules! run_benches {
         }
     };
 }
+
+/// A live store writer holding `pods` generated pods, listed the way the informer lists them
+/// (decoded with the slim `PodObj`, relist swapped in at once). Returns the slot, the writer
+/// and the change receiver (keep it alive).
+pub fn loaded_store(
+    pods: usize,
+    ctx: &ktui::kube::row::RowCtx,
+) -> (
+    std::sync::Arc<ktui::kube::store::Slot>,
+    ktui::kube::store::StoreWriter,
+    tokio::sync::mpsc::UnboundedReceiver<ktui::kube::store::StoreChanged>,
+) {
+    use ktui::kube::row::IntoRow;
+    let slot = ktui::kube::store::Slot::new(
+        ktui::kube::key::ResourceKey::new(ktui::kube::kind::BuiltinKind::Pod, None),
+        1,
+    );
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut w = ktui::kube::store::StoreWriter::new(slot.clone(), tx);
+    w.init();
+    let mut buf = String::with_capacity(8192);
+    for i in 0..pods {
+        buf.clear();
+        write_pod(&mut buf, i, i as u64 + 1, 0);
+        match serde_json::from_str::<ktui::table::PodObj>(&buf) {
+            Ok(p) => w.init_apply(p.into_row(ctx)),
+            Err(e) => panic!("pod {i} does not decode: {e}"),
+        }
+    }
+    w.init_done(Some((pods + 1).to_string()));
+    assert_eq!(slot.peek().rows.len(), pods);
+    (slot, w, rx)
+}

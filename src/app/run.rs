@@ -117,16 +117,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             _ = tokio::time::sleep_until(frame_due), if dirty => continue,
             _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
         };
-        dirty |= handle(
-            &mut state,
-            &mut pool,
-            ev,
-            &store_tx,
-            &net,
-            generation,
-            &informer_config,
-        );
-        while let Ok(ev) = rx.try_recv() {
+        // The event that woke us, then everything else already queued.
+        let mut next = Some(ev);
+        while let Some(ev) = next {
             dirty |= handle(
                 &mut state,
                 &mut pool,
@@ -136,6 +129,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                 generation,
                 &informer_config,
             );
+            next = rx.try_recv().ok();
         }
         if std::mem::take(&mut state.save_yaml) {
             save_yaml(&mut state);

@@ -2,6 +2,7 @@
 //! store indexes per object ([`Meta`]). Owns parsing and matching; must not touch objects' JSON.
 
 use super::kinds::SimKind;
+use crate::view::selector::{Requirement, Selector};
 
 /// The indexed facts of one stored object: enough to route, filter and key it without
 /// parsing its JSON again.
@@ -36,107 +37,25 @@ impl Meta {
     }
 }
 
-/// One requirement of a label selector.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum LabelReq {
-    Eq(String, String),
-    NotEq(String, String),
-    In(String, Vec<String>),
-    NotIn(String, Vec<String>),
-    Exists(String),
-    NotExists(String),
-}
-
 /// A parsed `labelSelector` (`app=web,tier in (a,b),!canary`); empty matches everything.
+/// The syntax and semantics are ktui's own (`crate::view::selector`), shared with the `-l`
+/// filter.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct LabelSelector(Vec<LabelReq>);
+pub struct LabelSelector(Vec<Requirement>);
 
 impl LabelSelector {
     /// Parses the selector syntax of the API; the error is the message of a 400 answer.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let mut reqs = Vec::new();
-        for term in split_top_level(s) {
-            let t = term.trim();
-            if t.is_empty() {
-                continue;
-            }
-            reqs.push(parse_label_term(t).ok_or_else(|| format!("unable to parse requirement: {t:?}"))?);
+        if s.trim().is_empty() {
+            return Ok(LabelSelector::default());
         }
-        Ok(LabelSelector(reqs))
+        Selector::parse(s).map(|sel| LabelSelector(sel.requirements))
     }
 
     /// Whether an object with these labels is selected.
     pub fn matches(&self, meta: &Meta) -> bool {
-        self.0.iter().all(|r| match r {
-            LabelReq::Eq(k, v) => meta.label(k) == Some(v.as_str()),
-            LabelReq::NotEq(k, v) => meta.label(k) != Some(v.as_str()),
-            LabelReq::In(k, vs) => meta.label(k).is_some_and(|l| vs.iter().any(|v| v == l)),
-            LabelReq::NotIn(k, vs) => !meta.label(k).is_some_and(|l| vs.iter().any(|v| v == l)),
-            LabelReq::Exists(k) => meta.label(k).is_some(),
-            LabelReq::NotExists(k) => meta.label(k).is_none(),
-        })
+        self.0.iter().all(|r| r.holds(|k| meta.label(k)))
     }
-}
-
-fn split_top_level(s: &str) -> Vec<&str> {
-    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0usize);
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-fn valid_key(k: &str) -> bool {
-    !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
-}
-
-fn parse_label_term(t: &str) -> Option<LabelReq> {
-    if let Some(k) = t.strip_prefix('!') {
-        let k = k.trim();
-        return valid_key(k).then(|| LabelReq::NotExists(k.to_owned()));
-    }
-    for (op, neg) in [(" notin ", true), (" in ", false)] {
-        if let Some((k, rest)) = t.split_once(op) {
-            let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?;
-            let vals: Vec<String> = inner.split(',').map(|v| v.trim().to_owned()).collect();
-            let k = k.trim().to_owned();
-            if !valid_key(&k) {
-                return None;
-            }
-            return Some(if neg {
-                LabelReq::NotIn(k, vals)
-            } else {
-                LabelReq::In(k, vals)
-            });
-        }
-    }
-    let (k, v, neg) = if let Some((k, v)) = t.split_once("!=") {
-        (k, v, true)
-    } else if let Some((k, v)) = t.split_once("==") {
-        (k, v, false)
-    } else if let Some((k, v)) = t.split_once('=') {
-        (k, v, false)
-    } else {
-        return valid_key(t).then(|| LabelReq::Exists(t.to_owned()));
-    };
-    let (k, v) = (k.trim().to_owned(), v.trim().to_owned());
-    if !valid_key(&k) {
-        return None;
-    }
-    Some(if neg {
-        LabelReq::NotEq(k, v)
-    } else {
-        LabelReq::Eq(k, v)
-    })
 }
 
 /// A parsed `fieldSelector` (`spec.nodeName=n1,metadata.namespace!=kube-system`).

@@ -2,7 +2,7 @@
 
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
 use crate::app::state::UiState;
@@ -21,17 +21,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
         })
         .collect();
     let title = format!(" contexts[{}] — enter switches ", state.contexts.len());
-    let table = Table::new(rows, [Constraint::Length(4), Constraint::Min(10)])
-        .header(Row::new(["", "NAME"].map(Line::from)).style(theme.column))
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border)
-                .title(title),
-        )
-        .row_highlight_style(theme.selected);
-    let mut ts =
-        TableState::default().with_selected(Some(selected.min(state.contexts.len().saturating_sub(1))));
-    f.render_stateful_widget(table, area, &mut ts);
-    area.height.saturating_sub(3) as usize
+    let n = state.contexts.len();
+    let table = Table::new(rows, [Constraint::Length(4), Constraint::Min(10)]);
+    let header = Row::new(["", "NAME"].map(Line::from));
+    let table = table.header(header.style(theme.column));
+    super::boxed_table(f, area, title, table, n, selected, theme)
 }

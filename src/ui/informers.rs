@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
 use crate::kube::pool::InformerPool;
@@ -65,16 +65,8 @@ pub(super) fn draw(
         Constraint::Length(8),
     ];
     let title = format!(" informers[{}] ", infos.len());
-    let table = Table::new(rows, widths)
-        .header(Row::new(HEADERS.map(Line::from)).style(theme.column))
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border)
-                .title(title),
-        )
-        .row_highlight_style(theme.selected);
-    let mut ts = TableState::default().with_selected(Some(selected.min(infos.len().saturating_sub(1))));
-    f.render_stateful_widget(table, area, &mut ts);
-    area.height.saturating_sub(3) as usize
+    let n = infos.len();
+    let header = Row::new(HEADERS.map(Line::from));
+    let table = Table::new(rows, widths).header(header.style(theme.column));
+    super::boxed_table(f, area, title, table, n, selected, theme)
 }

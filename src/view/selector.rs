@@ -84,12 +84,17 @@ impl Selector {
 impl Requirement {
     /// True when this requirement holds for `labels` (pairs sorted by key).
     pub fn matches(&self, labels: &LabelPairs) -> bool {
-        let get = |key: &str| -> Option<&str> {
+        self.holds(|key| {
             labels
                 .binary_search_by(|(k, _)| k.as_ref().cmp(key))
                 .ok()
                 .map(|i| labels[i].1.as_ref())
-        };
+        })
+    }
+
+    /// True when this requirement holds for the labels `get` looks up (key → value); lets
+    /// other label stores (the demo server's index) share these semantics.
+    pub fn holds<'a>(&self, get: impl Fn(&str) -> Option<&'a str>) -> bool {
         match self {
             Requirement::Eq(k, v) => get(k) == Some(v.as_str()),
             Requirement::NotEq(k, v) => get(k) != Some(v.as_str()),
