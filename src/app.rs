@@ -2,9 +2,11 @@
 //! and drawing are wired together.
 
 pub mod action;
+pub mod command;
 pub mod configure;
 pub mod decoders;
 pub mod describe;
+pub mod discovered;
 pub mod keymap;
 pub mod list;
 pub mod prepare;

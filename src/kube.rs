@@ -3,12 +3,16 @@
 
 pub mod backoff;
 pub mod client;
+pub mod discovery;
+pub mod discovery_watch;
 pub mod informer;
 pub mod intern;
 pub mod key;
 pub mod kind;
 pub mod object;
 pub mod pool;
+pub mod registry;
+pub mod resource;
 pub mod row;
 pub mod sanitize;
 pub mod sink;

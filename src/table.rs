@@ -5,16 +5,19 @@
 
 pub mod configmap;
 pub mod cronjob;
+pub mod custom;
 pub mod daemonset;
 pub mod deployment;
 pub mod event;
 pub mod format;
 pub mod job;
+pub mod jsonpath;
 pub mod meta;
 pub mod namespace;
 pub mod node;
 pub mod pod;
 pub mod pod_status;
+pub mod printer;
 pub mod pvc;
 pub mod replicaset;
 pub mod secret;
@@ -26,7 +29,10 @@ pub mod workload;
 #[cfg(test)]
 mod testutil;
 
+use std::borrow::Cow;
+
 use crate::kube::kind::BuiltinKind;
+use crate::kube::resource::Kind;
 use crate::kube::row::{IntoRow, Row, RowCtx};
 
 pub use configmap::ConfigMapObj;
@@ -45,28 +51,29 @@ pub use service::ServiceObj;
 pub use statefulset::StatefulSetObj;
 
 /// One column header after NAME.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
-    /// Header text exactly as kubectl prints it (`NOMINATED NODE`, `PORT(S)`).
-    pub header: &'static str,
+    /// Header text exactly as kubectl prints it (`NOMINATED NODE`, `PORT(S)`); for custom
+    /// resources the printer column's `name`, upper-cased.
+    pub header: Cow<'static, str>,
     /// Shown only in wide mode (`-o wide`).
     pub wide: bool,
 }
 
 /// The columns of a kind, matching `Row::cells` index for index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KindSpec {
     /// Every column after NAME (NAME and NAMESPACE are added by the UI). Wide-only columns
     /// usually come last, but not always (events interleave SUBOBJECT/SOURCE before MESSAGE,
     /// as `kubectl get events -o wide` does): select visible columns by their `wide` flag.
-    pub columns: &'static [Column],
+    pub columns: Cow<'static, [Column]>,
     /// Index into `cells` of the STATUS-like column used for the status sort, if any.
     pub status_col: Option<usize>,
 }
 
 impl KindSpec {
     /// The columns shown in normal (`wide == false`) or wide mode, with their cell index.
-    pub fn visible(&self, wide: bool) -> impl Iterator<Item = (usize, &'static Column)> {
+    pub fn visible(&self, wide: bool) -> impl Iterator<Item = (usize, &Column)> {
         self.columns
             .iter()
             .enumerate()
@@ -75,15 +82,21 @@ impl KindSpec {
 }
 
 const fn c(header: &'static str) -> Column {
-    Column { header, wide: false }
+    Column {
+        header: Cow::Borrowed(header),
+        wide: false,
+    }
 }
 
 const fn w(header: &'static str) -> Column {
-    Column { header, wide: true }
+    Column {
+        header: Cow::Borrowed(header),
+        wide: true,
+    }
 }
 
-const POD: KindSpec = KindSpec {
-    columns: &[
+static POD: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("READY"),
         c("STATUS"),
         c("RESTARTS"),
@@ -92,11 +105,11 @@ const POD: KindSpec = KindSpec {
         w("NODE"),
         w("NOMINATED NODE"),
         w("READINESS GATES"),
-    ],
+    ]),
     status_col: Some(1),
 };
-const DEPLOYMENT: KindSpec = KindSpec {
-    columns: &[
+static DEPLOYMENT: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("READY"),
         c("UP-TO-DATE"),
         c("AVAILABLE"),
@@ -104,11 +117,11 @@ const DEPLOYMENT: KindSpec = KindSpec {
         w("CONTAINERS"),
         w("IMAGES"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: None,
 };
-const REPLICASET: KindSpec = KindSpec {
-    columns: &[
+static REPLICASET: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("DESIRED"),
         c("CURRENT"),
         c("READY"),
@@ -116,15 +129,15 @@ const REPLICASET: KindSpec = KindSpec {
         w("CONTAINERS"),
         w("IMAGES"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: None,
 };
-const STATEFULSET: KindSpec = KindSpec {
-    columns: &[c("READY"), c("AGE"), w("CONTAINERS"), w("IMAGES")],
+static STATEFULSET: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("READY"), c("AGE"), w("CONTAINERS"), w("IMAGES")]),
     status_col: None,
 };
-const DAEMONSET: KindSpec = KindSpec {
-    columns: &[
+static DAEMONSET: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("DESIRED"),
         c("CURRENT"),
         c("READY"),
@@ -135,11 +148,11 @@ const DAEMONSET: KindSpec = KindSpec {
         w("CONTAINERS"),
         w("IMAGES"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: None,
 };
-const JOB: KindSpec = KindSpec {
-    columns: &[
+static JOB: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("STATUS"),
         c("COMPLETIONS"),
         c("DURATION"),
@@ -147,11 +160,11 @@ const JOB: KindSpec = KindSpec {
         w("CONTAINERS"),
         w("IMAGES"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: Some(0),
 };
-const CRONJOB: KindSpec = KindSpec {
-    columns: &[
+static CRONJOB: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("SCHEDULE"),
         c("TIMEZONE"),
         c("SUSPEND"),
@@ -161,30 +174,30 @@ const CRONJOB: KindSpec = KindSpec {
         w("CONTAINERS"),
         w("IMAGES"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: Some(2),
 };
-const SERVICE: KindSpec = KindSpec {
-    columns: &[
+static SERVICE: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("TYPE"),
         c("CLUSTER-IP"),
         c("EXTERNAL-IP"),
         c("PORT(S)"),
         c("AGE"),
         w("SELECTOR"),
-    ],
+    ]),
     status_col: None,
 };
-const CONFIGMAP: KindSpec = KindSpec {
-    columns: &[c("DATA"), c("AGE")],
+static CONFIGMAP: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("DATA"), c("AGE")]),
     status_col: None,
 };
-const SECRET: KindSpec = KindSpec {
-    columns: &[c("TYPE"), c("DATA"), c("AGE")],
+static SECRET: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("TYPE"), c("DATA"), c("AGE")]),
     status_col: None,
 };
-const NODE: KindSpec = KindSpec {
-    columns: &[
+static NODE: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("STATUS"),
         c("ROLES"),
         c("AGE"),
@@ -194,15 +207,15 @@ const NODE: KindSpec = KindSpec {
         w("OS-IMAGE"),
         w("KERNEL-VERSION"),
         w("CONTAINER-RUNTIME"),
-    ],
+    ]),
     status_col: Some(0),
 };
-const NAMESPACE: KindSpec = KindSpec {
-    columns: &[c("STATUS"), c("AGE")],
+static NAMESPACE: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("STATUS"), c("AGE")]),
     status_col: Some(0),
 };
-const PVC: KindSpec = KindSpec {
-    columns: &[
+static PVC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("STATUS"),
         c("VOLUME"),
         c("CAPACITY"),
@@ -211,13 +224,13 @@ const PVC: KindSpec = KindSpec {
         c("VOLUMEATTRIBUTESCLASS"),
         c("AGE"),
         w("VOLUMEMODE"),
-    ],
+    ]),
     status_col: Some(0),
 };
 /// The event timeline's columns: `kubectl get events` cells, with COUNT and SOURCE shown
 /// by default (the timeline's order), SUBOBJECT and FIRST SEEN wide only.
-const EVENT: KindSpec = KindSpec {
-    columns: &[
+static EVENT: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
         c("LAST SEEN"),
         c("TYPE"),
         c("REASON"),
@@ -227,12 +240,21 @@ const EVENT: KindSpec = KindSpec {
         c("SOURCE"),
         w("SUBOBJECT"),
         w("FIRST SEEN"),
-    ],
+    ]),
     status_col: Some(1),
 };
 
+/// The column spec of any kind: kubectl's columns for built-ins, the printer columns (or
+/// AGE) for other kinds, see [`custom::spec`].
+pub fn spec(kind: &Kind) -> Cow<'static, KindSpec> {
+    match kind {
+        Kind::Builtin(b) => Cow::Borrowed(builtin_spec(*b)),
+        Kind::Api(r) => Cow::Owned(custom::spec(r)),
+    }
+}
+
 /// The column spec of a built-in kind.
-pub fn spec(kind: BuiltinKind) -> &'static KindSpec {
+pub fn builtin_spec(kind: BuiltinKind) -> &'static KindSpec {
     use BuiltinKind::*;
     match kind {
         Pod => &POD,
@@ -285,18 +307,18 @@ mod tests {
     fn every_kind_has_a_spec_matching_its_cells() {
         for kind in BuiltinKind::ALL {
             let row = decode_row(kind, b"{}", &RowCtx::default()).unwrap();
-            assert_eq!(row.cells.len(), spec(kind).columns.len(), "{kind}");
-            if let Some(i) = spec(kind).status_col {
-                assert!(i < spec(kind).columns.len(), "{kind}");
+            assert_eq!(row.cells.len(), builtin_spec(kind).columns.len(), "{kind}");
+            if let Some(i) = builtin_spec(kind).status_col {
+                assert!(i < builtin_spec(kind).columns.len(), "{kind}");
             }
         }
     }
 
     #[test]
     fn events_interleave_wide_columns() {
-        let normal: Vec<_> = spec(BuiltinKind::Event)
+        let normal: Vec<_> = builtin_spec(BuiltinKind::Event)
             .visible(false)
-            .map(|(_, c)| c.header)
+            .map(|(_, c)| c.header.as_ref())
             .collect();
         assert_eq!(
             normal,

@@ -1,6 +1,7 @@
 //! Drawing: read-only over [`UiState`], snapshots and the theme. Owns layout; must not change
 //! state or wait on anything.
 
+mod api_resources;
 mod contexts;
 mod header;
 mod help;
@@ -32,6 +33,7 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
         Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
+        Screen::ApiResources { selected } => api_resources::draw(f, body, state, *selected, &theme),
         Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
     };
     footer(f, foot, state, &theme);
@@ -39,11 +41,8 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
         help::draw(f, f.area(), state, &theme);
     }
     if let (Some(row), Some(l)) = (&state.detail, state.top_list()) {
-        let headers: Vec<&str> = crate::table::spec(l.key.kind)
-            .columns
-            .iter()
-            .map(|c| c.header)
-            .collect();
+        let spec = crate::table::spec(&l.key.kind);
+        let headers: Vec<&str> = spec.columns.iter().map(|c| c.header.as_ref()).collect();
         timeline::detail(f, f.area(), row, &headers, now, &theme);
     }
     page
@@ -90,7 +89,7 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
         Screen::Informers { .. } => Duration::from_secs(1),
-        Screen::Contexts { .. } | Screen::Yaml(_) => Duration::from_secs(60),
+        Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.page_rows);
             match youngest {

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::table::format::format_cell;
-use ktui::table::{decode_row, spec};
+use ktui::table::{builtin_spec, decode_row};
 
 #[path = "golden_columns/fixtures.rs"]
 mod fixtures;
@@ -81,15 +81,15 @@ fn compare(
     out: &mut Vec<String>,
 ) -> Vec<(String, String, String)> {
     let ctx = RowCtx::default();
-    let spec = spec(kind);
+    let spec = builtin_spec(kind);
     let headers: Vec<String> = table["columnDefinitions"]
         .as_array()
         .expect("columnDefinitions")
         .iter()
         .map(|c| c["name"].as_str().unwrap_or_default().to_uppercase())
         .collect();
-    for col in spec.columns {
-        if !headers.iter().any(|h| h == col.header) {
+    for col in spec.columns.iter() {
+        if !headers.iter().any(|h| *h == col.header) {
             out.push(format!(
                 "{kind}: ktui has column {} that the server does not print",
                 col.header
@@ -117,7 +117,7 @@ fn compare(
                 }
                 continue;
             }
-            let Some(i) = spec.columns.iter().position(|c| c.header == h) else {
+            let Some(i) = spec.columns.iter().position(|c| c.header == h.as_str()) else {
                 if !out.iter().any(|l| l.contains(&format!("server column {h} "))) {
                     out.push(format!("{kind}: server column {h} missing from ktui's spec"));
                 }

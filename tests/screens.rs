@@ -250,7 +250,7 @@ fn forbidden_namespace_list_offers_the_configured_fallback() {
     ktui::app::update::update(&mut state, ktui::app::action::Action::Enter);
     let l = state.top_list().unwrap();
     assert_eq!(
-        (l.key.kind, l.key.namespace.as_deref()),
-        (BuiltinKind::Pod, Some("team-a"))
+        (l.key.kind.builtin(), l.key.namespace.as_deref()),
+        (Some(BuiltinKind::Pod), Some("team-a"))
     );
 }

@@ -1,4 +1,5 @@
-//! Wires each built-in kind to its slim decode type from `crate::table`, so the informer pool
+//! Wires each built-in kind to its slim decode type from `crate::table` (and any other kind
+//! to the generic printer-column decoder), so the informer pool
 //! (which must not know kinds' shapes) can start the right typed list-watch loop.
 
 use futures::future::BoxFuture;
@@ -6,15 +7,27 @@ use futures::FutureExt;
 
 use crate::kube::informer::{run, run_sink, Decoders, InformerCtx};
 use crate::kube::kind::BuiltinKind;
+use crate::kube::resource::Kind;
+use crate::kube::sink::RowSink;
 use crate::kube::timeline::TimelineWriter;
+use crate::table::custom::{CustomObj, CustomRows};
 use crate::table::*;
 
 /// The decoders of every built-in kind.
 pub struct TableDecoders;
 
 impl Decoders for TableDecoders {
-    fn run(&self, kind: BuiltinKind, ctx: InformerCtx) -> BoxFuture<'static, ()> {
+    fn run(&self, kind: &Kind, ctx: InformerCtx) -> BoxFuture<'static, ()> {
         use BuiltinKind::*;
+        let kind = match kind {
+            Kind::Builtin(b) => *b,
+            Kind::Api(r) => {
+                // Any other kind: decoded generically, cells from its printer columns.
+                let build = CustomRows::new(r);
+                let (parts, writer, rows) = ctx.into_parts();
+                return run_sink::<CustomObj, _>(parts, RowSink::with_builder(writer, rows, build)).boxed();
+            }
+        };
         match kind {
             Pod => run::<PodObj>(ctx).boxed(),
             Deployment => run::<DeploymentObj>(ctx).boxed(),

@@ -7,12 +7,13 @@
 use serde_json::Value;
 
 use crate::kube::kind::BuiltinKind;
+use crate::kube::resource::Kind;
 use crate::kube::sanitize::sanitize;
 use crate::table::format::human_duration;
 use crate::table::meta::parse_rfc3339;
 
 /// The describe lines of `obj` (a `kind` object as the API returned it), ages against `now`.
-pub fn describe(obj: &Value, kind: BuiltinKind, now: i64) -> Vec<String> {
+pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
     let mut out = Vec::new();
     let meta = &obj["metadata"];
     field(&mut out, "Name", str_of(&meta["name"]));
@@ -51,9 +52,9 @@ pub fn describe(obj: &Value, kind: BuiltinKind, now: i64) -> Vec<String> {
             &format!("since {}", str_of(&meta["deletionTimestamp"])),
         );
     }
-    match kind {
-        BuiltinKind::Pod => pod(&mut out, obj, now),
-        BuiltinKind::Secret => secret(&mut out, obj),
+    match kind.builtin() {
+        Some(BuiltinKind::Pod) => pod(&mut out, obj, now),
+        Some(BuiltinKind::Secret) => secret(&mut out, obj),
         _ => {
             for part in ["spec", "status"] {
                 if obj[part].is_object() {
@@ -61,7 +62,7 @@ pub fn describe(obj: &Value, kind: BuiltinKind, now: i64) -> Vec<String> {
                     generic(&mut out, &obj[part], 1);
                 }
             }
-            if kind == BuiltinKind::ConfigMap {
+            if *kind == BuiltinKind::ConfigMap {
                 map_lines(&mut out, "Data", &obj["data"], &[]);
             }
         }
@@ -339,7 +340,7 @@ mod tests {
                           "state": {"running": {"startedAt": "2026-11-30T11:55:00Z"}}}],
                        "conditions": [{"type": "Ready", "status": "True"}]}
         });
-        let text = describe(&pod, BuiltinKind::Pod, NOW).join("\n");
+        let text = describe(&pod, &BuiltinKind::Pod.into(), NOW).join("\n");
         for want in [
             "Name:             web-0",
             "Created:          60m ago",
@@ -362,7 +363,7 @@ mod tests {
     #[test]
     fn secrets_show_sizes_never_values() {
         let s = json!({"metadata": {"name": "db"}, "type": "Opaque", "data": {"password": "aHVudGVyMg=="}});
-        let text = describe(&s, BuiltinKind::Secret, NOW).join("\n");
+        let text = describe(&s, &BuiltinKind::Secret.into(), NOW).join("\n");
         assert!(text.contains("password: 7 bytes"), "{text}");
         assert!(!text.contains("aHVudGVyMg") && !text.contains("hunter2"));
     }
@@ -372,7 +373,7 @@ mod tests {
         let d = json!({"metadata": {"name": "web"}, "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}},
                        "status": {"readyReplicas": 2, "conditions": [{"type": "Available", "status": "False",
                                   "reason": "MinimumReplicasUnavailable", "message": "not enough\nsecond"}]}});
-        let text = describe(&d, BuiltinKind::Deployment, NOW).join("\n");
+        let text = describe(&d, &BuiltinKind::Deployment.into(), NOW).join("\n");
         assert!(text.contains("Spec:\n  Replicas: 3"), "{text}");
         assert!(
             text.contains("MatchLabels:\n      App: web") || text.contains("App: web"),

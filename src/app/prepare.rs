@@ -60,8 +60,8 @@ fn prepare_with(state: &mut UiState, fallback: &[String]) {
     let Some(snap) = l.snapshot() else { return };
     let snap = fallback_namespaces(snap, fallback);
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
-    let all_ns = l.key.namespace.is_none() && l.key.kind.info().namespaced;
-    let status_col = crate::table::spec(l.key.kind).status_col;
+    let all_ns = l.key.namespace.is_none() && l.key.kind.namespaced();
+    let status_col = crate::table::spec(&l.key.kind).status_col;
     let lens = super::list::EventLens {
         warnings_only: l.warnings_only,
         object: l.object.clone(),

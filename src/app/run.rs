@@ -15,18 +15,21 @@ use tokio::time::Instant;
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::kube::client::{self, ClusterInfo, ConnectOptions};
+use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
 use crate::kube::object::watch_object;
 use crate::kube::pool::InformerPool;
+use crate::kube::registry::Registry;
 use crate::kube::store::StoreChanged;
 use crate::terminal::TerminalGuard;
 
+use super::command::run_command;
 use super::configure;
 use super::keymap::{KeyMode, KeyPress, Lookup};
 use super::state::{Conn, ListView, Screen, Source, UiState};
-use super::update::{run_command, type_char, update};
+use super::update::{type_char, update};
 
 /// What wakes the loop.
 pub enum Event {
@@ -44,10 +47,37 @@ pub enum Event {
     },
     /// The client build of connection attempt `generation` finished.
     Connected(u64, Result<(kube::Client, ClusterInfo), String>),
+    /// Discovery of connection `generation` found (new) resources.
+    Discovered(u64, Registry),
     /// Time passed (ages on screen may change).
     Tick,
     /// SIGTERM, SIGHUP or SIGINT.
     Signal(&'static str),
+}
+
+/// What runs on the network runtime for the context in use.
+struct Session {
+    /// Informers.
+    pool: InformerPool,
+    /// The task keeping the registry current.
+    discovery: tokio::task::AbortHandle,
+}
+
+impl Session {
+    /// Stops every informer and the discovery task.
+    fn shutdown(self) {
+        self.discovery.abort();
+        self.pool.shutdown();
+    }
+}
+
+/// The loop's senders and settings that event handling needs.
+struct Wiring<'a> {
+    tx: &'a UnboundedSender<Event>,
+    store_tx: &'a UnboundedSender<StoreChanged>,
+    net: &'a tokio::runtime::Handle,
+    generation: u64,
+    informer_config: &'a InformerConfig,
 }
 
 /// Grace period before an unused informer stops.
@@ -86,7 +116,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             }
         });
     }
-    let mut pool: Option<InformerPool> = None;
+    let mut session: Option<Session> = None;
     let mut dirty = true;
     let mut last_draw: Option<Instant> = None;
     let mut next_tick = Instant::now() + Duration::from_secs(1);
@@ -95,7 +125,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             let due = last_draw.map_or_else(Instant::now, |t| t + frame);
             if Instant::now() >= due {
                 super::prepare::prepare(&mut state);
-                let pool_ref = pool.as_ref();
+                let pool_ref = session.as_ref().map(|s| &s.pool);
                 if state.clear {
                     guard.terminal.clear()?;
                     state.clear = false;
@@ -120,15 +150,14 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         // The event that woke us, then everything else already queued.
         let mut next = Some(ev);
         while let Some(ev) = next {
-            dirty |= handle(
-                &mut state,
-                &mut pool,
-                ev,
-                &store_tx,
-                &net,
+            let wiring = Wiring {
+                tx: &tx,
+                store_tx: &store_tx,
+                net: &net,
                 generation,
-                &informer_config,
-            );
+                informer_config: &informer_config,
+            };
+            dirty |= handle(&mut state, &mut session, ev, &wiring);
             next = rx.try_recv().ok();
         }
         if std::mem::take(&mut state.save_yaml) {
@@ -137,8 +166,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         if let Some(context) = state.switch_to.take() {
             // Context switch: every informer of the old context stops now; results of the
             // old connection attempt are recognised by their generation and dropped.
-            if let Some(p) = pool.take() {
-                p.shutdown();
+            if let Some(s) = session.take() {
+                s.shutdown();
             }
             generation += 1;
             reset_for_context(&mut state, &context);
@@ -151,12 +180,12 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             configure::apply(&mut state, &config, configured_for.as_deref(), cli.readonly);
             dirty = true;
         }
-        if let Some(p) = &pool {
-            attach(&mut state, p, &store_tx);
+        if let Some(s) = &session {
+            attach(&mut state, &s.pool, &store_tx);
         }
         if let Some(code) = state.quit {
-            if let Some(p) = &pool {
-                p.shutdown();
+            if let Some(s) = session.take() {
+                s.shutdown();
             }
             drop(guard);
             return Ok(code);
@@ -187,15 +216,8 @@ fn initial_state(cli: &Cli, config: &Config) -> UiState {
 }
 
 /// Handles one event; returns whether the screen may have changed.
-fn handle(
-    state: &mut UiState,
-    pool: &mut Option<InformerPool>,
-    ev: Event,
-    store_tx: &UnboundedSender<StoreChanged>,
-    net: &tokio::runtime::Handle,
-    generation: u64,
-    informer_config: &InformerConfig,
-) -> bool {
+fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wiring) -> bool {
+    let generation = w.generation;
     match ev {
         Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
             on_key(state, KeyPress::from_event(k));
@@ -230,17 +252,34 @@ fn handle(
         Event::Connected(g, _) if g != generation => false,
         Event::Connected(_, Ok((client, info))) => {
             adopt_namespace(state, &info);
-            let p = InformerPool::new_on(
-                net.clone(),
+            let tx = w.tx.clone();
+            let discovery = w
+                .net
+                .spawn(keep_current(
+                    client.clone(),
+                    DiscoveryConfig::default(),
+                    move |reg| {
+                        let _ = tx.send(Event::Discovered(generation, reg));
+                    },
+                ))
+                .abort_handle();
+            let pool = InformerPool::new_on(
+                w.net.clone(),
                 client,
                 Arc::new(super::decoders::TableDecoders),
-                store_tx.clone(),
-                informer_config.clone(),
+                w.store_tx.clone(),
+                w.informer_config.clone(),
                 GRACE,
             );
-            *pool = Some(p);
+            *session = Some(Session { pool, discovery });
             state.conn = Conn::Connected(info);
             true
+        }
+        Event::Discovered(g, registry) => {
+            if g == generation {
+                super::discovered::adopt(state, registry);
+            }
+            g == generation
         }
         Event::Connected(_, Err(e)) => {
             state.conn = Conn::Failed(e);
@@ -257,7 +296,7 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
     state.namespace = Some(info.namespace.clone());
     for s in &mut state.stack {
         if let Screen::List(l) = s {
-            if l.key.kind.info().namespaced && l.key.namespace.is_none() && l.source.is_none() {
+            if l.key.kind.namespaced() && l.key.namespace.is_none() && l.source.is_none() {
                 l.key.namespace = Some(Arc::from(info.namespace.as_str()));
             }
         }
@@ -367,7 +406,7 @@ fn save_yaml(state: &mut UiState) {
         .as_deref()
         .map(|n| format!("{n}_"))
         .unwrap_or_default();
-    let file = format!("{}_{ns}{}.yaml", y.key.kind.info().singular, y.name).replace('/', "_");
+    let file = format!("{}_{ns}{}.yaml", y.key.kind.singular(), y.name).replace('/', "_");
     let dir = crate::logging::state_dir().join("saved");
     let path = dir.join(file);
     let text = y.text();
@@ -385,6 +424,8 @@ fn reset_for_context(state: &mut UiState, context: &str) {
     state.namespace = None;
     state.explicit_all = false;
     state.detail = None;
+    state.registry = Arc::new(Registry::builtins());
+    state.pending_command = None;
     let first = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     state.stack = vec![Screen::List(Box::new(first))];
 }

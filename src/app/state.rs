@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 use crate::kube::pool::Subscription;
+use crate::kube::registry::Registry;
+use crate::kube::resource::Kind;
 use crate::kube::row::{ObjRef, Row};
 use crate::kube::store::{ObjKey, Slot, Snapshot};
 
@@ -112,8 +113,8 @@ impl ListView {
     }
 
     /// The kind listed.
-    pub fn kind(&self) -> BuiltinKind {
-        self.key.kind
+    pub fn kind(&self) -> &Kind {
+        &self.key.kind
     }
 
     /// Whether this list is an event timeline.
@@ -171,6 +172,8 @@ pub enum Screen {
     Informers { selected: usize },
     /// `:ctx`: the kubeconfig's contexts; `enter` switches.
     Contexts { selected: usize },
+    /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
+    ApiResources { selected: usize },
     /// `y`: the live YAML of one object.
     Yaml(Box<super::yaml::YamlView>),
 }
@@ -224,6 +227,11 @@ pub struct UiState {
     pub theme: crate::ui::theme::Theme,
     /// `[aliases]` of the config: `:name` runs the command line it maps to.
     pub aliases: std::collections::BTreeMap<String, String>,
+    /// The kinds the context offers (built-ins until discovery answers).
+    pub registry: Arc<Registry>,
+    /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
+    /// the registry arrives.
+    pub pending_command: Option<String>,
 }
 
 impl UiState {
@@ -253,6 +261,8 @@ impl UiState {
             icons: true,
             theme: crate::ui::theme::Theme::from_env(),
             aliases: Default::default(),
+            registry: Arc::new(Registry::builtins()),
+            pending_command: None,
         }
     }
 
@@ -284,10 +294,12 @@ impl UiState {
             (Yaml | Describe, Some(_)) => true,
             (Describe, None) => false,
             (Favourite(n), Some(l)) => {
-                l.key.kind.info().namespaced && (n == 0 || usize::from(n) <= self.favourites.len())
+                l.key.kind.namespaced() && (n == 0 || usize::from(n) <= self.favourites.len())
             }
             (Favourite(_), None) => false,
-            (Reveal, None) => matches!(self.top(), Screen::Yaml(y) if y.key.kind == BuiltinKind::Secret),
+            (Reveal, None) => {
+                matches!(self.top(), Screen::Yaml(y) if y.key.kind == crate::kube::kind::BuiltinKind::Secret)
+            }
             (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,

@@ -5,6 +5,8 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
 use crate::kube::row::{Drill, ObjRef};
 
+pub use super::command::run_command;
+
 use super::action::Action;
 use super::state::{ListView, Prompt, Screen, SortBy, UiState};
 
@@ -96,7 +98,7 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
         (_, Action::Quit) => state.quit = Some(0),
         (Prompt::Command(text), Action::Submit) => {
             state.prompt = None;
-            run_command(state, text.trim());
+            super::command::run_command(state, text.trim());
         }
         (Prompt::Filter(_), Action::Submit) => state.prompt = None,
         (Prompt::Confirm(_), _) => {
@@ -118,7 +120,7 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
             set_filter(state, s);
         }
         (Prompt::Command(s), Action::Complete) => {
-            state.prompt = Some(Prompt::Command(complete(&s)));
+            state.prompt = Some(Prompt::Command(super::command::complete(state, &s)));
         }
         _ => {}
     }
@@ -140,77 +142,6 @@ fn set_filter(state: &mut UiState, text: String) {
     }
 }
 
-/// Completes a kind name typed in the command prompt (first match in kind order).
-fn complete(typed: &str) -> String {
-    let t = typed.trim().to_ascii_lowercase();
-    if t.is_empty() || t.contains(' ') {
-        return typed.to_owned();
-    }
-    let mut names: Vec<&str> = BuiltinKind::ALL.iter().map(|k| k.info().plural).collect();
-    names.extend(["informers", "watches", "quit"]);
-    names
-        .into_iter()
-        .find(|n| n.starts_with(&t))
-        .map_or_else(|| typed.to_owned(), str::to_owned)
-}
-
-/// Runs a `:` command: a kind (name, plural, short name) with an optional `-l selector` and
-/// an optional namespace or `-A`/`all`, `ns`/`namespaces`, `informers`/`watches`, `q`/`quit`;
-/// an `[aliases]` name first expands to its command line.
-pub fn run_command(state: &mut UiState, line: &str) {
-    let expanded = super::configure::expand_alias(state, line);
-    let line = expanded.as_deref().unwrap_or(line);
-    let mut words = line.split_whitespace();
-    let Some(cmd) = words.next() else { return };
-    let mut arg = words.next();
-    let mut labels = None;
-    if arg == Some("-l") {
-        labels = words.next();
-        arg = words.next();
-    }
-    match cmd {
-        "q" | "q!" | "quit" | "exit" => state.quit = Some(0),
-        "informers" | "watches" | "informer" | "watch" => {
-            state.stack.truncate(1);
-            state.stack[0] = Screen::Informers { selected: 0 };
-        }
-        "ctx" | "context" | "contexts" => match arg {
-            Some(name) => switch_context(state, name),
-            None => {
-                let selected = state
-                    .context
-                    .as_ref()
-                    .and_then(|c| state.contexts.iter().position(|x| x == c));
-                state.stack.push(Screen::Contexts {
-                    selected: selected.unwrap_or(0),
-                });
-            }
-        },
-        other => match BuiltinKind::resolve(other) {
-            Some(kind) => {
-                match arg {
-                    Some("-A") | Some("all") | Some("*") => {
-                        state.namespace = None;
-                        state.explicit_all = true;
-                    }
-                    Some(ns) => {
-                        state.namespace = Some(ns.to_owned());
-                        state.explicit_all = false;
-                    }
-                    None => {}
-                }
-                let mut key = ResourceKey::new(kind, state.namespace.as_deref());
-                if let Some(sel) = labels {
-                    key = key.with_labels(sel);
-                }
-                state.stack.clear();
-                state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
-            }
-            None => state.message = Some(format!("unknown command or kind: {other}")),
-        },
-    }
-}
-
 fn back(state: &mut UiState) {
     if let Some(l) = state.top_list_mut() {
         if !l.filter.is_empty() {
@@ -228,7 +159,7 @@ fn back(state: &mut UiState) {
 
 /// Drill-down from the selected row (see [`Drill`]).
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
-fn switch_context(state: &mut UiState, name: &str) {
+pub(super) fn switch_context(state: &mut UiState, name: &str) {
     if !state.contexts.iter().any(|c| c == name) {
         state.message = Some(format!("no context {name:?} in the kubeconfig"));
         return;
@@ -243,6 +174,16 @@ fn enter(state: &mut UiState) {
         }
         return;
     }
+    if let Screen::ApiResources { selected } = state.top() {
+        if let Some((kind, r)) = state.registry.listing().into_iter().nth(*selected) {
+            if r.listable() {
+                super::command::open_kind(state, kind, None, None);
+            } else {
+                state.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
+            }
+        }
+        return;
+    }
     let Some(list) = state.top_list() else { return };
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
@@ -251,9 +192,9 @@ fn enter(state: &mut UiState) {
         state.detail = Some(row);
         return;
     }
-    let kind = list.kind();
+    let kind = list.kind().clone();
     let ns = row.namespace.as_deref().map(str::to_owned);
-    let title = format!("{}/{}", kind.info().singular, row.name);
+    let title = format!("{}/{}", kind.singular(), row.name);
     let key = match &row.drill {
         Some(Drill::Namespace(name)) => {
             state.namespace = Some(name.to_string());
@@ -283,15 +224,15 @@ fn object_events(state: &mut UiState) {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
     };
-    let kind = list.kind();
+    let kind = list.kind().clone();
     let object = ObjRef {
-        kind: kind.info().kind.into(),
+        kind: kind.kind_name().into(),
         name: row.name.clone(),
         namespace: row.namespace.clone(),
         uid: row.uid.clone(),
     };
     let key = ResourceKey::new(BuiltinKind::Event, row.namespace.as_deref());
-    let mut view = ListView::new(key, Some(format!("{}/{}", kind.info().singular, row.name)));
+    let mut view = ListView::new(key, Some(format!("{}/{}", kind.singular(), row.name)));
     view.object = Some(object);
     state.stack.push(Screen::List(Box::new(view)));
 }
@@ -306,10 +247,10 @@ fn favourite(state: &mut UiState, n: u8) {
         },
     };
     let Some(l) = state.top_list() else { return };
-    if !l.key.kind.info().namespaced {
+    if !l.key.kind.namespaced() {
         return;
     }
-    let kind = l.key.kind;
+    let kind = l.key.kind.clone();
     state.explicit_all = ns.is_none();
     state.namespace = ns.clone();
     let view = ListView::new(ResourceKey::new(kind, ns.as_deref()), None);
@@ -340,6 +281,7 @@ fn sort(state: &mut UiState, by: SortBy) {
 
 fn move_by(state: &mut UiState, delta: i64) {
     let n_contexts = state.contexts.len();
+    let n_resources = state.registry.kinds.len();
     match state.top_mut() {
         Screen::List(l) => {
             let len = l.cache.len();
@@ -362,6 +304,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         }
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
+        Screen::ApiResources { selected } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
     }

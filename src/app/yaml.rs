@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::BuiltinKind;
 use crate::kube::object::ObjectWatch;
+use crate::kube::resource::Kind;
 use crate::kube::sanitize::sanitize;
 
 /// One YAML view.
@@ -69,9 +70,9 @@ impl YamlView {
         self.rendered = Some(stamp);
         self.lines = match &view.object {
             Some(obj) if self.describe => {
-                super::describe::describe(obj, self.key.kind, jiff::Timestamp::now().as_second())
+                super::describe::describe(obj, &self.key.kind, jiff::Timestamp::now().as_second())
             }
-            Some(obj) => render(obj, self.key.kind, self.show_managed, self.reveal),
+            Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),
             None => Vec::new(),
         };
     }
@@ -99,25 +100,25 @@ impl YamlView {
 /// The object as YAML lines. `managedFields` are dropped unless `show_managed`; Secret
 /// `data`/`stringData` values are replaced by their decoded size unless `reveal`, in which
 /// case they are decoded to text (lossy UTF-8). Every line is sanitized.
-pub fn render(obj: &Arc<Value>, kind: BuiltinKind, show_managed: bool, reveal: bool) -> Vec<String> {
+pub fn render(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> Vec<String> {
     let mut v = (**obj).clone();
     if let Some(map) = v.as_object_mut() {
         // List and watch items come without their type; kubectl shows it.
-        let info = kind.info();
-        let api_version = if info.group.is_empty() {
-            info.version.to_owned()
+        let api_version = if kind.group().is_empty() {
+            kind.version().to_owned()
         } else {
-            format!("{}/{}", info.group, info.version)
+            format!("{}/{}", kind.group(), kind.version())
         };
         map.entry("apiVersion").or_insert(Value::String(api_version));
-        map.entry("kind").or_insert(Value::String(info.kind.to_owned()));
+        map.entry("kind")
+            .or_insert(Value::String(kind.kind_name().to_owned()));
     }
     if !show_managed {
         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.remove("managedFields");
         }
     }
-    if kind == BuiltinKind::Secret {
+    if *kind == BuiltinKind::Secret {
         for field in ["data", "stringData"] {
             if let Some(map) = v.get_mut(field).and_then(Value::as_object_mut) {
                 for val in map.values_mut() {
@@ -172,14 +173,14 @@ mod tests {
                          "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"data\":{\"password\":\"aHVudGVyMg==\"}}"}},
             "data": {"password": "aHVudGVyMg=="}, "type": "Opaque"
         }));
-        let masked = render(&obj, BuiltinKind::Secret, false, false).join("\n");
+        let masked = render(&obj, &BuiltinKind::Secret.into(), false, false).join("\n");
         assert!(
             !masked.contains("hunter2") && !masked.contains("aHVudGVyMg"),
             "{masked}"
         );
         assert!(masked.contains("<hidden: 7 bytes; x to decode>"), "{masked}");
         assert!(!masked.contains("managedFields"));
-        let shown = render(&obj, BuiltinKind::Secret, true, true).join("\n");
+        let shown = render(&obj, &BuiltinKind::Secret.into(), true, true).join("\n");
         assert!(shown.contains("password: hunter2"), "{shown}");
         assert!(shown.contains("managedFields"));
     }
@@ -187,7 +188,7 @@ mod tests {
     #[test]
     fn escape_sequences_in_values_are_neutralised() {
         let obj = Arc::new(json!({"metadata": {"name": "x", "labels": {"a": "\u{1b}[2Jboom"}}}));
-        let lines = render(&obj, BuiltinKind::ConfigMap, false, false);
+        let lines = render(&obj, &BuiltinKind::ConfigMap.into(), false, false);
         assert!(lines.iter().all(|l| !l.contains('\u{1b}')), "{lines:?}");
     }
 }

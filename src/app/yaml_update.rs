@@ -15,7 +15,7 @@ pub fn open(state: &mut UiState, describe: bool) {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
     };
-    let key = ResourceKey::new(list.kind(), row.namespace.as_deref());
+    let key = ResourceKey::new(list.kind().clone(), row.namespace.as_deref());
     let mut view = YamlView::new(key, &row.name);
     view.describe = describe;
     state.stack.push(Screen::Yaml(Box::new(view)));

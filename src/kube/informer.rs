@@ -19,7 +19,7 @@ use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::backoff::Backoff;
 use super::key::ResourceKey;
-use super::kind::BuiltinKind;
+use super::resource::Kind;
 use super::row::{IntoRow, RowCtx, Versioned};
 use super::sink::{RowSink, Sink};
 use super::state::SyncState;
@@ -77,7 +77,7 @@ pub struct InformerCtx {
 /// types, so that this module stays free of kind-specific code.
 pub trait Decoders: Send + Sync + 'static {
     /// The informer future for `kind` (usually `run::<KindObj>(ctx)`).
-    fn run(&self, kind: BuiltinKind, ctx: InformerCtx) -> BoxFuture<'static, ()>;
+    fn run(&self, kind: &Kind, ctx: InformerCtx) -> BoxFuture<'static, ()>;
 }
 
 /// Why a request failed, as far as the loop's decisions go.
@@ -403,7 +403,7 @@ fn remember<T, S: Sink<T>>(ctx: &mut Run<S>, rv: &mut Option<String>, seen: Opti
 /// Shows why we wait, then sleeps the backoff delay.
 async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: Failure, answered: bool) {
     let mut delay = backoff.next_delay();
-    let resource = ctx.key.kind.info().plural.to_owned();
+    let resource = ctx.key.kind.plural().to_owned();
     let state = match failure {
         Failure::Forbidden(verb) => {
             // RBAC rarely changes: retry slowly, at the cap, without a spinner.

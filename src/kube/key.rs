@@ -4,14 +4,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::kind::BuiltinKind;
+use super::resource::Kind;
 
 /// The identity of one informer: a kind (GVR), a scope and optional server-side selectors.
 /// Two views asking for equal keys share one informer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ResourceKey {
     /// The kind listed.
-    pub kind: BuiltinKind,
+    pub kind: Kind,
     /// `Some(ns)` lists one namespace; `None` lists all namespaces (or a cluster-scoped kind).
     pub namespace: Option<Arc<str>>,
     /// Server-side `labelSelector`, e.g. `app=web` (drill-down from a workload).
@@ -23,8 +23,9 @@ pub struct ResourceKey {
 impl ResourceKey {
     /// A key for every object of `kind` in `namespace` (`None` = all namespaces). The
     /// namespace is dropped for cluster-scoped kinds so they share one informer.
-    pub fn new(kind: BuiltinKind, namespace: Option<&str>) -> Self {
-        let namespace = if kind.info().namespaced {
+    pub fn new(kind: impl Into<Kind>, namespace: Option<&str>) -> Self {
+        let kind = kind.into();
+        let namespace = if kind.namespaced() {
             namespace.map(Arc::from)
         } else {
             None
@@ -67,8 +68,8 @@ impl ResourceKey {
 impl fmt::Display for ResourceKey {
     /// `pods@team-a`, `pods@*`, `nodes`, `pods@* app=web`, `pods@* spec.nodeName=n1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind.info().plural)?;
-        if self.kind.info().namespaced {
+        write!(f, "{}", self.kind)?;
+        if self.kind.namespaced() {
             write!(f, "@{}", self.namespace.as_deref().unwrap_or("*"))?;
         }
         if let Some(l) = &self.labels {

@@ -208,7 +208,7 @@ impl InformerPool {
             config: self.config.clone(),
         };
         tracing::info!(%key, epoch, "informer start");
-        let task = self.runtime.spawn(self.decoders.run(key.kind, ctx));
+        let task = self.runtime.spawn(self.decoders.run(&key.kind, ctx));
         Entry {
             slot,
             stats,

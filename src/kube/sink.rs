@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use tokio::time::Instant;
 
-use super::row::{IntoRow, RowCtx};
+use super::row::{IntoRow, Row, RowCtx};
 use super::state::SyncState;
 use super::store::{obj_key, StoreWriter};
 
@@ -42,39 +42,64 @@ pub trait Sink<T>: Send {
     fn publish(&mut self);
 }
 
+/// Turns one decoded object into its row. Built-in kinds use their [`IntoRow`] impl
+/// ([`ByIntoRow`]); other kinds carry their printer columns in the builder.
+pub trait RowBuilder<T>: Send {
+    /// Builds the row of `obj`; pure apart from interning.
+    fn build(&self, obj: T, ctx: &RowCtx) -> Row;
+}
+
+/// The builder of slim types: `obj.into_row(ctx)`.
+pub struct ByIntoRow;
+
+impl<T: IntoRow> RowBuilder<T> for ByIntoRow {
+    fn build(&self, obj: T, ctx: &RowCtx) -> Row {
+        obj.into_row(ctx)
+    }
+}
+
 /// The list-view sink: decodes each object into a row and keeps them in a [`StoreWriter`].
-pub struct RowSink<T> {
+pub struct RowSink<T, B = ByIntoRow> {
     writer: StoreWriter,
     rows: RowCtx,
+    build: B,
     _obj: PhantomData<fn(T)>,
 }
 
 impl<T> RowSink<T> {
     /// A sink writing rows built with `rows` into `writer`.
     pub fn new(writer: StoreWriter, rows: RowCtx) -> Self {
+        Self::with_builder(writer, rows, ByIntoRow)
+    }
+}
+
+impl<T, B> RowSink<T, B> {
+    /// A sink whose rows are built by `build`.
+    pub fn with_builder(writer: StoreWriter, rows: RowCtx, build: B) -> Self {
         RowSink {
             writer,
             rows,
+            build,
             _obj: PhantomData,
         }
     }
 }
 
-impl<T: IntoRow> Sink<T> for RowSink<T> {
+impl<T, B: RowBuilder<T>> Sink<T> for RowSink<T, B> {
     fn init(&mut self) {
         self.writer.init();
     }
     fn init_apply(&mut self, obj: T) {
-        self.writer.init_apply(obj.into_row(&self.rows));
+        self.writer.init_apply(self.build.build(obj, &self.rows));
     }
     fn init_done(&mut self, rv: Option<String>) {
         self.writer.init_done(rv);
     }
     fn apply(&mut self, obj: T) {
-        self.writer.apply(obj.into_row(&self.rows));
+        self.writer.apply(self.build.build(obj, &self.rows));
     }
     fn delete(&mut self, obj: T) {
-        let row = obj.into_row(&self.rows);
+        let row = self.build.build(obj, &self.rows);
         self.writer.delete(&obj_key(&row));
     }
     fn set_resource_version(&mut self, rv: String) {

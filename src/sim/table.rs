@@ -55,8 +55,8 @@ fn column(name: &str, ty: &str, priority: u8) -> Value {
 pub fn columns(kind: KindId) -> Vec<Value> {
     let mut cols = vec![column("Name", "string", 0)];
     if let Some(b) = builtin(kind) {
-        for c in crate::table::spec(b).columns {
-            cols.push(column(c.header, "string", u8::from(c.wide)));
+        for c in crate::table::builtin_spec(b).columns.iter() {
+            cols.push(column(&c.header, "string", u8::from(c.wide)));
         }
     } else if kind == id::GIZMO {
         cols.extend([

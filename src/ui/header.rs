@@ -36,12 +36,21 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     if state.readonly {
         first.push(Span::styled("  [readonly]", theme.warn));
     }
+    if let Some(b) = state.registry.broken.first() {
+        let more = state.registry.broken.len() - 1;
+        let more = if more > 0 {
+            format!(" +{more}")
+        } else {
+            String::new()
+        };
+        first.push(Span::styled(
+            format!("  ⚠ {}{more} unavailable", sanitize(&b.group_version)),
+            theme.warn,
+        ));
+    }
     let second = match state.top() {
         Screen::List(l) => {
-            let mut spans = vec![Span::styled(
-                format!(" {}", l.key.kind.info().plural),
-                theme.value,
-            )];
+            let mut spans = vec![Span::styled(format!(" {}", l.key.kind), theme.value)];
             if let Some(o) = &l.origin {
                 spans.push(Span::styled(format!(" of {}", sanitize(o)), theme.value));
             }
@@ -96,6 +105,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         }
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
+        Screen::ApiResources { .. } => vec![Span::styled(" api-resources", theme.value)],
         Screen::Yaml(y) => {
             let state = y
                 .watch

@@ -41,9 +41,9 @@ pub(super) fn draw(
     };
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
-        Some(ns) if l.key.kind.info().namespaced => format!("({ns})"),
-        None if l.key.kind.info().namespaced && l.source.is_none() => "(…)".into(),
-        None if l.key.kind.info().namespaced => "(all)".into(),
+        Some(ns) if l.key.kind.namespaced() => format!("({ns})"),
+        None if l.key.kind.namespaced() && l.source.is_none() => "(…)".into(),
+        None if l.key.kind.namespaced() => "(all)".into(),
         _ => String::new(),
     };
     let listed = l.cache.snapshot().is_some_and(|s| s.listed);
@@ -63,7 +63,7 @@ pub(super) fn draw(
     } else {
         format!(" </{}>", l.filter)
     };
-    let title = format!(" {}{}[{}]{} ", l.key.kind.info().plural, ns_title, count, filter);
+    let title = format!(" {}{}[{}]{} ", l.key.kind, ns_title, count, filter);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -86,9 +86,12 @@ pub(super) fn draw(
         );
         return page;
     }
-    let all_ns = l.key.kind.info().namespaced && l.key.namespace.is_none();
-    let spec = crate::table::spec(l.key.kind);
-    let cols: Vec<(usize, &str)> = spec.visible(l.wide).map(|(i, c)| (i, c.header)).collect();
+    let all_ns = l.key.kind.namespaced() && l.key.namespace.is_none();
+    let spec = crate::table::spec(&l.key.kind);
+    let cols: Vec<(usize, &str)> = spec
+        .visible(l.wide)
+        .map(|(i, c)| (i, c.header.as_ref()))
+        .collect();
     let offset = l.offset;
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
     // The timeline identifies events by their columns; the event's own name is noise.

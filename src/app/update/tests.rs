@@ -1,6 +1,11 @@
 use super::*;
 use crate::app::state::{Prompt, Screen, SortBy, UiState};
+use std::sync::Arc;
+
+use crate::kube::discovery::Discovery;
 use crate::kube::kind::BuiltinKind;
+use crate::kube::registry::Registry;
+use crate::kube::resource::{ApiResource, PrinterColumn};
 
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
@@ -45,11 +50,92 @@ fn command_with_namespace_and_all() {
 }
 
 #[test]
-fn unknown_command_says_so() {
+fn unknown_command_says_so_once_discovery_answered() {
     let mut s = state();
+    crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
     run_command(&mut s, "gizmos");
-    assert_eq!(s.message.as_deref(), Some("unknown command or kind: gizmos"));
+    assert_eq!(
+        s.message.as_deref(),
+        Some("unknown command or resource: gizmos (see :api-resources)")
+    );
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
+}
+
+fn gizmos(columns: &[&str]) -> Arc<ApiResource> {
+    Arc::new(ApiResource {
+        group: "demo.ktui.dev".into(),
+        version: "v1".into(),
+        plural: "gizmos".into(),
+        singular: "gizmo".into(),
+        kind: "Gizmo".into(),
+        short: vec!["gz".into()],
+        namespaced: true,
+        verbs: vec!["list".into(), "watch".into()],
+        columns: columns
+            .iter()
+            .map(|c| PrinterColumn {
+                name: c.to_string(),
+                column_type: "string".into(),
+                json_path: format!(".spec.{c}"),
+                priority: 0,
+            })
+            .collect(),
+        from_crd: true,
+        ..Default::default()
+    })
+}
+
+fn discovered(resources: Vec<Arc<ApiResource>>) -> Registry {
+    Registry::from_discovery(Discovery {
+        resources,
+        ..Default::default()
+    })
+}
+
+#[test]
+fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
+    let mut s = state();
+    run_command(&mut s, "gz -A");
+    assert_eq!(s.message.as_deref(), Some("gz: waiting for API discovery…"));
+    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color"])]));
+    let l = s.top_list().unwrap();
+    assert_eq!(l.key.kind.full_name(), "gizmos.demo.ktui.dev");
+    assert_eq!(l.key.namespace, None);
+    // The CRD's columns change: same view, new kind (and so a new informer).
+    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color", "size"])]));
+    let l = s.top_list().unwrap();
+    assert_eq!(l.key.kind.api().unwrap().columns.len(), 2);
+    // The CRD is deleted: the view closes with a message.
+    crate::app::discovered::adopt(&mut s, discovered(vec![]));
+    assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
+    assert_eq!(
+        s.message.as_deref(),
+        Some("gizmos.demo.ktui.dev: the resource type was deleted; its view closed")
+    );
+}
+
+#[test]
+fn api_resources_lists_and_opens_and_broken_groups_are_named() {
+    let mut s = state();
+    let mut d = Discovery {
+        resources: vec![gizmos(&[])],
+        ..Default::default()
+    };
+    d.broken.push(crate::kube::discovery::BrokenGroup {
+        group_version: "metrics.k8s.io/v1beta1".into(),
+        reason: "503: service unavailable".into(),
+    });
+    crate::app::discovered::adopt(&mut s, Registry::from_discovery(d));
+    assert_eq!(
+        s.message.as_deref(),
+        Some("API groups unavailable: metrics.k8s.io/v1beta1 (see :ar)")
+    );
+    run_command(&mut s, "ar");
+    let last = s.registry.listing().len() - 1;
+    update(&mut s, Action::Bottom);
+    assert!(matches!(s.top(), Screen::ApiResources { selected } if *selected == last));
+    update(&mut s, Action::Enter);
+    assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
 }
 
 #[test]
@@ -128,7 +214,23 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "dep");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("deployments".into())));
+    assert_eq!(s.prompt, Some(Prompt::Command("deploy".into())));
+    assert_eq!(
+        s.message.as_deref(),
+        Some("deploy  deployments  deployments.apps")
+    );
+    typed(&mut s, "ments.");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("deployments.apps ".into())));
+    let mut s = state();
+    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "giz");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("gizmos".into())));
+    typed(&mut s, ".");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("gizmos.demo.ktui.dev ".into())));
 }
 
 #[test]

@@ -1,0 +1,133 @@
+//! `:` commands: what a command line means (a kind from the context's registry with its
+//! namespace and selector, or one of ktui's own views) and `tab` completion. Owns command
+//! syntax; must not perform I/O (the loop attaches subscriptions afterwards).
+
+use crate::kube::key::ResourceKey;
+use crate::kube::registry::{Known, ResolveError};
+use crate::kube::resource::Kind;
+
+use super::state::{ListView, Screen, UiState};
+
+/// ktui's own commands, offered by completion besides the registry's names.
+const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "quit", "watches"];
+
+/// Runs a `:` command: a kind (plural, singular, kind, short name, `plural.group`) with an
+/// optional `-l selector` and an optional namespace or `-A`/`all`; `ctx [name]`,
+/// `informers`/`watches`, `api-resources`/`ar`, `q`/`quit`. An `[aliases]` name first
+/// expands to its command line. A name that only discovery can resolve is kept until
+/// discovery answers.
+pub fn run_command(state: &mut UiState, line: &str) {
+    let expanded = super::configure::expand_alias(state, line);
+    let line = expanded.as_deref().unwrap_or(line);
+    let mut words = line.split_whitespace();
+    let Some(cmd) = words.next() else { return };
+    let mut arg = words.next();
+    let mut labels = None;
+    if arg == Some("-l") {
+        labels = words.next();
+        arg = words.next();
+    }
+    match cmd {
+        "q" | "q!" | "quit" | "exit" => state.quit = Some(0),
+        "informers" | "watches" | "informer" | "watch" => {
+            state.stack.truncate(1);
+            state.stack[0] = Screen::Informers { selected: 0 };
+        }
+        "ar" | "api-resources" | "apiresources" => state.stack.push(Screen::ApiResources { selected: 0 }),
+        "ctx" | "context" | "contexts" => match arg {
+            Some(name) => super::update::switch_context(state, name),
+            None => {
+                let selected = state
+                    .context
+                    .as_ref()
+                    .and_then(|c| state.contexts.iter().position(|x| x == c));
+                state.stack.push(Screen::Contexts {
+                    selected: selected.unwrap_or(0),
+                });
+            }
+        },
+        other => match state.registry.resolve(other) {
+            Ok(kind) => open_kind(state, kind, arg, labels),
+            Err(ResolveError::Unknown) if state.registry.known == Known::BuiltinsOnly => {
+                state.message = Some(format!("{other}: waiting for API discovery…"));
+                state.pending_command = Some(line.to_owned());
+            }
+            Err(ResolveError::Unknown) => {
+                state.message = Some(format!(
+                    "unknown command or resource: {other} (see :api-resources)"
+                ))
+            }
+            Err(ResolveError::Ambiguous(names)) => {
+                state.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
+            }
+            Err(ResolveError::NotListable(name)) => {
+                state.message = Some(format!("{name} cannot be listed and watched"))
+            }
+        },
+    }
+}
+
+/// Opens a list of `kind` as the only view, in namespace `ns` (`-A`/`all`/`*` = all),
+/// narrowed by a server-side label selector.
+pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Option<&str>) {
+    match ns {
+        Some("-A") | Some("all") | Some("*") => {
+            state.namespace = None;
+            state.explicit_all = true;
+        }
+        Some(ns) => {
+            state.namespace = Some(ns.to_owned());
+            state.explicit_all = false;
+        }
+        None => {}
+    }
+    let mut key = ResourceKey::new(kind, state.namespace.as_deref());
+    if let Some(sel) = labels {
+        key = key.with_labels(sel);
+    }
+    state.stack.clear();
+    state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+}
+
+/// Completes the command's first word against ktui's commands, `[aliases]` and the
+/// registry's resource names: to the only candidate, else to the candidates' longest common
+/// prefix, listing up to ten of them in the footer.
+pub fn complete(state: &mut UiState, typed: &str) -> String {
+    let t = typed.trim_start().to_ascii_lowercase();
+    if t.is_empty() || t.contains(' ') {
+        return typed.to_owned();
+    }
+    let mut names = state.registry.names();
+    names.extend(COMMANDS.iter().map(|c| c.to_string()));
+    names.extend(state.aliases.keys().cloned());
+    names.sort();
+    names.dedup();
+    let found: Vec<&String> = names.iter().filter(|n| n.starts_with(&t)).collect();
+    match found.as_slice() {
+        [] => typed.to_owned(),
+        [one] => format!("{one} "),
+        many => {
+            let shown: Vec<&str> = many.iter().take(10).map(|s| s.as_str()).collect();
+            let more = many.len().saturating_sub(shown.len());
+            let tail = if more > 0 {
+                format!(" (+{more})")
+            } else {
+                String::new()
+            };
+            state.message = Some(format!("{}{tail}", shown.join("  ")));
+            common_prefix(many)
+        }
+    }
+}
+
+fn common_prefix(names: &[&String]) -> String {
+    let first = names[0].as_str();
+    let len = names.iter().fold(first.len(), |len, n| {
+        first
+            .char_indices()
+            .zip(n.chars())
+            .take_while(|((i, a), b)| *i < len && a == b)
+            .count()
+    });
+    first.chars().take(len).collect()
+}

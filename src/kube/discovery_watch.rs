@@ -1,0 +1,128 @@
+//! Keeps a context's [`Registry`] current: discovers once, then rediscovers when a
+//! CustomResourceDefinition changes (a metadata-only watch, so a CRD created or deleted while
+//! ktui runs appears or disappears within a second), or every few minutes when CRDs cannot be
+//! watched (RBAC) and to notice aggregated APIs that recover. Owns that schedule; must not
+//! know the UI: results go to a callback.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::PartialObjectMeta;
+use kube::runtime::watcher::{self, Event};
+use kube::runtime::{watcher as watch, WatchStreamExt};
+use kube::Api;
+use tokio::time::{sleep, sleep_until, Instant};
+
+use super::discovery::discover;
+use super::registry::Registry;
+
+/// Tunables of the rediscovery schedule.
+#[derive(Debug, Clone)]
+pub struct DiscoveryConfig {
+    /// Deadline of each discovery request.
+    pub request_timeout: Duration,
+    /// Quiet time after a CRD change before rediscovering (changes come in bursts: create,
+    /// then `Established`).
+    pub debounce: Duration,
+    /// Rediscovery period without CRD changes.
+    pub period: Duration,
+    /// First retry delay after discovery failed completely.
+    pub retry: Duration,
+}
+
+impl Default for DiscoveryConfig {
+    fn default() -> Self {
+        DiscoveryConfig {
+            request_timeout: Duration::from_secs(10),
+            debounce: Duration::from_millis(300),
+            period: Duration::from_secs(300),
+            retry: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Runs until aborted: publishes a registry after the first discovery and after every
+/// rediscovery whose result differs from the last published one.
+pub async fn keep_current(
+    client: kube::Client,
+    config: DiscoveryConfig,
+    mut publish: impl FnMut(Registry) + Send,
+) {
+    let mut last: Option<Vec<String>> = None;
+    let mut run = |reg: Registry| {
+        let fingerprint = fingerprint(&reg);
+        if last.as_ref() != Some(&fingerprint) {
+            last = Some(fingerprint);
+            publish(reg);
+        }
+    };
+    let mut retry = config.retry;
+    loop {
+        match discover(&client, config.request_timeout).await {
+            Ok(d) => {
+                run(Registry::from_discovery(d));
+                break;
+            }
+            Err(e) => {
+                run(Registry::failed(e));
+                sleep(retry).await;
+                retry = (retry * 2).min(config.period);
+            }
+        }
+    }
+    let api: Api<PartialObjectMeta<CustomResourceDefinition>> = Api::all(client.clone());
+    let mut changes = watch(api, watcher::Config::default()).default_backoff().boxed();
+    let mut watching = true;
+    // The first list only repeats what the discovery above saw.
+    let mut listed = false;
+    let mut due: Option<Instant> = None;
+    let mut next_period = Instant::now() + config.period;
+    loop {
+        let deadline = due.unwrap_or(next_period).min(next_period);
+        tokio::select! {
+            ev = changes.next(), if watching => match ev {
+                Some(Ok(Event::InitDone)) if !listed => listed = true,
+                Some(Ok(Event::Apply(_) | Event::Delete(_) | Event::InitDone)) => {
+                    // A change, or a relist after a broken watch (changes may have been missed).
+                    due = Some(Instant::now() + config.debounce);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(watcher::Error::InitialListFailed(kube::Error::Api(s)))) if s.code == 403 => {
+                    // Not allowed to watch CRDs: fall back to the periodic rediscovery.
+                    watching = false;
+                }
+                Some(Err(_)) => {}
+                None => watching = false,
+            },
+            _ = sleep_until(deadline) => {
+                due = None;
+                next_period = Instant::now() + config.period;
+                match discover(&client, config.request_timeout).await {
+                    Ok(d) => run(Registry::from_discovery(d)),
+                    Err(e) => tracing::debug!(error = %e, "rediscovery failed; keeping the last registry"),
+                }
+            }
+        }
+    }
+}
+
+/// What a registry offers, to skip publishing identical rediscoveries.
+fn fingerprint(reg: &Registry) -> Vec<String> {
+    let mut out: Vec<String> = reg
+        .kinds
+        .iter()
+        .map(|k| {
+            let cols = k.api().map(|r| format!("{:?}", r.columns)).unwrap_or_default();
+            format!("{}/{}/{}{cols}", k.group(), k.version(), k.plural())
+        })
+        .collect();
+    out.extend(
+        reg.broken
+            .iter()
+            .map(|b| format!("broken {}: {}", b.group_version, b.reason)),
+    );
+    out.push(format!("{:?} {:?}", reg.known, reg.crd_error));
+    out.sort();
+    out
+}

@@ -1,0 +1,204 @@
+//! `Registry`: the kinds a context offers, from its last discovery — resolves what a user
+//! typed after `:` to one [`Kind`] the way kubectl does, and lists names for completion.
+//! Owns naming rules; must not call the API (that is `super::discovery`).
+
+use std::sync::Arc;
+
+use super::discovery::{BrokenGroup, Discovery};
+use super::kind::BuiltinKind;
+use super::resource::{ApiResource, Kind};
+
+/// Where the registry's knowledge comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Known {
+    /// Discovery has not answered yet: only built-in kinds resolve.
+    #[default]
+    BuiltinsOnly,
+    /// From a discovery run.
+    Discovered,
+    /// Discovery failed (one line); only built-in kinds resolve.
+    Failed(String),
+}
+
+/// Why a name did not resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResolveError {
+    /// Nothing by that name.
+    Unknown,
+    /// Several resources of different groups share the name; the full names to type instead.
+    Ambiguous(Vec<String>),
+    /// The server offers it, but it cannot be listed and watched.
+    NotListable(String),
+}
+
+/// The resources of one context.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    /// Every discovered resource (built-ins ktui has columns for are [`Kind::Builtin`]).
+    pub kinds: Vec<Kind>,
+    /// Groups whose discovery failed.
+    pub broken: Vec<BrokenGroup>,
+    /// Why CRD printer columns are unknown, if they are.
+    pub crd_error: Option<String>,
+    /// Where this knowledge comes from.
+    pub known: Known,
+}
+
+impl Registry {
+    /// The registry before discovery: the built-in kinds.
+    pub fn builtins() -> Self {
+        Registry {
+            kinds: BuiltinKind::ALL.into_iter().map(Kind::from).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The registry after discovery failed: built-ins, and why.
+    pub fn failed(reason: String) -> Self {
+        Registry {
+            known: Known::Failed(reason),
+            ..Self::builtins()
+        }
+    }
+
+    /// The registry of a discovery run. Resources ktui has hand-written columns for become
+    /// [`Kind::Builtin`]; built-ins the server did not list are kept (a restricted account's
+    /// discovery is still complete, but a proxy may filter it).
+    pub fn from_discovery(d: Discovery) -> Self {
+        let mut kinds: Vec<Kind> = d
+            .resources
+            .into_iter()
+            .map(|r| match r.builtin() {
+                Some(b) => Kind::Builtin(b),
+                None => Kind::Api(r),
+            })
+            .collect();
+        for b in BuiltinKind::ALL {
+            if !kinds.iter().any(|k| *k == b) {
+                kinds.push(Kind::Builtin(b));
+            }
+        }
+        Registry {
+            kinds,
+            broken: d.broken,
+            crd_error: d.crd_error,
+            known: Known::Discovered,
+        }
+    }
+
+    /// Resolves a typed name, case-insensitively: plural, singular, kind or short name, each
+    /// optionally qualified by its group (`deployments.apps`, `gz.demo.ktui.dev`) or by
+    /// version and group (`deployments.v1.apps`). When several resources match, built-ins win,
+    /// then the core group (`events` is core/v1, not events.k8s.io); otherwise the name is
+    /// ambiguous.
+    pub fn resolve(&self, typed: &str) -> Result<Kind, ResolveError> {
+        let t = typed.trim().to_ascii_lowercase();
+        let mut found: Vec<&Kind> = self.kinds.iter().filter(|k| matches(k, &t)).collect();
+        if found.len() > 1 {
+            found.sort_by_key(|k| (k.builtin().is_none(), !k.group().is_empty()));
+            let best = (found[0].builtin().is_some(), found[0].group().is_empty());
+            let next = (found[1].builtin().is_some(), found[1].group().is_empty());
+            if best == next {
+                let mut names: Vec<String> = found.iter().map(|k| k.full_name()).collect();
+                names.sort();
+                names.dedup();
+                return Err(ResolveError::Ambiguous(names));
+            }
+        }
+        let kind = found.first().ok_or(ResolveError::Unknown)?;
+        match kind.api() {
+            Some(r) if !r.listable() => Err(ResolveError::NotListable(kind.full_name())),
+            _ => Ok((*kind).clone()),
+        }
+    }
+
+    /// The discovered resource with the same group and plural as `kind` (a CRD's columns may
+    /// have changed); `None` when the server no longer offers it.
+    pub fn current(&self, kind: &Kind) -> Option<&Kind> {
+        self.kinds
+            .iter()
+            .find(|k| k.group() == kind.group() && k.plural() == kind.plural())
+    }
+
+    /// Names to complete after `:`: plurals, short names and, for names shared by several
+    /// groups, `plural.group`. Sorted, without duplicates.
+    pub fn names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for k in &self.kinds {
+            if k.api().is_some_and(|r| !r.listable()) {
+                continue;
+            }
+            out.push(k.plural().to_owned());
+            out.push(k.full_name());
+            match k {
+                Kind::Builtin(b) => out.extend(b.info().short.iter().map(|s| s.to_string())),
+                Kind::Api(r) => out.extend(r.short.iter().cloned()),
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Every resource, for `:api-resources`, in kubectl's order (core, then by group, then
+    /// by name).
+    pub fn listing(&self) -> Vec<(Kind, Arc<ApiResource>)> {
+        let mut out: Vec<(Kind, Arc<ApiResource>)> =
+            self.kinds.iter().map(|k| (k.clone(), resource_of(k))).collect();
+        out.sort_by(|(_, a), (_, b)| {
+            (!a.group.is_empty(), &a.group, &a.plural).cmp(&(!b.group.is_empty(), &b.group, &b.plural))
+        });
+        out
+    }
+}
+
+/// The discovery facts of any kind (built-ins as `kubectl api-resources` shows them).
+pub fn resource_of(k: &Kind) -> Arc<ApiResource> {
+    match k {
+        Kind::Api(r) => r.clone(),
+        Kind::Builtin(b) => {
+            let i = b.info();
+            Arc::new(ApiResource {
+                group: i.group.into(),
+                version: i.version.into(),
+                plural: i.plural.into(),
+                singular: i.singular.into(),
+                kind: i.kind.into(),
+                short: i.short.iter().map(|s| s.to_string()).collect(),
+                namespaced: i.namespaced,
+                verbs: ["list", "watch", "get"].map(String::from).to_vec(),
+                ..Default::default()
+            })
+        }
+    }
+}
+
+fn matches(k: &Kind, t: &str) -> bool {
+    let short: Vec<&str> = match k {
+        Kind::Builtin(b) => b.info().short.to_vec(),
+        Kind::Api(r) => r.short.iter().map(String::as_str).collect(),
+    };
+    let kind = k.kind_name().to_ascii_lowercase();
+    let names = [k.plural(), k.singular(), kind.as_str()]
+        .into_iter()
+        .chain(short)
+        .filter(|n| !n.is_empty());
+    let group = k.group();
+    let version = k.version();
+    let found = names.into_iter().any(|n| {
+        t == n || {
+            match t.strip_prefix(n).and_then(|r| r.strip_prefix('.')) {
+                Some(rest) if !group.is_empty() => {
+                    rest == group
+                        || rest.strip_prefix(version).and_then(|r| r.strip_prefix('.')) == Some(group)
+                }
+                _ => false,
+            }
+        }
+    });
+    found
+}
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

@@ -1,0 +1,92 @@
+//! `:api-resources`: what discovery found, as `kubectl api-resources` prints it, plus the
+//! API groups that could not be read. Read-only over `UiState`.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Row, Table};
+use ratatui::Frame;
+
+use crate::app::state::UiState;
+use crate::kube::registry::Known;
+use crate::kube::sanitize::sanitize;
+
+use super::theme::Theme;
+
+const HEADERS: [&str; 6] = [
+    "NAME",
+    "SHORTNAMES",
+    "APIVERSION",
+    "NAMESPACED",
+    "KIND",
+    "COLUMNS",
+];
+
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, theme: &Theme) -> usize {
+    let reg = &state.registry;
+    let listing = reg.listing();
+    let rows: Vec<Row> = listing
+        .iter()
+        .map(|(_, r)| {
+            let columns = if r.builtin().is_some() {
+                "kubectl".to_owned()
+            } else if r.columns.is_empty() {
+                "AGE".to_owned()
+            } else {
+                format!("{} from CRD", r.columns.len())
+            };
+            let row = Row::new(vec![
+                sanitize(&r.plural).into_owned(),
+                sanitize(&r.short.join(",")).into_owned(),
+                sanitize(&r.api_version()).into_owned(),
+                r.namespaced.to_string(),
+                sanitize(&r.kind).into_owned(),
+                columns,
+            ]);
+            if r.listable() {
+                row
+            } else {
+                row.style(theme.dim)
+            }
+        })
+        .collect();
+    let mut notes: Vec<Line> = reg
+        .broken
+        .iter()
+        .map(|b| {
+            Line::from(vec![
+                Span::styled(" unavailable ", theme.error),
+                Span::styled(sanitize(&b.group_version).into_owned(), theme.value),
+                Span::styled(format!("  {}", sanitize(&b.reason)), theme.dim),
+            ])
+        })
+        .collect();
+    match &reg.known {
+        Known::BuiltinsOnly => notes.push(Line::styled(
+            " discovering… (built-in kinds only so far)",
+            theme.warn,
+        )),
+        Known::Failed(e) => notes.push(Line::styled(format!(" {}", sanitize(e)), theme.error)),
+        Known::Discovered => {}
+    }
+    if let Some(e) = &reg.crd_error {
+        notes.push(Line::styled(
+            format!(" CRD printer columns unknown: {}", sanitize(e)),
+            theme.warn,
+        ));
+    }
+    let [table_area, notes_area] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(notes.len() as u16)]).areas(area);
+    f.render_widget(Paragraph::new(notes), notes_area);
+    let widths = [
+        Constraint::Min(20),
+        Constraint::Length(14),
+        Constraint::Min(20),
+        Constraint::Length(10),
+        Constraint::Min(16),
+        Constraint::Length(12),
+    ];
+    let title = format!(" api-resources[{}] — enter opens ", listing.len());
+    let header = Row::new(HEADERS.map(Line::from));
+    let table = Table::new(rows, widths).header(header.style(theme.column));
+    super::boxed_table(f, table_area, title, table, listing.len(), selected, theme)
+}
