@@ -150,6 +150,7 @@ fn pods() -> Snapshot {
                 health: Health::Ok,
                 drill: None,
                 event: None,
+                owner: None,
             }
         })
         .collect();

@@ -9,6 +9,7 @@ pub mod describe;
 pub mod discovered;
 pub mod keymap;
 pub mod list;
+pub mod owner;
 pub mod prepare;
 pub mod run;
 pub mod state;

@@ -50,6 +50,9 @@ pub enum Action {
     ToggleWarnings,
     /// Open the live event timeline of the selected object.
     ObjectEvents,
+    /// Jump to the selected object's owner (a pod without one: its node; a service: its
+    /// pods), with the owner selected.
+    JumpOwner,
     /// Open the live YAML of the selected object.
     Yaml,
     /// Open the live `kubectl describe`-like summary of the selected object.
@@ -69,7 +72,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 39] = [
+    pub const ALL: [(Action, &'static str); 40] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -93,6 +96,7 @@ impl Action {
         (Action::Complete, "complete"),
         (Action::ToggleWarnings, "toggle_warnings"),
         (Action::ObjectEvents, "object_events"),
+        (Action::JumpOwner, "jump_owner"),
         (Action::Yaml, "yaml"),
         (Action::Describe, "describe"),
         (Action::Reveal, "reveal"),

@@ -33,7 +33,10 @@ pub fn run_command(state: &mut UiState, line: &str) {
             state.stack.truncate(1);
             state.stack[0] = Screen::Informers { selected: 0 };
         }
-        "ar" | "api-resources" | "apiresources" => state.stack.push(Screen::ApiResources { selected: 0 }),
+        "ar" | "api-resources" | "apiresources" => {
+            state.rediscover = true;
+            state.stack.push(Screen::ApiResources { selected: 0 });
+        }
         "ctx" | "context" | "contexts" => match arg {
             Some(name) => super::update::switch_context(state, name),
             None => {

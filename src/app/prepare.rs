@@ -39,6 +39,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[String]) -> Arc<Snapshot
                 health: Health::Warn,
                 drill: Some(Drill::Namespace(sanitized_box(ns))),
                 event: None,
+                owner: None,
             })
         })
         .collect();
@@ -78,6 +79,15 @@ fn prepare_with(state: &mut UiState, fallback: &[String]) {
     ) {
         Ok(()) => l.filter_error = None,
         Err(e) => l.filter_error = Some(e),
+    }
+    if let Some(target) = &l.target {
+        if let Some(i) = l.cache.position(target, 0) {
+            l.selected = i;
+            l.selected_key = Some(target.clone());
+            l.target = None;
+        } else if snap.listed {
+            l.target = None;
+        }
     }
     if l.is_timeline() && l.follow {
         // Tail mode: stay on the newest row as events arrive on top.

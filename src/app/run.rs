@@ -61,6 +61,8 @@ struct Session {
     pool: InformerPool,
     /// The task keeping the registry current.
     discovery: tokio::task::AbortHandle,
+    /// Wakes that task for a rediscovery.
+    rediscover: Arc<tokio::sync::Notify>,
 }
 
 impl Session {
@@ -182,6 +184,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         }
         if let Some(s) = &session {
             attach(&mut state, &s.pool, &store_tx);
+            if std::mem::take(&mut state.rediscover) {
+                s.rediscover.notify_one();
+            }
         }
         if let Some(code) = state.quit {
             if let Some(s) = session.take() {
@@ -253,16 +258,17 @@ fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wir
         Event::Connected(_, Ok((client, info))) => {
             adopt_namespace(state, &info);
             let tx = w.tx.clone();
-            let discovery = w
-                .net
-                .spawn(keep_current(
-                    client.clone(),
-                    DiscoveryConfig::default(),
-                    move |reg| {
-                        let _ = tx.send(Event::Discovered(generation, reg));
-                    },
-                ))
-                .abort_handle();
+            let rediscover = Arc::new(tokio::sync::Notify::new());
+            let publish = move |reg| {
+                let _ = tx.send(Event::Discovered(generation, reg));
+            };
+            let task = keep_current(
+                client.clone(),
+                DiscoveryConfig::default(),
+                rediscover.clone(),
+                publish,
+            );
+            let discovery = w.net.spawn(task).abort_handle();
             let pool = InformerPool::new_on(
                 w.net.clone(),
                 client,
@@ -271,7 +277,11 @@ fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wir
                 w.informer_config.clone(),
                 GRACE,
             );
-            *session = Some(Session { pool, discovery });
+            *session = Some(Session {
+                pool,
+                discovery,
+                rediscover,
+            });
             state.conn = Conn::Connected(info);
             true
         }

@@ -86,6 +86,9 @@ pub struct ListView {
     pub anchor: Option<ObjKey>,
     /// Event timeline: rows newer than `anchor`.
     pub new_above: usize,
+    /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
+    /// owner selected); dropped once found or once the list is complete without it.
+    pub target: Option<ObjKey>,
 }
 
 impl ListView {
@@ -109,6 +112,7 @@ impl ListView {
             follow: true,
             anchor: None,
             new_above: 0,
+            target: None,
         }
     }
 
@@ -232,6 +236,8 @@ pub struct UiState {
     /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
     /// the registry arrives.
     pub pending_command: Option<String>,
+    /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
+    pub rediscover: bool,
 }
 
 impl UiState {
@@ -263,6 +269,7 @@ impl UiState {
             aliases: Default::default(),
             registry: Arc::new(Registry::builtins()),
             pending_command: None,
+            rediscover: false,
         }
     }
 
@@ -303,9 +310,9 @@ impl UiState {
             (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
-            (ObjectEvents, Some(l)) => !l.is_timeline(),
+            (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline(),
             (Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
-            (ToggleWarnings | ObjectEvents, None) => false,
+            (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             _ => true,
         }
     }

@@ -62,6 +62,7 @@ pub fn update(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
+        Action::JumpOwner => super::owner::jump(state),
         Action::Yaml => super::yaml_update::open(state, false),
         Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
@@ -167,7 +168,7 @@ pub(super) fn switch_context(state: &mut UiState, name: &str) {
     state.switch_to = Some(name.to_owned());
 }
 
-fn enter(state: &mut UiState) {
+pub(super) fn enter(state: &mut UiState) {
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.contexts.get(*selected).cloned() {
             switch_context(state, &name);

@@ -4,6 +4,7 @@
 //! watched (RBAC) and to notice aggregated APIs that recover. Owns that schedule; must not
 //! know the UI: results go to a callback.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -12,6 +13,7 @@ use kube::api::PartialObjectMeta;
 use kube::runtime::watcher::{self, Event};
 use kube::runtime::{watcher as watch, WatchStreamExt};
 use kube::Api;
+use tokio::sync::Notify;
 use tokio::time::{sleep, sleep_until, Instant};
 
 use super::discovery::discover;
@@ -43,10 +45,12 @@ impl Default for DiscoveryConfig {
 }
 
 /// Runs until aborted: publishes a registry after the first discovery and after every
-/// rediscovery whose result differs from the last published one.
+/// rediscovery whose result differs from the last published one. `poke` asks for a
+/// rediscovery now (the user opened `:api-resources`).
 pub async fn keep_current(
     client: kube::Client,
     config: DiscoveryConfig,
+    poke: Arc<Notify>,
     mut publish: impl FnMut(Registry) + Send,
 ) {
     let mut last: Option<Vec<String>> = None;
@@ -95,6 +99,7 @@ pub async fn keep_current(
                 Some(Err(_)) => {}
                 None => watching = false,
             },
+            _ = poke.notified() => due = Some(Instant::now()),
             _ = sleep_until(deadline) => {
                 due = None;
                 next_period = Instant::now() + config.period;

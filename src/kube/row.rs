@@ -88,6 +88,20 @@ pub struct Row {
     pub drill: Option<Drill>,
     /// Event facts the timeline needs (core/v1 Event rows only).
     pub event: Option<Arc<EventInfo>>,
+    /// The controlling owner (`metadata.ownerReferences[]`), for `shift-j`.
+    pub owner: Option<Box<Owner>>,
+}
+
+/// An object's owner: the `metadata.ownerReferences[]` entry with `controller: true`, else
+/// the first one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// `apiVersion` (`apps/v1`), interned.
+    pub api_version: Arc<str>,
+    /// `kind` (`ReplicaSet`), interned.
+    pub kind: Arc<str>,
+    /// `name`, sanitized.
+    pub name: Box<str>,
 }
 
 /// A reference to another object (`involvedObject` of an Event).

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::kube::row::{Cell, Drill, Health, Labels, Row, RowCtx, UnixSecs};
+use crate::kube::row::{Cell, Drill, Health, Labels, Owner, Row, RowCtx, UnixSecs};
 use crate::kube::sanitize::{sanitize, sanitized_box};
 
 /// The `metadata` fields rows need. `A` decodes `metadata.annotations`; the default
@@ -36,6 +36,30 @@ pub struct ObjMeta<A = IgnoredAny> {
     pub labels: Vec<(String, String)>,
     /// `metadata.annotations`, decoded by `A` (skipped by default).
     pub annotations: A,
+    /// The controlling entry of `metadata.ownerReferences` (else the first).
+    #[serde(rename = "ownerReferences", deserialize_with = "controller_owner")]
+    pub owner: Option<OwnerRef>,
+}
+
+/// One `metadata.ownerReferences[]` entry, as far as `shift-j` needs it.
+#[derive(Deserialize, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OwnerRef {
+    /// `apiVersion`.
+    pub api_version: String,
+    /// `kind`.
+    pub kind: String,
+    /// `name`.
+    pub name: String,
+    /// `controller`.
+    pub controller: Option<bool>,
+}
+
+/// Picks the controller among `ownerReferences` (else the first); `null` is none.
+fn controller_owner<'de, D: Deserializer<'de>>(d: D) -> Result<Option<OwnerRef>, D::Error> {
+    let refs = Option::<Vec<OwnerRef>>::deserialize(d)?.unwrap_or_default();
+    let controller = refs.iter().position(|r| r.controller == Some(true)).unwrap_or(0);
+    Ok(refs.into_iter().nth(controller))
 }
 
 impl<A> ObjMeta<A> {
@@ -54,6 +78,13 @@ impl<A> ObjMeta<A> {
             health,
             drill,
             event: None,
+            owner: self.owner.map(|o| {
+                Box::new(Owner {
+                    api_version: ctx.interner.intern(&sanitize(&o.api_version)),
+                    kind: ctx.interner.intern(&sanitize(&o.kind)),
+                    name: sanitized_box(&o.name),
+                })
+            }),
         }
     }
 }

@@ -52,7 +52,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Screen::List(l) => {
             let mut spans = vec![Span::styled(format!(" {}", l.key.kind), theme.value)];
             if let Some(o) = &l.origin {
-                spans.push(Span::styled(format!(" of {}", sanitize(o)), theme.value));
+                let of = if o.starts_with("owner of ") { " —" } else { " of" };
+                spans.push(Span::styled(format!("{of} {}", sanitize(o)), theme.value));
             }
             if l.is_timeline() && l.object.is_none() {
                 spans.push(Span::styled(" timeline", theme.value));

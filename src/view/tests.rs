@@ -40,6 +40,7 @@ pub(super) fn row(
         health: Health::Ok,
         drill: None,
         event: None,
+        owner: None,
     }
 }
 

@@ -17,6 +17,7 @@ fn row(ns: &str, name: &str, v: i64) -> Row {
         health: Health::Ok,
         drill: None,
         event: None,
+        owner: None,
     }
 }
 
