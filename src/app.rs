@@ -6,6 +6,7 @@ pub mod command;
 pub mod configure;
 pub mod decoders;
 pub mod describe;
+pub mod describe_events;
 pub mod discovered;
 pub mod keymap;
 pub mod list;

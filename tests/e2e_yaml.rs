@@ -101,6 +101,12 @@ fn describe_summarises_a_pod_and_a_node() {
             && s.contains("Image:")
             && s.contains("Conditions:")
     });
+    // The scheduler's event ends the describe, live.
+    k.type_keys("G");
+    k.wait_until("the pod's events at the end", SLOW, |s| {
+        s.contains("Scheduled") && s.contains("default-scheduler")
+    });
+    k.type_keys("gg");
     k.press_esc();
     k.command("no");
     k.wait_for("node-1", SLOW);

@@ -241,7 +241,7 @@ fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wir
             state.quit = Some(0);
             true
         }
-        Event::Store(changed) => visible_key(state).is_some_and(|k| k == changed.key),
+        Event::Store(changed) => visible_keys(state).contains(&changed.key),
         Event::Tick => true,
         Event::Kubeconfig {
             generation: g,
@@ -375,13 +375,20 @@ fn on_key(state: &mut UiState, key: KeyPress) {
     }
 }
 
-/// The key of the list on screen, if any.
-fn visible_key(state: &UiState) -> Option<ResourceKey> {
+/// The keys whose changes show on screen: the list's, or the YAML/describe view's object
+/// and events.
+fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
     match state.top() {
-        Screen::Yaml(y) => y.watch.as_ref().map(|w| w.key.clone()),
+        Screen::Yaml(y) => {
+            let object = y.watch.as_ref().map(|w| w.key.clone());
+            let events = y.events.as_ref().map(|s| s.served_by.clone());
+            object.into_iter().chain(events).collect()
+        }
         _ => state
             .top_list()
-            .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone())),
+            .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -392,7 +399,13 @@ fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<S
             Screen::List(l) if l.source.is_none() => {
                 l.source = Some(Source::subscribed(pool.subscribe(l.key.clone())));
             }
-            Screen::Yaml(y) if y.watch.is_none() => {
+            Screen::Yaml(y) if y.watch.is_none() || (y.describe && y.events.is_none()) => {
+                if let Some(key) = y.events_key().filter(|_| y.events.is_none()) {
+                    y.events = Some(Source::subscribed(pool.subscribe(key)));
+                }
+                if y.watch.is_some() {
+                    continue;
+                }
                 let client = pool.client().clone();
                 y.watch = Some(watch_object(
                     pool.runtime(),

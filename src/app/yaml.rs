@@ -37,6 +37,8 @@ pub struct YamlView {
     pub deleted: bool,
     /// Show the `kubectl describe`-like summary instead of YAML (`d`).
     pub describe: bool,
+    /// Describe: the object's events, attached by the loop (see `describe_events`).
+    pub events: Option<super::state::Source>,
 }
 
 impl YamlView {
@@ -54,7 +56,14 @@ impl YamlView {
             rendered: None,
             deleted: false,
             describe: false,
+            events: None,
         }
+    }
+
+    /// Describe: the key of the object's events informer.
+    pub fn events_key(&self) -> Option<ResourceKey> {
+        self.describe
+            .then(|| super::describe_events::key_for(&self.key, &self.name))
     }
 
     /// Re-renders when the watched object or a setting changed.
@@ -70,7 +79,12 @@ impl YamlView {
         self.rendered = Some(stamp);
         self.lines = match &view.object {
             Some(obj) if self.describe => {
-                super::describe::describe(obj, &self.key.kind, jiff::Timestamp::now().as_second())
+                let now = jiff::Timestamp::now().as_second();
+                let mut lines = super::describe::describe(obj, &self.key.kind, now);
+                let snap = self.events.as_ref().map(|s| s.slot.load());
+                let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
+                lines.extend(super::describe_events::lines(snap.as_deref(), uid, now));
+                lines
             }
             Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),
             None => Vec::new(),

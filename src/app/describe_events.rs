@@ -1,0 +1,155 @@
+//! The end of a describe view: the object's live events, as `kubectl describe` lists them
+//! (`Type`, `Reason`, `Age` with `(xN over M)`, `From`, `Message`), oldest first. The events
+//! come from a small informer narrowed server-side by `involvedObject` field selectors. Owns
+//! that key and the rendering; must not do I/O.
+
+use crate::kube::key::ResourceKey;
+use crate::kube::kind::BuiltinKind;
+use crate::kube::row::{Cell, Row};
+use crate::kube::sanitize::sanitize;
+use crate::kube::state::SyncState;
+use crate::kube::store::Snapshot;
+use crate::table::format::human_duration;
+
+/// The events informer of one object: `involvedObject.kind` and `.name` (and the namespace
+/// for namespaced objects; cluster-scoped objects' events may be in any namespace).
+pub fn key_for(object: &ResourceKey, name: &str) -> ResourceKey {
+    let fields = format!(
+        "involvedObject.kind={},involvedObject.name={name}",
+        object.kind.kind_name()
+    );
+    ResourceKey::new(BuiltinKind::Event, object.namespace.as_deref()).with_fields(&fields)
+}
+
+/// Index of a cell in the event row (see `crate::table` EVENT columns).
+const TYPE: usize = 1;
+const REASON: usize = 2;
+const SOURCE: usize = 6;
+
+/// `From`: the reporting component without its host (`kubelet`, not `kubelet, node-1`).
+fn from(source: &str) -> &str {
+    source.split(", ").next().unwrap_or(source)
+}
+
+fn text(row: &Row, i: usize) -> String {
+    match row.cells.get(i) {
+        Some(Cell::Text(t)) => t.to_string(),
+        Some(Cell::Static(t)) => (*t).to_owned(),
+        _ => String::new(),
+    }
+}
+
+/// The `Events:` section for `snap` (`None`: not subscribed yet), ages against `now`, only
+/// rows whose uid matches `uid` when both are known (a recreated object's old events are
+/// left out).
+pub fn lines(snap: Option<&Snapshot>, uid: &str, now: i64) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let Some(snap) = snap else {
+        out.push("Events:           (connecting…)".into());
+        return out;
+    };
+    let mut rows: Vec<&Row> = snap
+        .rows
+        .iter()
+        .map(|r| r.as_ref())
+        .filter(|r| {
+            r.event
+                .as_ref()
+                .is_some_and(|e| uid.is_empty() || e.involved.uid.is_empty() || *e.involved.uid == *uid)
+        })
+        .collect();
+    if rows.is_empty() {
+        let state = match &snap.state {
+            SyncState::Live => "<none>".to_owned(),
+            other => format!("<none yet: {other}>"),
+        };
+        out.push(format!("Events:           {}", sanitize(&state)));
+        return out;
+    }
+    rows.sort_by_key(|r| r.event.as_ref().and_then(|e| e.last_seen));
+    out.push("Events:".into());
+    out.push(format!(
+        "  {:<8} {:<24} {:<20} {:<24} Message",
+        "Type", "Reason", "Age", "From"
+    ));
+    out.push(format!(
+        "  {:<8} {:<24} {:<20} {:<24} -------",
+        "----", "------", "---", "----"
+    ));
+    for r in rows {
+        let Some(e) = &r.event else { continue };
+        let age = e
+            .last_seen
+            .map_or_else(|| "<unknown>".to_owned(), |t| human_duration(now - t));
+        let first = r.created.filter(|_| e.count > 1);
+        let age = match first {
+            Some(f) => format!("{age} (x{} over {})", e.count, human_duration(now - f)),
+            None => age,
+        };
+        let message = e.message.lines().next().unwrap_or("");
+        out.push(format!(
+            "  {:<8} {:<24} {:<20} {:<24} {message}",
+            text(r, TYPE),
+            text(r, REASON),
+            age,
+            from(&text(r, SOURCE))
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::kube::row::RowCtx;
+
+    fn event(name: &str, uid: &str, reason: &str, last: &str, count: i64) -> Arc<Row> {
+        let ev = json!({"metadata": {"name": name, "namespace": "a", "uid": name,
+                "creationTimestamp": "2026-11-30T10:00:00Z"},
+            "involvedObject": {"kind": "Pod", "name": "web", "namespace": "a", "uid": uid},
+            "type": "Warning", "reason": reason, "message": "back-off\nsecond line",
+            "source": {"component": "kubelet", "host": "node-1"},
+            "lastTimestamp": last, "count": count});
+        let row = crate::table::decode_row(BuiltinKind::Event, ev.to_string().as_bytes(), &RowCtx::default());
+        Arc::new(row.unwrap())
+    }
+
+    #[test]
+    fn events_of_this_object_oldest_first_with_repeat_counts() {
+        let object = ResourceKey::new(BuiltinKind::Pod, Some("a"));
+        let key = key_for(&object, "web");
+        assert_eq!(
+            key.to_string(),
+            "events@a involvedObject.kind=Pod,involvedObject.name=web"
+        );
+        let mut snap = Snapshot::empty(key, 1);
+        snap.state = SyncState::Live;
+        snap.rows = vec![
+            event("e2", "u1", "BackOff", "2026-11-30T10:09:00Z", 5),
+            event("e1", "u1", "Pulled", "2026-11-30T10:01:00Z", 1),
+            event("old", "u0", "Killing", "2026-11-30T10:05:00Z", 1),
+        ]
+        .into();
+        let now = parse("2026-11-30T10:10:00Z");
+        let text = lines(Some(&snap), "u1", now).join("\n");
+        let pulled = text.find("Pulled").unwrap();
+        let backoff = text.find("BackOff").unwrap();
+        assert!(pulled < backoff, "oldest first\n{text}");
+        assert!(text.contains("60s (x5 over 10m)"), "{text}");
+        assert!(text.contains("kubelet ") && !text.contains("node-1"), "{text}");
+        assert!(!text.contains("Killing"), "another object's events\n{text}");
+        assert!(!text.contains("second line"), "{text}");
+        snap.rows = Vec::new().into();
+        assert!(lines(Some(&snap), "u1", now)
+            .join("\n")
+            .contains("Events:           <none>"));
+    }
+
+    fn parse(s: &str) -> i64 {
+        crate::table::meta::parse_rfc3339(s).unwrap()
+    }
+}
