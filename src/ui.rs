@@ -133,13 +133,28 @@ fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
     let wanted = [
         Action::CommandMode,
         Action::FilterMode,
+        Action::Help,
         Action::Enter,
         Action::Back,
         Action::ToggleWarnings,
+        Action::Yaml,
+        Action::Describe,
         Action::ObjectEvents,
-        Action::Help,
+        Action::JumpOwner,
+        Action::ToggleManaged,
+        Action::Reveal,
+        Action::Save,
         Action::Quit,
     ];
+    // Words for actions whose help text does not start with one.
+    let word = |a: Action| match a {
+        Action::Yaml => Some("yaml"),
+        Action::JumpOwner => Some("owner"),
+        Action::ToggleManaged => Some("managed"),
+        Action::Reveal => Some("decode"),
+        Action::Back if !matches!(state.top(), crate::app::state::Screen::List(_)) => Some("back"),
+        _ => None,
+    };
     let mut spans = Vec::new();
     for a in wanted {
         if !state.applies(a) {
@@ -147,7 +162,9 @@ fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
         }
         if let Some(b) = state.keymap.bindings(KeyMode::Normal).iter().find(|b| b.run == a) {
             spans.push(Span::styled(format!("<{}>", b.on), theme.label));
-            let short = b.desc.split([' ', ':', '(']).next().unwrap_or("").to_owned();
+            let short = word(a)
+                .unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""))
+                .to_owned();
             spans.push(Span::styled(format!(" {short}  "), theme.dim));
         }
     }

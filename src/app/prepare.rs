@@ -13,9 +13,15 @@ use crate::kube::store::Snapshot;
 
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
-    let fallback = std::mem::take(&mut state.fallback);
-    prepare_with(state, &fallback);
-    state.fallback = fallback;
+    // Namespaces to offer when listing them is forbidden: `[namespaces] fallback`, then the
+    // favourites and the namespace in use, when not already there.
+    let mut offer = state.fallback.clone();
+    for f in state.favourites.iter().chain(&state.namespace) {
+        if !offer.contains(f) {
+            offer.push(f.clone());
+        }
+    }
+    prepare_with(state, &offer);
 }
 
 /// For an RBAC-limited user who may not list namespaces: the configured fallback namespaces

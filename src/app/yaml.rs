@@ -39,6 +39,9 @@ pub struct YamlView {
     pub describe: bool,
     /// Describe: the object's events, attached by the loop (see `describe_events`).
     pub events: Option<super::state::Source>,
+    /// A fixed clock (unix seconds) for describe's ages instead of the wall clock (screen
+    /// tests).
+    pub clock: Option<i64>,
 }
 
 impl YamlView {
@@ -57,6 +60,7 @@ impl YamlView {
             deleted: false,
             describe: false,
             events: None,
+            clock: None,
         }
     }
 
@@ -79,7 +83,7 @@ impl YamlView {
         self.rendered = Some(stamp);
         self.lines = match &view.object {
             Some(obj) if self.describe => {
-                let now = jiff::Timestamp::now().as_second();
+                let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
                 let mut lines = super::describe::describe(obj, &self.key.kind, now);
                 let snap = self.events.as_ref().map(|s| s.slot.load());
                 let uid = obj["metadata"]["uid"].as_str().unwrap_or("");

@@ -50,12 +50,26 @@ pub struct ObjectWatch {
     pub key: ResourceKey,
     /// The latest view; read with `load_full`.
     pub view: Arc<ArcSwap<ObjectView>>,
-    task: JoinHandle<()>,
+    /// The list-watch task; `None` for a fixed view.
+    task: Option<JoinHandle<()>>,
+}
+
+impl ObjectWatch {
+    /// A view nobody updates (screen tests).
+    pub fn fixed(key: ResourceKey, view: ObjectView) -> ObjectWatch {
+        ObjectWatch {
+            key,
+            view: Arc::new(ArcSwap::from_pointee(view)),
+            task: None,
+        }
+    }
 }
 
 impl Drop for ObjectWatch {
     fn drop(&mut self) {
-        self.task.abort();
+        if let Some(t) = &self.task {
+            t.abort();
+        }
     }
 }
 
@@ -84,7 +98,11 @@ pub fn watch_object(
         config: InformerConfig::default(),
     };
     let task = runtime.spawn(run_sink::<RawObject, _>(parts, sink));
-    ObjectWatch { key, view, task }
+    ObjectWatch {
+        key,
+        view,
+        task: Some(task),
+    }
 }
 
 struct ObjectSink {

@@ -77,13 +77,16 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
     let [table_area, notes_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(notes.len() as u16)]).areas(area);
     f.render_widget(Paragraph::new(notes), notes_area);
+    let widest = |f: &dyn Fn(&crate::kube::resource::ApiResource) -> usize| {
+        listing.iter().map(|(_, r)| f(r)).max().unwrap_or(0).clamp(8, 48) as u16
+    };
     let widths = [
-        Constraint::Min(20),
-        Constraint::Length(14),
-        Constraint::Min(20),
+        Constraint::Length(widest(&|r| r.plural.len())),
+        Constraint::Length(widest(&|r| r.short.join(",").len()).min(14)),
+        Constraint::Length(widest(&|r| r.api_version().len())),
         Constraint::Length(10),
-        Constraint::Min(16),
-        Constraint::Length(12),
+        Constraint::Min(widest(&|r| r.kind.len())),
+        Constraint::Length(10),
     ];
     let title = format!(" api-resources[{}] — enter opens ", listing.len());
     let header = Row::new(HEADERS.map(Line::from));
