@@ -3,7 +3,8 @@
 //! applies 1,000 MODIFIED events and publishes one snapshot. Measured with decode inside
 //! (`burst_decode_apply_publish`: watch-line JSON → `WatchEvent<PodObj>` → row → apply, then
 //! publish, as the informer does) and outside (`burst_apply_publish`: rows prebuilt), plus the
-//! parts alone (`decode_1000`, `decode_row_1000`, `publish_one_change`).
+//! parts alone (`decode_1000`, `decode_row_1000`, `publish_one_change`), and the generic
+//! decoder of custom resources with five printer columns (`custom_decode_row_1000`).
 //! Run: `cargo bench --bench store` (wall time) or `BENCH_CPU=1 cargo bench --bench store` (CPU
 //! time of the bench thread, for a loaded machine); medians land in
 //! `target/criterion/store{,_cpu}/*/new/estimates.json`. Publication drops the previous
@@ -18,8 +19,11 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
+use ktui::kube::resource::{ApiResource, PrinterColumn};
 use ktui::kube::row::{IntoRow, Row, RowCtx};
+use ktui::kube::sink::RowBuilder;
 use ktui::kube::store::{Slot, StoreChanged, StoreWriter};
+use ktui::table::custom::{CustomObj, CustomRows};
 use ktui::table::PodObj;
 use kube::api::WatchEvent;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -131,7 +135,67 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
             }
         })
     });
+
+    // A custom resource through the generic decoder and five printer columns (a filter
+    // among them): the path every CRD and non-built-in kind takes.
+    let (gizmos, builder) = custom_fixture();
+    g.bench_function("custom_decode_row_1000", |b| {
+        b.iter(|| {
+            for l in &gizmos {
+                let obj: CustomObj = serde_json::from_slice(l).expect("gizmo");
+                black_box(builder.build(obj, &ctx));
+            }
+        })
+    });
     g.finish();
+}
+
+fn custom_fixture() -> (Vec<Vec<u8>>, CustomRows) {
+    let col = |name: &str, ty: &str, path: &str| PrinterColumn {
+        name: name.into(),
+        column_type: ty.into(),
+        json_path: path.into(),
+        priority: 0,
+    };
+    let res = ApiResource {
+        group: "demo.ktui.dev".into(),
+        version: "v1".into(),
+        plural: "gizmos".into(),
+        kind: "Gizmo".into(),
+        namespaced: true,
+        columns: vec![
+            col("Color", "string", ".spec.color"),
+            col("Size", "integer", ".spec.size"),
+            col(
+                "Ready",
+                "string",
+                r#".status.conditions[?(@.type=="Ready")].status"#,
+            ),
+            col("Port", "integer", ".spec.ports[0].port"),
+            col("Age", "date", ".metadata.creationTimestamp"),
+        ]
+        .into(),
+        from_crd: true,
+        ..Default::default()
+    };
+    let objects = (0..BURST)
+        .map(|i| {
+            serde_json::json!({
+                "apiVersion": "demo.ktui.dev/v1", "kind": "Gizmo",
+                "metadata": {"name": format!("gizmo-{i}"), "namespace": format!("ns-{}", i % 50),
+                    "uid": format!("u-{i}"), "resourceVersion": format!("{}", 1000 + i),
+                    "creationTimestamp": "2026-11-01T10:00:00Z",
+                    "labels": {"app": format!("app-{}", i % 20), "tier": "backend"}},
+                "spec": {"color": "red", "size": i, "ports": [{"port": 8443}, {"port": 9090}]},
+                "status": {"conditions": [
+                    {"type": "Synced", "status": "True", "lastTransitionTime": "2026-11-01T10:00:00Z"},
+                    {"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-01T10:00:00Z"}]}
+            })
+            .to_string()
+            .into_bytes()
+        })
+        .collect();
+    (objects, CustomRows::new(&res))
 }
 
 run_benches!(bench);

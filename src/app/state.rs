@@ -307,7 +307,8 @@ impl UiState {
             (Reveal, None) => {
                 matches!(self.top(), Screen::Yaml(y) if y.key.kind == crate::kube::kind::BuiltinKind::Secret)
             }
-            (ToggleManaged | Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
+            (ToggleManaged, None) => matches!(self.top(), Screen::Yaml(y) if !y.describe),
+            (Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
             (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline(),
