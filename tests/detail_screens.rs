@@ -5,10 +5,8 @@
 
 use std::sync::Arc;
 
-use ktui::app::prepare::prepare;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::yaml::YamlView;
-use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::object::{ObjectView, ObjectWatch};
@@ -19,12 +17,12 @@ use ktui::kube::state::SyncState;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::table::custom::{CustomObj, CustomRows};
 use ktui::table::decode_row;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::{json, Value};
 
-/// 2026-11-30T12:00:00Z.
-const NOW: i64 = 1_796_040_000;
+#[path = "support/screen.rs"]
+mod screen;
+
+use screen::NOW;
 
 fn ts(secs_ago: i64) -> String {
     jiff::Timestamp::from_second(NOW - secs_ago).unwrap().to_string()
@@ -32,24 +30,12 @@ fn ts(secs_ago: i64) -> String {
 
 fn connected(first: Screen) -> UiState {
     let mut state = UiState::new(first, Some("shop".into()), false);
-    state.conn = Conn::Connected(ClusterInfo {
-        context: "prod-eu".into(),
-        server: "https://10.0.0.1:6443".into(),
-        namespace: "shop".into(),
-        contexts: vec!["prod-eu".into()],
-    });
+    screen::connect(&mut state, "prod-eu");
     state
 }
 
 fn render(state: &mut UiState, w: u16, h: u16) -> String {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
-        state.page_rows = page;
-    }
-    format!("{}", term.backend())
+    format!("{}", screen::render(state, w, h).backend())
 }
 
 fn detail(kind: BuiltinKind, ns: Option<&str>, obj: Value, deleted: bool, describe: bool) -> YamlView {

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use ktui::app::action::Action;
 use ktui::app::configure;
 use ktui::app::keymap::{KeyMode, KeyPress, Lookup};
-use ktui::app::prepare::prepare;
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::config::theme::ColorSupport;
@@ -25,8 +24,10 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 use serde_json::json;
 
-/// 2026-11-30T12:00:00Z.
-const NOW: i64 = 1_796_040_000;
+#[path = "support/screen.rs"]
+mod screen;
+
+use screen::NOW;
 
 fn pod(name: &str, phase: &str, waiting: Option<&str>) -> Vec<u8> {
     let created = jiff::Timestamp::from_second(NOW - 3600).unwrap().to_string();
@@ -73,14 +74,7 @@ fn pods_state() -> UiState {
 }
 
 fn render(state: &mut UiState) -> Terminal<TestBackend> {
-    let mut term = Terminal::new(TestBackend::new(80, 36)).unwrap();
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
-        state.page_rows = page;
-    }
-    term
+    screen::render(state, 80, 36)
 }
 
 fn with_help(mut state: UiState) -> Terminal<TestBackend> {

@@ -5,9 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use ktui::app::prepare::prepare;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
-use ktui::kube::client::ClusterInfo;
+use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::RowCtx;
@@ -15,12 +13,12 @@ use ktui::kube::state::SyncState;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::table::decode_row;
 use ktui::ui::theme::Theme;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::json;
 
-/// 2026-11-30T12:00:00Z.
-const NOW: i64 = 1_796_040_000;
+#[path = "support/screen.rs"]
+mod screen;
+
+use screen::NOW;
 
 fn ts(secs_ago: i64) -> String {
     jiff::Timestamp::from_second(NOW - secs_ago).unwrap().to_string()
@@ -76,12 +74,7 @@ fn state_with(kind: BuiltinKind, slot: Arc<Slot>, namespace: Option<&str>) -> Ui
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = UiState::new(Screen::List(Box::new(list)), namespace.map(str::to_owned), false);
-    state.conn = Conn::Connected(ClusterInfo {
-        context: "prod-eu".into(),
-        server: "https://10.0.0.1:6443".into(),
-        namespace: "shop".into(),
-        contexts: vec!["prod-eu".into()],
-    });
+    screen::connect(&mut state, "prod-eu");
     state
 }
 
@@ -105,17 +98,7 @@ fn slot_with(kind: BuiltinKind, objects: &[Vec<u8>], finish: Option<SyncState>) 
     slot
 }
 
-fn render(state: &mut UiState, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    // Two passes: the first learns the page size, as the real loop does.
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
-        state.page_rows = page;
-    }
-    term
-}
+use screen::render;
 
 #[test]
 fn live_pods_80x24_and_160x45() {

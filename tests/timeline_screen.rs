@@ -5,10 +5,8 @@
 use std::sync::Arc;
 
 use ktui::app::action::Action;
-use ktui::app::prepare::prepare;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
-use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::RowCtx;
@@ -16,11 +14,12 @@ use ktui::kube::sink::Sink;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
 use ktui::table::EventObj;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use serde_json::json;
 
-const NOW: i64 = 1_796_040_000;
+#[path = "support/screen.rs"]
+mod screen;
+
+use screen::NOW;
 
 fn ts(secs_ago: i64) -> String {
     jiff::Timestamp::from_second(NOW - secs_ago).unwrap().to_string()
@@ -72,24 +71,12 @@ fn fixture() -> Fixture {
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false);
-    state.conn = Conn::Connected(ClusterInfo {
-        context: "prod".into(),
-        server: "https://10.0.0.1:6443".into(),
-        namespace: "shop".into(),
-        contexts: vec![],
-    });
+    screen::connect(&mut state, "prod");
     Fixture { writer, state }
 }
 
 fn draw(state: &mut UiState) -> String {
-    let mut term = Terminal::new(TestBackend::new(100, 20)).unwrap();
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)).unwrap();
-        state.page_rows = page;
-    }
-    format!("{}", term.backend())
+    format!("{}", screen::render(state, 100, 20).backend())
 }
 
 fn selected_name(state: &UiState) -> String {
