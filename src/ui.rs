@@ -153,6 +153,7 @@ fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
         Action::ToggleManaged => Some("managed"),
         Action::Reveal => Some("decode"),
         Action::Back if !matches!(state.top(), crate::app::state::Screen::List(_)) => Some("back"),
+        Action::Enter if !matches!(state.top(), crate::app::state::Screen::List(_)) => Some("open"),
         _ => None,
     };
     let mut spans = Vec::new();

@@ -312,7 +312,8 @@ impl UiState {
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
             (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline(),
-            (Enter | SortName | SortAge | SortStatus | ToggleWide, None) => false,
+            (Enter, None) => matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. }),
+            (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             _ => true,
         }

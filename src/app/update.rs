@@ -158,7 +158,6 @@ fn back(state: &mut UiState) {
     }
 }
 
-/// Drill-down from the selected row (see [`Drill`]).
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
 pub(super) fn switch_context(state: &mut UiState, name: &str) {
     if !state.contexts.iter().any(|c| c == name) {
@@ -168,6 +167,8 @@ pub(super) fn switch_context(state: &mut UiState, name: &str) {
     state.switch_to = Some(name.to_owned());
 }
 
+/// `enter`: switch to the selected context, open the selected resource of `:ar`, show a
+/// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.contexts.get(*selected).cloned() {
