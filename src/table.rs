@@ -9,8 +9,12 @@ pub mod custom;
 pub mod daemonset;
 pub mod deployment;
 pub mod event;
+pub mod endpoints;
 pub mod format;
+pub mod hpa;
+pub mod ingress;
 pub mod job;
+pub mod join;
 pub mod jsonpath;
 pub mod meta;
 pub mod namespace;
@@ -18,7 +22,9 @@ pub mod node;
 pub mod pod;
 pub mod pod_status;
 pub mod printer;
+pub mod pv;
 pub mod pvc;
+pub mod quantity;
 pub mod replicaset;
 pub mod secret;
 pub mod select;
@@ -39,11 +45,15 @@ pub use configmap::ConfigMapObj;
 pub use cronjob::CronJobObj;
 pub use daemonset::DaemonSetObj;
 pub use deployment::DeploymentObj;
+pub use endpoints::{EndpointSliceObj, EndpointsObj};
 pub use event::EventObj;
+pub use hpa::HpaObj;
+pub use ingress::IngressObj;
 pub use job::JobObj;
 pub use namespace::NamespaceObj;
 pub use node::NodeObj;
 pub use pod::PodObj;
+pub use pv::PvObj;
 pub use pvc::PvcObj;
 pub use replicaset::ReplicaSetObj;
 pub use secret::SecretObj;
@@ -177,6 +187,17 @@ static CRONJOB: KindSpec = KindSpec {
     ]),
     status_col: Some(2),
 };
+static HPA: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        c("REFERENCE"),
+        c("TARGETS"),
+        c("MINPODS"),
+        c("MAXPODS"),
+        c("REPLICAS"),
+        c("AGE"),
+    ]),
+    status_col: None,
+};
 static SERVICE: KindSpec = KindSpec {
     columns: Cow::Borrowed(&[
         c("TYPE"),
@@ -186,6 +207,18 @@ static SERVICE: KindSpec = KindSpec {
         c("AGE"),
         w("SELECTOR"),
     ]),
+    status_col: None,
+};
+static INGRESS: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("CLASS"), c("HOSTS"), c("ADDRESS"), c("PORTS"), c("AGE")]),
+    status_col: None,
+};
+static ENDPOINTS: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("ENDPOINTS"), c("AGE")]),
+    status_col: None,
+};
+static ENDPOINTSLICE: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[c("ADDRESSTYPE"), c("PORTS"), c("ENDPOINTS"), c("AGE")]),
     status_col: None,
 };
 static CONFIGMAP: KindSpec = KindSpec {
@@ -227,6 +260,21 @@ static PVC: KindSpec = KindSpec {
     ]),
     status_col: Some(0),
 };
+static PV: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        c("CAPACITY"),
+        c("ACCESS MODES"),
+        c("RECLAIM POLICY"),
+        c("STATUS"),
+        c("CLAIM"),
+        c("STORAGECLASS"),
+        c("VOLUMEATTRIBUTESCLASS"),
+        c("REASON"),
+        c("AGE"),
+        w("VOLUMEMODE"),
+    ]),
+    status_col: Some(3),
+};
 /// The event timeline's columns: `kubectl get events` cells, with COUNT and SOURCE shown
 /// by default (the timeline's order), SUBOBJECT and FIRST SEEN wide only.
 static EVENT: KindSpec = KindSpec {
@@ -264,12 +312,17 @@ pub fn builtin_spec(kind: BuiltinKind) -> &'static KindSpec {
         DaemonSet => &DAEMONSET,
         Job => &JOB,
         CronJob => &CRONJOB,
+        HorizontalPodAutoscaler => &HPA,
         Service => &SERVICE,
+        Ingress => &INGRESS,
+        Endpoints => &ENDPOINTS,
+        EndpointSlice => &ENDPOINTSLICE,
         ConfigMap => &CONFIGMAP,
         Secret => &SECRET,
         Node => &NODE,
         Namespace => &NAMESPACE,
         PersistentVolumeClaim => &PVC,
+        PersistentVolume => &PV,
         Event => &EVENT,
     }
 }
@@ -289,12 +342,17 @@ pub fn decode_row(kind: BuiltinKind, json: &[u8], ctx: &RowCtx) -> serde_json::R
         DaemonSet => decode::<DaemonSetObj>(json, ctx),
         Job => decode::<JobObj>(json, ctx),
         CronJob => decode::<CronJobObj>(json, ctx),
+        HorizontalPodAutoscaler => decode::<HpaObj>(json, ctx),
         Service => decode::<ServiceObj>(json, ctx),
+        Ingress => decode::<IngressObj>(json, ctx),
+        Endpoints => decode::<EndpointsObj>(json, ctx),
+        EndpointSlice => decode::<EndpointSliceObj>(json, ctx),
         ConfigMap => decode::<ConfigMapObj>(json, ctx),
         Secret => decode::<SecretObj>(json, ctx),
         Node => decode::<NodeObj>(json, ctx),
         Namespace => decode::<NamespaceObj>(json, ctx),
         PersistentVolumeClaim => decode::<PvcObj>(json, ctx),
+        PersistentVolume => decode::<PvObj>(json, ctx),
         Event => decode::<EventObj>(json, ctx),
     }
 }

@@ -20,6 +20,8 @@ use ktui::table::{builtin_spec, decode_row};
 
 #[path = "golden_columns/fixtures.rs"]
 mod fixtures;
+#[path = "golden_columns/net_hpa_pv.rs"]
+mod net_hpa_pv;
 #[path = "golden_columns/pods.rs"]
 mod pods;
 
@@ -164,11 +166,11 @@ impl Drop for Cleanup<'_> {
         }
         let unfinalize = r#"{"metadata":{"finalizers":null}}"#;
         let (c, ns) = (self.cluster, self.ns);
-        for (resource, name) in fixtures::finalized() {
+        for (resource, name) in fixtures::finalized(ns) {
             let _ = c.kubectl(&[
                 "patch",
                 resource,
-                name,
+                &name,
                 "-n",
                 ns,
                 "--type=merge",
@@ -193,6 +195,8 @@ impl Drop for Cleanup<'_> {
         let _ = c.kubectl(&["delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force"]);
         let _ = c.kubectl(&["delete", "node", self.node, "--wait=false"]);
         let _ = c.kubectl(&["delete", "persistentvolume", &format!("{ns}-pv"), "--wait=false"]);
+        let fixture_pvs = format!("{}={ns}", net_hpa_pv::PV_LABEL);
+        let _ = c.kubectl(&["delete", "persistentvolumes", "-l", &fixture_pvs, "--wait=false"]);
         let _ = c.kubectl(&["delete", "namespace", ns, self.doomed_ns, "--wait=false"]);
     }
 }
@@ -229,23 +233,33 @@ async fn golden_columns_match_server_tables() {
         let target = if resource == "nodes" {
             vec!["patch", resource, &node]
         } else {
-            vec!["patch", resource, name, "-n", &ns]
+            vec!["patch", resource, &name, "-n", &ns]
         };
         let mut args = target;
         args.extend(["--subresource=status", "--type=merge", "-p", &p]);
         cluster.kubectl_ok(&args);
     }
-    for (resource, name) in fixtures::deletions() {
-        cluster.kubectl_ok(&["delete", resource, name, "-n", &ns, "--wait=false"]);
+    for (resource, name) in fixtures::deletions(&ns) {
+        cluster.kubectl_ok(&["delete", resource, &name, "-n", &ns, "--wait=false"]);
     }
     cluster.kubectl_ok(&["delete", "namespace", &doomed_ns, "--wait=false"]);
-    // let the controllers create replica sets, pods and job status
+    // let the controllers create replica sets, pods and job status, and settle volumes
+    let fixture_pvs = format!("{}={ns}", net_hpa_pv::PV_LABEL);
     for _ in 0..40 {
         let names = cluster.kubectl_ok(&["get", "rs,pods", "-n", &ns, "-o", "name"]);
         let bound = cluster.kubectl_ok(&["get", "pvc", "bound", "-n", &ns, "-o", "jsonpath={.status.phase}"]);
+        let pv_phases = cluster.kubectl_ok(&[
+            "get",
+            "pv",
+            "-l",
+            &fixture_pvs,
+            "-o",
+            "jsonpath={.items[*].status.phase}",
+        ]);
         if names.lines().filter(|l| l.starts_with("replicaset")).count() >= 2
             && names.lines().filter(|l| l.contains("pod/ds-")).count() >= 2
             && bound == "Bound"
+            && net_hpa_pv::settled(&pv_phases)
         {
             break;
         }

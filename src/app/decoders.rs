@@ -36,12 +36,17 @@ impl Decoders for TableDecoders {
             DaemonSet => run::<DaemonSetObj>(ctx).boxed(),
             Job => run::<JobObj>(ctx).boxed(),
             CronJob => run::<CronJobObj>(ctx).boxed(),
+            HorizontalPodAutoscaler => run::<HpaObj>(ctx).boxed(),
             Service => run::<ServiceObj>(ctx).boxed(),
+            Ingress => run::<IngressObj>(ctx).boxed(),
+            Endpoints => run::<EndpointsObj>(ctx).boxed(),
+            EndpointSlice => run::<EndpointSliceObj>(ctx).boxed(),
             ConfigMap => run::<ConfigMapObj>(ctx).boxed(),
             Secret => run::<SecretObj>(ctx).boxed(),
             Node => run::<NodeObj>(ctx).boxed(),
             Namespace => run::<NamespaceObj>(ctx).boxed(),
             PersistentVolumeClaim => run::<PvcObj>(ctx).boxed(),
+            PersistentVolume => run::<PvObj>(ctx).boxed(),
             Event => {
                 // Events feed the timeline (merged by uid, kept past the server's TTL).
                 let (parts, writer, rows) = ctx.into_parts();

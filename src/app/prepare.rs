@@ -13,35 +13,36 @@ use crate::kube::store::Snapshot;
 
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
-    // Namespaces to offer when listing them is forbidden: `[namespaces] fallback`, then the
-    // favourites and the namespace in use, when not already there.
-    let mut offer = state.fallback.clone();
-    for f in state.favourites.iter().chain(&state.namespace) {
-        if !offer.contains(f) {
-            offer.push(f.clone());
+    // Namespaces to offer when listing them is forbidden: `[namespaces] fallback` and the
+    // favourites (`<from config>`), then the namespace in use (`<in use>`).
+    let mut offer: Vec<(String, &'static str)> = Vec::new();
+    let config = state.fallback.iter().chain(&state.favourites).map(|n| (n, "<from config>"));
+    for (ns, why) in config.chain(state.namespace.iter().map(|n| (n, "<in use>"))) {
+        if !offer.iter().any(|(o, _)| o == ns) {
+            offer.push((ns.clone(), why));
         }
     }
     prepare_with(state, &offer);
 }
 
-/// For an RBAC-limited user who may not list namespaces: the configured fallback namespaces
-/// (`[namespaces] fallback`) as rows of the forbidden namespace list, so `enter` still leads
-/// to their pods. The state stays `forbidden` in the header.
-fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[String]) -> Arc<Snapshot> {
+/// For an RBAC-limited user who may not list namespaces: the namespaces ktui knows of (name,
+/// and why, shown in the STATUS column) as rows of the forbidden namespace list, so `enter`
+/// still leads to their pods. The state stays `forbidden` in the header.
+fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)]) -> Arc<Snapshot> {
     let forbidden = matches!(snap.state, SyncState::Forbidden { .. });
     if snap.key.kind != BuiltinKind::Namespace || !forbidden || fallback.is_empty() {
         return snap;
     }
     let rows: Arc<[Arc<Row>]> = fallback
         .iter()
-        .map(|ns| {
+        .map(|(ns, why)| {
             Arc::new(Row {
                 namespace: None,
                 name: sanitized_box(ns),
                 uid: Box::from(""),
                 created: None,
                 labels: Arc::from(Vec::new()),
-                cells: vec![Cell::Static("<from config>"), Cell::Age(None)].into(),
+                cells: vec![Cell::Static(why), Cell::Age(None)].into(),
                 health: Health::Warn,
                 drill: Some(Drill::Namespace(sanitized_box(ns))),
                 event: None,
@@ -56,7 +57,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[String]) -> Arc<Snapshot
     })
 }
 
-fn prepare_with(state: &mut UiState, fallback: &[String]) {
+fn prepare_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     let page = state.page_rows.max(1);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();

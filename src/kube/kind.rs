@@ -14,12 +14,17 @@ pub enum BuiltinKind {
     DaemonSet,
     Job,
     CronJob,
+    HorizontalPodAutoscaler,
     Service,
+    Ingress,
+    Endpoints,
+    EndpointSlice,
     ConfigMap,
     Secret,
     Node,
     Namespace,
     PersistentVolumeClaim,
+    PersistentVolume,
     Event,
 }
 
@@ -44,7 +49,7 @@ pub struct KindInfo {
 
 impl BuiltinKind {
     /// Every built-in kind, in the order `?`/completion lists them.
-    pub const ALL: [BuiltinKind; 14] = [
+    pub const ALL: [BuiltinKind; 19] = [
         BuiltinKind::Pod,
         BuiltinKind::Deployment,
         BuiltinKind::ReplicaSet,
@@ -52,12 +57,17 @@ impl BuiltinKind {
         BuiltinKind::DaemonSet,
         BuiltinKind::Job,
         BuiltinKind::CronJob,
+        BuiltinKind::HorizontalPodAutoscaler,
         BuiltinKind::Service,
+        BuiltinKind::Ingress,
+        BuiltinKind::Endpoints,
+        BuiltinKind::EndpointSlice,
         BuiltinKind::ConfigMap,
         BuiltinKind::Secret,
         BuiltinKind::Node,
         BuiltinKind::Namespace,
         BuiltinKind::PersistentVolumeClaim,
+        BuiltinKind::PersistentVolume,
         BuiltinKind::Event,
     ];
 
@@ -104,7 +114,30 @@ impl BuiltinKind {
             DaemonSet => k("DaemonSet", "apps", "daemonsets", "daemonset", &["ds"], true),
             Job => k("Job", "batch", "jobs", "job", &[], true),
             CronJob => k("CronJob", "batch", "cronjobs", "cronjob", &["cj"], true),
+            // autoscaling/v2 is the preferred (and only complete) version since 1.23.
+            HorizontalPodAutoscaler => KindInfo {
+                version: "v2",
+                ..k(
+                    "HorizontalPodAutoscaler",
+                    "autoscaling",
+                    "horizontalpodautoscalers",
+                    "horizontalpodautoscaler",
+                    &["hpa"],
+                    true,
+                )
+            },
             Service => k("Service", "", "services", "service", &["svc"], true),
+            Ingress => k("Ingress", "networking.k8s.io", "ingresses", "ingress", &["ing"], true),
+            // Discovery spells the singular of endpoints `endpoints`.
+            Endpoints => k("Endpoints", "", "endpoints", "endpoints", &["ep"], true),
+            EndpointSlice => k(
+                "EndpointSlice",
+                "discovery.k8s.io",
+                "endpointslices",
+                "endpointslice",
+                &[],
+                true,
+            ),
             ConfigMap => k("ConfigMap", "", "configmaps", "configmap", &["cm"], true),
             Secret => k("Secret", "", "secrets", "secret", &[], true),
             Node => k("Node", "", "nodes", "node", &["no"], false),
@@ -116,6 +149,14 @@ impl BuiltinKind {
                 "persistentvolumeclaim",
                 &["pvc"],
                 true,
+            ),
+            PersistentVolume => k(
+                "PersistentVolume",
+                "",
+                "persistentvolumes",
+                "persistentvolume",
+                &["pv"],
+                false,
             ),
             Event => k("Event", "", "events", "event", &["ev"], true),
         }
@@ -187,6 +228,16 @@ mod tests {
             ("ns", BuiltinKind::Namespace),
             ("pvc", BuiltinKind::PersistentVolumeClaim),
             ("ev", BuiltinKind::Event),
+            ("ing", BuiltinKind::Ingress),
+            ("ingresses.networking.k8s.io", BuiltinKind::Ingress),
+            ("pv", BuiltinKind::PersistentVolume),
+            ("persistentvolume", BuiltinKind::PersistentVolume),
+            ("ep", BuiltinKind::Endpoints),
+            ("endpoints", BuiltinKind::Endpoints),
+            ("endpointslices", BuiltinKind::EndpointSlice),
+            ("EndpointSlice", BuiltinKind::EndpointSlice),
+            ("hpa", BuiltinKind::HorizontalPodAutoscaler),
+            ("horizontalpodautoscalers.autoscaling", BuiltinKind::HorizontalPodAutoscaler),
         ];
         for (typed, want) in cases {
             assert_eq!(BuiltinKind::resolve(typed), Some(want), "{typed}");
@@ -203,5 +254,13 @@ mod tests {
             "/apis/apps/v1/deployments"
         );
         assert_eq!(BuiltinKind::Node.url_path(Some("a")), "/api/v1/nodes");
+        assert_eq!(
+            BuiltinKind::HorizontalPodAutoscaler.url_path(Some("a")),
+            "/apis/autoscaling/v2/namespaces/a/horizontalpodautoscalers"
+        );
+        assert_eq!(
+            BuiltinKind::PersistentVolume.url_path(Some("a")),
+            "/api/v1/persistentvolumes"
+        );
     }
 }

@@ -27,8 +27,8 @@ pub fn core_versions() -> Value {
            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]})
 }
 
-fn group_json(group: &str) -> Value {
-    let gv = json!({"groupVersion": format!("{group}/v1"), "version": "v1"});
+fn group_json((group, version): (&str, &str)) -> Value {
+    let gv = json!({"groupVersion": format!("{group}/{version}"), "version": version});
     json!({"name": group, "versions": [gv.clone()], "preferredVersion": gv})
 }
 
@@ -40,8 +40,8 @@ pub fn group_list() -> Value {
 
 /// `/apis/<group>`, or `None` for a group not served.
 pub fn group(name: &str) -> Option<Value> {
-    groups().contains(&name).then(|| {
-        let mut g = group_json(name);
+    groups().into_iter().find(|(g, _)| *g == name).map(|gv| {
+        let mut g = group_json(gv);
         g["kind"] = json!("APIGroup");
         g["apiVersion"] = json!("v1");
         g
@@ -96,7 +96,14 @@ mod tests {
         let gz = resource_list("demo.ktui.dev", "v1").unwrap();
         assert_eq!(gz["resources"][0]["shortNames"], json!(["gz"]));
         assert!(resource_list("nope", "v1").is_none());
-        assert_eq!(group_list()["groups"].as_array().unwrap().len(), 4);
+        assert_eq!(group_list()["groups"].as_array().unwrap().len(), 7);
         assert!(group("apps").is_some() && group("nope").is_none());
+        assert_eq!(
+            group("autoscaling").unwrap()["preferredVersion"]["groupVersion"],
+            "autoscaling/v2"
+        );
+        let hpa = resource_list("autoscaling", "v2").unwrap();
+        assert_eq!(hpa["resources"][0]["shortNames"], json!(["hpa"]));
+        assert_eq!(hpa["resources"][0]["categories"], json!(["all"]));
     }
 }

@@ -74,7 +74,7 @@ const EVENT_FIELDS: &[&str] = &[
 const ALL: &[&str] = &["all"];
 
 /// Every served kind. Order is the discovery order within a group version.
-pub const KINDS: [SimKind; 16] = [
+pub const KINDS: [SimKind; 21] = [
     builtin(BuiltinKind::Pod, POD_FIELDS, ALL),
     builtin(BuiltinKind::Deployment, &[], ALL),
     builtin(BuiltinKind::ReplicaSet, &[], ALL),
@@ -89,6 +89,11 @@ pub const KINDS: [SimKind; 16] = [
     builtin(BuiltinKind::Namespace, &["status.phase"], &[]),
     builtin(BuiltinKind::PersistentVolumeClaim, &[], &[]),
     builtin(BuiltinKind::Event, EVENT_FIELDS, &[]),
+    builtin(BuiltinKind::Endpoints, &[], &[]),
+    builtin(BuiltinKind::PersistentVolume, &[], &[]),
+    builtin(BuiltinKind::HorizontalPodAutoscaler, &[], ALL),
+    builtin(BuiltinKind::Ingress, &[], &[]),
+    builtin(BuiltinKind::EndpointSlice, &[], &[]),
     SimKind {
         info: KindInfo {
             kind: "CustomResourceDefinition",
@@ -137,8 +142,13 @@ pub mod id {
     pub const NAMESPACE: KindId = 11;
     pub const PVC: KindId = 12;
     pub const EVENT: KindId = 13;
-    pub const CRD: KindId = 14;
-    pub const GIZMO: KindId = 15;
+    pub const ENDPOINTS: KindId = 14;
+    pub const PV: KindId = 15;
+    pub const HPA: KindId = 16;
+    pub const INGRESS: KindId = 17;
+    pub const ENDPOINTSLICE: KindId = 18;
+    pub const CRD: KindId = 19;
+    pub const GIZMO: KindId = 20;
 }
 
 /// The kind served at `group`/`version`/`plural` (`""` group = core).
@@ -154,12 +164,13 @@ pub fn of_builtin(kind: BuiltinKind) -> KindId {
     KINDS.iter().position(|k| k.info == want).unwrap_or(0)
 }
 
-/// Distinct API groups other than core, in discovery order.
-pub fn groups() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+/// Distinct API groups other than core with the version served for each (one per group),
+/// in discovery order.
+pub fn groups() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
     for k in &KINDS {
-        if !k.info.group.is_empty() && !out.contains(&k.info.group) {
-            out.push(k.info.group);
+        if !k.info.group.is_empty() && !out.iter().any(|(g, _)| *g == k.info.group) {
+            out.push((k.info.group, k.info.version));
         }
     }
     out
@@ -179,6 +190,21 @@ mod tests {
         for b in BuiltinKind::ALL {
             assert_eq!(KINDS[of_builtin(b)].info, b.info());
         }
-        assert_eq!(groups(), ["apps", "batch", "apiextensions.k8s.io", GIZMO_GROUP]);
+        assert_eq!(KINDS[id::HPA].info.plural, "horizontalpodautoscalers");
+        assert_eq!(KINDS[id::ENDPOINTSLICE].info.plural, "endpointslices");
+        assert_eq!(KINDS[id::CRD].info.plural, "customresourcedefinitions");
+        assert_eq!(find("autoscaling", "v2", "horizontalpodautoscalers"), Some(id::HPA));
+        assert_eq!(
+            groups(),
+            [
+                ("apps", "v1"),
+                ("batch", "v1"),
+                ("autoscaling", "v2"),
+                ("networking.k8s.io", "v1"),
+                ("discovery.k8s.io", "v1"),
+                ("apiextensions.k8s.io", "v1"),
+                (GIZMO_GROUP, "v1")
+            ]
+        );
     }
 }

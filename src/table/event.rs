@@ -86,15 +86,6 @@ pub struct EventSeries {
     pub last_observed_time: Option<UnixSecs>,
 }
 
-/// kubectl's generic cell rule: cut at the first `\n`, `\r` or `\f`, appending `...` if
-/// anything was cut.
-pub fn first_line(s: &str) -> std::borrow::Cow<'_, str> {
-    match s.find(['\n', '\r', '\u{c}']) {
-        Some(i) => format!("{}...", &s[..i]).into(),
-        None => s.into(),
-    }
-}
-
 impl EventObj {
     /// FIRST SEEN instant: `firstTimestamp`, else `eventTime`.
     pub fn first_seen(&self) -> Option<UnixSecs> {
@@ -180,7 +171,7 @@ impl IntoRow for EventObj {
             text(&self.reason),
             text(&self.object()),
             Cell::Int(count),
-            text(&first_line(self.message.trim())),
+            text(self.message.trim()),
             text(&self.source()),
             text(&self.involved_object.field_path),
             Cell::Age(self.first_seen()),
@@ -224,7 +215,6 @@ impl IntoRow for EventObj {
 mod tests {
     use serde_json::json;
 
-    use super::first_line;
     use crate::kube::kind::BuiltinKind;
     use crate::kube::row::Health;
     use crate::table::testutil::{ago, cells, row};
@@ -293,9 +283,6 @@ mod tests {
 
     #[test]
     fn message_first_line_and_escapes() {
-        assert_eq!(first_line("line1\nline2"), "line1...");
-        assert_eq!(first_line("a\rb"), "a...");
-        assert_eq!(first_line("plain"), "plain");
         let got = cells(BuiltinKind::Event, json!({"message": "\u{1b}[2Jboom\nrest"}));
         assert_eq!(got[5], "^[[2Jboom...");
     }

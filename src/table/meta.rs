@@ -2,6 +2,7 @@
 //! need (timestamps as unix seconds, maps as pair lists, key counts). Must not keep anything a
 //! column does not need (no managedFields, no annotations unless a kind asks for one).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -104,22 +105,38 @@ pub fn intern_labels(ctx: &RowCtx, mut pairs: Vec<(String, String)>) -> Labels {
         .into()
 }
 
-/// A sanitized text cell; `""` stays a cheap static blank.
+/// kubectl's table printer rule for every string cell: cut at the first `\n`, `\r` or `\f`,
+/// appending `...` if anything was cut.
+pub fn first_line(s: &str) -> Cow<'_, str> {
+    match s.find(['\n', '\r', '\u{c}']) {
+        Some(i) => format!("{}...", &s[..i]).into(),
+        None => s.into(),
+    }
+}
+
+/// A text cell as kubectl prints it ([`first_line`]), sanitized; `""` stays a cheap static
+/// blank.
 pub fn text(s: &str) -> Cell {
     if s.is_empty() {
         Cell::Static("")
     } else {
-        Cell::Text(sanitized_box(s))
+        Cell::Text(sanitized_box(&first_line(s)))
     }
 }
 
-/// A sanitized text cell, or `placeholder` (`<none>`, `<unknown>`...) when `s` is empty.
+/// A text cell like [`text`], or `placeholder` (`<none>`, `<unknown>`...) when `s` is empty.
 pub fn text_or(s: &str, placeholder: &'static str) -> Cell {
     if s.is_empty() {
         Cell::Static(placeholder)
     } else {
-        Cell::Text(sanitized_box(s))
+        text(s)
     }
+}
+
+/// A sanitized text cell of an optional field, `<unset>` when it is nil (an empty string
+/// stays blank).
+pub fn unset_or(s: Option<&str>) -> Cell {
+    s.map_or(Cell::Static("<unset>"), text)
 }
 
 /// Parses an RFC 3339 timestamp (`2024-05-01T10:00:00Z`, with optional fraction and numeric
@@ -220,6 +237,12 @@ pub fn time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<UnixSecs>, D::Erro
         }
     }
     d.deserialize_option(V)
+}
+
+/// `deserialize_with` for a field the server may send as `null` (Go's nil slice): `null` →
+/// the default (an empty list).
+pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// `deserialize_with` for a `map[string]string` kept as pairs in received order (null → empty).
@@ -323,6 +346,15 @@ mod tests {
         let row = m.into_row(&RowCtx::default(), vec![], Health::Ok, None);
         assert_eq!(&*row.labels[0].0, "a");
         assert_eq!(row.namespace.as_deref(), Some("ns"));
+    }
+
+    #[test]
+    fn cells_keep_the_first_line_like_kubectl() {
+        assert_eq!(first_line("line1\nline2"), "line1...");
+        assert_eq!(first_line("a\rb"), "a...");
+        assert_eq!(first_line("plain"), "plain");
+        assert_eq!(text("Oops\n\u{1b}[31m"), Cell::Text("Oops...".into()));
+        assert_eq!(text("a\tb"), Cell::Text("a b".into()));
     }
 
     #[test]

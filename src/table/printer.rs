@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::kube::row::{Cell, UnixSecs};
 use crate::kube::sanitize::sanitized_box;
-use crate::table::meta::parse_rfc3339;
+use crate::table::meta::{first_line, parse_rfc3339};
 
 /// What kubectl prints for a nil cell: nothing.
 const BLANK: Cell = Cell::Static("");
@@ -87,14 +87,6 @@ fn string_cell(v: &Value) -> Cell {
             go_json(v, &mut out);
             Cell::Text(sanitized_box(&out))
         }
-    }
-}
-
-/// kubectl's table printer cuts a cell at the first `\n`, `\r` or `\f` and appends `...`.
-fn first_line(s: &str) -> std::borrow::Cow<'_, str> {
-    match s.find(['\n', '\r', '\u{c}']) {
-        Some(i) => format!("{}...", &s[..i]).into(),
-        None => s.into(),
     }
 }
 

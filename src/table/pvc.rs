@@ -9,7 +9,8 @@ use serde::{Deserialize, Deserializer};
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
-use super::meta::{text, text_or, ObjMeta};
+use super::meta::{text, unset_or, ObjMeta};
+use super::quantity::Quantity;
 
 /// The annotation that overrides `spec.storageClassName` when present (even if empty).
 pub const STORAGE_CLASS_ANNOTATION: &str = "volume.beta.kubernetes.io/storage-class";
@@ -79,16 +80,32 @@ pub struct PvcStatus {
     pub phase: String,
     /// `status.accessModes`.
     pub access_modes: Vec<String>,
-    /// `status.capacity.storage` (canonical quantity as the server sent it).
+    /// `status.capacity.storage`.
     pub capacity: Capacity,
 }
 
-/// `status.capacity`.
+/// `status.capacity` of a claim, `spec.capacity` of a volume.
 #[derive(Deserialize, Clone, Debug, Default)]
 #[serde(default)]
 pub struct Capacity {
     /// `storage`.
-    pub storage: Option<String>,
+    pub storage: Option<Quantity>,
+}
+
+impl Capacity {
+    /// `storage` in canonical form (`1536Mi`), `0` when missing (a zero `Quantity`).
+    pub fn storage_cell(&self) -> Cell {
+        match &self.storage {
+            Some(q) => text(&q.canonical()),
+            None => Cell::Static("0"),
+        }
+    }
+}
+
+/// STORAGECLASS of claims and volumes (`GetPersistentVolume(Claim)Class`): the legacy
+/// annotation when present (even if empty), else `spec.storageClassName`, else blank.
+pub fn storage_class(annotation: &StorageClassAnnotation, spec: Option<&str>) -> Cell {
+    annotation.0.as_deref().or(spec).map_or(Cell::Static(""), text)
 }
 
 /// Access modes as kubectl abbreviates them: de-duplicated, in the fixed order RWO, ROX, RWX,
@@ -121,29 +138,20 @@ impl IntoRow for PvcObj {
         };
         let bound = !spec.volume_name.is_empty();
         let (capacity, modes) = if bound {
-            (
-                text_or(st.capacity.storage.as_deref().unwrap_or(""), "0"),
-                text(&access_modes(&st.access_modes)),
-            )
+            (st.capacity.storage_cell(), text(&access_modes(&st.access_modes)))
         } else {
             (Cell::Static(""), Cell::Static(""))
         };
-        let class = match (&self.metadata.annotations.0, &spec.storage_class_name) {
-            (Some(a), _) => text(a),
-            (None, Some(c)) => text(c),
-            (None, None) => Cell::Static(""),
-        };
+        let class = storage_class(&self.metadata.annotations, spec.storage_class_name.as_deref());
         let cells = vec![
             phase,
             text(&spec.volume_name),
             capacity,
             modes,
             class,
-            spec.volume_attributes_class_name
-                .as_deref()
-                .map_or(Cell::Static("<unset>"), text),
+            unset_or(spec.volume_attributes_class_name.as_deref()),
             Cell::Age(self.metadata.creation_timestamp),
-            spec.volume_mode.as_deref().map_or(Cell::Static("<unset>"), text),
+            unset_or(spec.volume_mode.as_deref()),
         ];
         self.metadata.into_row(ctx, cells, health, None)
     }

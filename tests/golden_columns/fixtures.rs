@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use ktui::kube::kind::BuiltinKind;
 
-use super::pods;
+use super::{net_hpa_pv, pods};
 
 /// RFC 3339 text of `now - ago` seconds.
 pub fn at(now: i64, ago: i64) -> String {
@@ -162,12 +162,14 @@ pub fn objects(ns: &str, now: i64) -> Vec<Value> {
         json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e-none"}, "type": "Weird", "reason": "Odd",
             "involvedObject": involved("Deployment", "web", ""), "message": "\u{1b}[31mred\nsecond line"}),
     ]);
+    items.extend(net_hpa_pv::objects());
     items
 }
 
-/// Cluster-scoped fixtures: a node, the PV for the bound claim, a namespace to be deleted.
+/// Cluster-scoped fixtures: a node, the PV for the bound claim, a namespace to be deleted,
+/// the PVs of the volume fixtures.
 pub fn cluster_objects(ns: &str, node: &str, doomed_ns: &str) -> Vec<Value> {
-    vec![
+    let mut items = vec![
         json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": node, "labels": {
             "node-role.kubernetes.io/control-plane": "", "kubernetes.io/role": "infra"}},
             "spec": {"unschedulable": true}}),
@@ -176,7 +178,9 @@ pub fn cluster_objects(ns: &str, node: &str, doomed_ns: &str) -> Vec<Value> {
                 "persistentVolumeReclaimPolicy": "Retain", "storageClassName": "manual", "hostPath": {"path": "/tmp/golden"},
                 "claimRef": {"namespace": ns, "name": "bound"}}}),
         json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": doomed_ns}}),
-    ]
+    ];
+    items.extend(net_hpa_pv::cluster_objects(ns));
+    items
 }
 
 /// A config map with a finalizer, so its namespace stays Terminating.
@@ -185,7 +189,7 @@ pub fn held_configmap() -> Value {
 }
 
 /// `(resource, name, merge patch of the status subresource)`; the node's name is implied.
-pub fn status_patches(_ns: &str, now: i64) -> Vec<(&'static str, &'static str, Value)> {
+pub fn status_patches(ns: &str, now: i64) -> Vec<(&'static str, String, Value)> {
     let ago = |s: i64| at(now, s);
     let mut out = pods::status_patches(now);
     let job_cond = |t: &str| json!({"type": t, "status": "True", "lastTransitionTime": ago(50)});
@@ -203,25 +207,31 @@ pub fn status_patches(_ns: &str, now: i64) -> Vec<(&'static str, &'static str, V
                 "bootID": "", "kernelVersion": "", "osImage": "", "containerRuntimeVersion": "", "kubeProxyVersion": "",
                 "operatingSystem": "linux"}}})),
     ]);
+    let mut out: Vec<_> = out.into_iter().map(|(r, n, p)| (r, n.to_string(), p)).collect();
+    out.extend(net_hpa_pv::status_patches(ns));
     out
 }
 
 /// Objects deleted while a finalizer holds them (so they show Terminating).
-pub fn deletions() -> Vec<(&'static str, &'static str)> {
-    let mut d: Vec<(&str, &str)> = pods::FINALIZED_PODS.iter().map(|n| ("pod", *n)).collect();
-    d.push(("pvc", "doomed"));
+pub fn deletions(ns: &str) -> Vec<(&'static str, String)> {
+    let mut d: Vec<(&str, String)> = pods::FINALIZED_PODS
+        .iter()
+        .map(|n| ("pod", n.to_string()))
+        .collect();
+    d.push(("pvc", "doomed".into()));
+    d.extend(net_hpa_pv::deletions(ns));
     d
 }
 
 /// Objects whose finalizer must be removed at cleanup.
-pub fn finalized() -> Vec<(&'static str, &'static str)> {
-    deletions()
+pub fn finalized(ns: &str) -> Vec<(&'static str, String)> {
+    deletions(ns)
 }
 
 /// `(kind, object name, header, text the server must print)` for the cases the fixtures
 /// exist for.
 pub fn expectations(
-    _ns: &str,
+    ns: &str,
     node: &str,
     doomed_ns: &str,
 ) -> Vec<(BuiltinKind, String, &'static str, &'static str)> {
@@ -305,7 +315,10 @@ pub fn expectations(
         (Node, node, "EXTERNAL-IP", "203.0.113.5"),
         (Namespace, doomed_ns, "STATUS", "Terminating"),
     ]);
-    e.into_iter()
+    let mut e: Vec<_> = e
+        .into_iter()
         .map(|(k, n, h, v)| (k, n.to_string(), h, v))
-        .collect()
+        .collect();
+    e.extend(net_hpa_pv::expectations(ns));
+    e
 }
