@@ -13,6 +13,7 @@ pub mod list;
 pub mod owner;
 pub mod prepare;
 pub mod run;
+pub mod save;
 pub mod state;
 pub mod update;
 pub mod yaml;

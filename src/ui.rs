@@ -102,11 +102,18 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
 
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let line = match &state.prompt {
-        Some(Prompt::Command(s)) => Line::from(vec![
-            Span::styled(":", theme.label),
-            Span::raw(s.clone()),
-            Span::raw("█"),
-        ]),
+        Some(Prompt::Command(s)) => {
+            let mut spans = vec![
+                Span::styled(":", theme.label),
+                Span::raw(s.clone()),
+                Span::raw("█"),
+            ];
+            // `tab` completion's candidates, after what is typed.
+            if let Some(m) = &state.message {
+                spans.push(Span::styled(format!("   {m}"), theme.dim));
+            }
+            Line::from(spans)
+        }
         Some(Prompt::Filter(s)) => Line::from(vec![
             Span::styled("/", theme.label),
             Span::raw(s.clone()),

@@ -149,7 +149,7 @@ fn describe_of_a_pod_ends_with_its_events() {
     ] {
         let ev = json!({"metadata": {"name": name, "namespace": "shop", "uid": name, "creationTimestamp": ts(7000)},
             "involvedObject": {"kind": "Pod", "name": "web-0", "namespace": "shop", "uid": "u-web-0"},
-            "type": ty, "reason": reason, "message": msg, "count": count, "lastTimestamp": ts(ago),
+            "type": ty, "reason": reason, "message": msg, "count": count, "lastTimestamp": ts(ago), "firstTimestamp": ts(7000),
             "source": {"component": if ty == "Normal" { "default-scheduler" } else { "kubelet" }}});
         let row = decode_row(BuiltinKind::Event, ev.to_string().as_bytes(), &RowCtx::default()).unwrap();
         w.init_apply(row);

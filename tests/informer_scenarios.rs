@@ -399,3 +399,31 @@ async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
     assert!(pool.informers().is_empty(), "stopped after the grace period");
     pool.shutdown();
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_forbidden_all_namespaces_informer_does_not_serve_a_namespace() {
+    let (svc, mut handle) = mock::pair::<Request<Body>, Response<Body>>();
+    let client = kube::Client::new(svc, "default");
+    let (tx, _rx) = unbounded_channel();
+    let pool = InformerPool::new(
+        client,
+        Arc::new(TableDecoders),
+        tx,
+        InformerConfig::default(),
+        Duration::from_secs(5),
+    );
+    // A user allowed one namespace asks for all of them first (`:po all`): forbidden.
+    let all = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, None));
+    let (uri, send) = next(&mut handle).await;
+    assert!(uri.starts_with("/api/v1/pods?"), "{uri}");
+    respond(send, 403, serde_json::to_vec(&status(403, "Forbidden")).unwrap());
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    // Their own namespace then gets its own informer, not the forbidden one.
+    let ns = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, Some("team-a")));
+    assert_eq!(ns.served_by, ResourceKey::new(BuiltinKind::Pod, Some("team-a")));
+    let (uri, send) = next(&mut handle).await;
+    assert!(uri.starts_with("/api/v1/namespaces/team-a/pods?"), "{uri}");
+    respond(send, 200, list_body(vec![pod("a", 1, "Running")], 10, None));
+    drop((all, ns));
+    pool.shutdown();
+}

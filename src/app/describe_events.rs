@@ -25,6 +25,7 @@ pub fn key_for(object: &ResourceKey, name: &str) -> ResourceKey {
 const TYPE: usize = 1;
 const REASON: usize = 2;
 const SOURCE: usize = 6;
+const FIRST_SEEN: usize = 8;
 
 /// `From`: the reporting component without its host (`kubelet`, not `kubelet, node-1`).
 fn from(source: &str) -> &str {
@@ -78,22 +79,30 @@ pub fn lines(snap: Option<&Snapshot>, uid: &str, now: i64) -> Vec<String> {
     ));
     for r in rows {
         let Some(e) = &r.event else { continue };
-        let age = e
-            .last_seen
-            .map_or_else(|| "<unknown>".to_owned(), |t| human_duration(now - t));
-        let first = r.created.filter(|_| e.count > 1);
-        let age = match first {
-            Some(f) => format!("{age} (x{} over {})", e.count, human_duration(now - f)),
-            None => age,
+        // kubectl: `last (xN over first)` for repeats, else the first sighting.
+        let first = match r.cells.get(FIRST_SEEN) {
+            Some(Cell::Age(t)) => *t,
+            _ => None,
         };
-        let message = e.message.lines().next().unwrap_or("");
+        let ago = |t: Option<i64>| t.map_or_else(|| "<unknown>".to_owned(), |t| human_duration(now - t));
+        let age = if e.count > 1 {
+            format!("{} (x{} over {})", ago(e.last_seen), e.count, ago(first))
+        } else {
+            ago(first.or(e.last_seen))
+        };
+        let mut message = e.message.lines();
         out.push(format!(
-            "  {:<8} {:<24} {:<20} {:<24} {message}",
+            "  {:<8} {:<24} {:<20} {:<24} {}",
             text(r, TYPE),
             text(r, REASON),
             age,
-            from(&text(r, SOURCE))
+            from(&text(r, SOURCE)),
+            message.next().unwrap_or("")
         ));
+        // The rest of a multi-line message, under the first line.
+        for line in message {
+            out.push(format!("  {:<8} {:<24} {:<20} {:<24} {line}", "", "", "", ""));
+        }
     }
     out
 }
@@ -113,7 +122,7 @@ mod tests {
             "involvedObject": {"kind": "Pod", "name": "web", "namespace": "a", "uid": uid},
             "type": "Warning", "reason": reason, "message": "back-off\nsecond line",
             "source": {"component": "kubelet", "host": "node-1"},
-            "lastTimestamp": last, "count": count});
+            "firstTimestamp": "2026-11-30T09:50:00Z", "lastTimestamp": last, "count": count});
         let row = crate::table::decode_row(BuiltinKind::Event, ev.to_string().as_bytes(), &RowCtx::default());
         Arc::new(row.unwrap())
     }
@@ -139,10 +148,17 @@ mod tests {
         let pulled = text.find("Pulled").unwrap();
         let backoff = text.find("BackOff").unwrap();
         assert!(pulled < backoff, "oldest first\n{text}");
-        assert!(text.contains("60s (x5 over 10m)"), "{text}");
+        assert!(
+            text.contains("60s (x5 over 20m)"),
+            "first seen, not creation\n{text}"
+        );
+        assert!(
+            text.contains("Pulled                   20m "),
+            "a single event: first seen\n{text}"
+        );
         assert!(text.contains("kubelet ") && !text.contains("node-1"), "{text}");
         assert!(!text.contains("Killing"), "another object's events\n{text}");
-        assert!(!text.contains("second line"), "{text}");
+        assert!(text.lines().any(|l| l.trim() == "second line"), "{text}");
         snap.rows = Vec::new().into();
         assert!(lines(Some(&snap), "u1", now)
             .join("\n")

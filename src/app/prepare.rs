@@ -14,10 +14,19 @@ use crate::kube::store::Snapshot;
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
     // Namespaces to offer when listing them is forbidden: `[namespaces] fallback` and the
-    // favourites (`<from config>`), then the namespace in use (`<in use>`).
+    // favourites (`<from config>`), the namespace in use (`<in use>`) and the context's own.
     let mut offer: Vec<(String, &'static str)> = Vec::new();
-    let config = state.fallback.iter().chain(&state.favourites).map(|n| (n, "<from config>"));
-    for (ns, why) in config.chain(state.namespace.iter().map(|n| (n, "<in use>"))) {
+    let config = state
+        .fallback
+        .iter()
+        .chain(&state.favourites)
+        .map(|n| (n, "<from config>"));
+    let in_use = state.namespace.iter().map(|n| (n, "<in use>"));
+    let context = match &state.conn {
+        super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
+        _ => None,
+    };
+    for (ns, why) in config.chain(in_use).chain(context) {
         if !offer.iter().any(|(o, _)| o == ns) {
             offer.push((ns.clone(), why));
         }

@@ -163,7 +163,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             next = rx.try_recv().ok();
         }
         if std::mem::take(&mut state.save_yaml) {
-            save_yaml(&mut state);
+            super::save::save(&mut state);
         }
         if let Some(context) = state.switch_to.take() {
             // Context switch: every informer of the old context stops now; results of the
@@ -418,26 +418,6 @@ fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<S
             _ => {}
         }
     }
-}
-
-/// `ctrl-s` in the YAML view: writes it to the state directory and says where.
-fn save_yaml(state: &mut UiState) {
-    let Screen::Yaml(y) = state.top() else { return };
-    let ns = y
-        .key
-        .namespace
-        .as_deref()
-        .map(|n| format!("{n}_"))
-        .unwrap_or_default();
-    let file = format!("{}_{ns}{}.yaml", y.key.kind.singular(), y.name).replace('/', "_");
-    let dir = crate::logging::state_dir().join("saved");
-    let path = dir.join(file);
-    let text = y.text();
-    let result = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
-    state.message = Some(match result {
-        Ok(()) => format!("saved {}", path.display()),
-        Err(e) => format!("cannot save {}: {e}", path.display()),
-    });
 }
 
 /// After a context switch: a fresh pods view in the new context's namespace, nothing stale.

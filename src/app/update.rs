@@ -79,6 +79,7 @@ pub fn update(state: &mut UiState, action: Action) {
 
 /// A printable character typed while a prompt is open.
 pub fn type_char(state: &mut UiState, c: char) {
+    state.message = None;
     match &mut state.prompt {
         Some(Prompt::Command(s)) => s.push(c),
         Some(Prompt::Filter(s)) => {

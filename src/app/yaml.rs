@@ -107,11 +107,19 @@ impl YamlView {
             .find(|&i| self.lines[i].to_lowercase().contains(&needle))
     }
 
-    /// The YAML text as shown (for saving).
-    pub fn text(&self) -> String {
-        let mut t = self.lines.join("\n");
-        t.push('\n');
-        t
+    /// What `ctrl-s` writes: the YAML as the server has it (unsanitized, so the file is valid
+    /// YAML), `managedFields` as toggled, Secret values always masked even when revealed on
+    /// screen; or the describe text as shown.
+    pub fn save_text(&self) -> String {
+        let object = self.watch.as_ref().and_then(|w| w.view.load().object.clone());
+        match object {
+            Some(obj) if !self.describe => yaml_text(&obj, &self.key.kind, self.show_managed, false),
+            _ => {
+                let mut t = self.lines.join("\n");
+                t.push('\n');
+                t
+            }
+        }
     }
 }
 
@@ -119,6 +127,12 @@ impl YamlView {
 /// `data`/`stringData` values are replaced by their decoded size unless `reveal`, in which
 /// case they are decoded to text (lossy UTF-8). Every line is sanitized.
 pub fn render(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> Vec<String> {
+    let text = yaml_text(obj, kind, show_managed, reveal);
+    text.lines().map(|l| sanitize(l).into_owned()).collect()
+}
+
+/// The object as YAML text, unsanitized (for a file, not a terminal); see [`render`].
+pub fn yaml_text(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> String {
     let mut v = (**obj).clone();
     if let Some(map) = v.as_object_mut() {
         // List and watch items come without their type; kubectl shows it.
@@ -158,8 +172,7 @@ pub fn render(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -
             }
         }
     }
-    let text = serde_yaml::to_string(&v).unwrap_or_else(|e| format!("# cannot render: {e}"));
-    text.lines().map(|l| sanitize(l).into_owned()).collect()
+    serde_yaml::to_string(&v).unwrap_or_else(|e| format!("# cannot render: {e}"))
 }
 
 fn secret_value(val: &Value, base64: bool, reveal: bool) -> String {

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use super::informer::{Decoders, InformerConfig, InformerCtx};
 use super::key::ResourceKey;
 use super::row::RowCtx;
+use super::state::SyncState;
 use super::stats::{InformerStats, StatsView};
 use super::store::{Slot, StoreChanged, StoreWriter};
 
@@ -162,13 +163,17 @@ impl InformerPool {
 
     /// Subscribes to `key`, starting its informer if none runs. Idempotent: equal keys share
     /// one informer, and a running all-namespaces informer with the same kind and selectors
-    /// serves a namespace key.
+    /// that has completed a list serves a namespace key (one that is forbidden or failing
+    /// does not: a user allowed one namespace must still see it).
     pub fn subscribe(&self, key: ResourceKey) -> Subscription {
         let mut g = lock(&self.inner);
         let wide = key.widened();
         // A timeline is ordered by time, not namespace: it cannot serve a narrower scope.
-        let served_by = if key.namespace.is_some() && !key.kind.is_timeline() && g.entries.contains_key(&wide)
-        {
+        let wide_serves = g.entries.get(&wide).is_some_and(|e| {
+            let snap = e.slot.load();
+            snap.listed && !matches!(snap.state, SyncState::Forbidden { .. } | SyncState::NotFound)
+        });
+        let served_by = if key.namespace.is_some() && !key.kind.is_timeline() && wide_serves {
             wide
         } else {
             key.clone()

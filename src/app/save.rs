@@ -1,0 +1,122 @@
+//! `ctrl-s` in the YAML or describe view: writes what the view shows to
+//! `<state dir>/saved/<context>_<kind>_<namespace>_<name>.yaml` (or `.describe.txt`), readable
+//! by the user only, and says where. Owns file naming and permissions; must not decide what
+//! is written (that is `YamlView::save_text`: Secret values are always masked).
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use super::state::{Screen, UiState};
+use crate::kube::kind::BuiltinKind;
+
+/// Saves the view on top, if it is a YAML or describe view; the outcome goes to the footer.
+pub fn save(state: &mut UiState) {
+    let Screen::Yaml(y) = state.top() else { return };
+    let context = state.context.as_deref().unwrap_or("default");
+    let ns = y.key.namespace.as_deref();
+    let parts: Vec<&str> = [Some(context), Some(y.key.kind.singular()), ns, Some(&y.name)]
+        .into_iter()
+        .flatten()
+        .collect();
+    let path = saved_path(&parts, y.describe);
+    let masked = y.reveal && !y.describe && y.key.kind == BuiltinKind::Secret;
+    let text = y.save_text();
+    state.message = Some(match write_private(&path, &text) {
+        Ok(()) if masked => format!("saved {} (secret values masked)", path.display()),
+        Ok(()) => format!("saved {}", path.display()),
+        Err(e) => format!("cannot save {}: {e}", path.display()),
+    });
+}
+
+/// `s` with every character outside `[A-Za-z0-9._-]` replaced by `_` (names may hold `/`,
+/// `:` or control characters).
+fn file_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Writes `text` to `path` with mode 0600, creating its directory with mode 0700.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    // An older file keeps its mode on open: narrow it too.
+    f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    f.write_all(text.as_bytes())
+}
+
+/// `<state dir>/saved/<parts joined by _>.yaml` (or `.describe.txt`), each part file-safe.
+pub fn saved_path(parts: &[&str], describe: bool) -> PathBuf {
+    let stem: Vec<String> = parts.iter().map(|p| file_safe(p)).collect();
+    let ext = if describe { "describe.txt" } else { "yaml" };
+    crate::logging::state_dir()
+        .join("saved")
+        .join(format!("{}.{ext}", stem.join("_")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::app::yaml::YamlView;
+    use crate::kube::key::ResourceKey;
+    use crate::kube::object::{ObjectView, ObjectWatch};
+
+    #[test]
+    fn names_are_file_safe_and_files_private() {
+        assert_eq!(file_safe("a/b:c\u{1b}[2J"), "a_b_c__2J");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("saved").join("x.yaml");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "old").unwrap();
+        write_private(&path, "new").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            (std::fs::read_to_string(&path).unwrap().as_str(), mode),
+            ("new", 0o600)
+        );
+    }
+
+    #[test]
+    fn a_revealed_secret_is_saved_masked_and_text_stays_valid_yaml() {
+        let key = ResourceKey::new(BuiltinKind::Secret, Some("a"));
+        let secret = json!({"metadata": {"name": "db", "namespace": "a",
+            "labels": {"evil": "x\u{202e}y\u{1b}"}}, "data": {"password": "aHVudGVyMg=="}});
+        let mut y = YamlView::new(key.clone(), "db");
+        y.reveal = true;
+        y.watch = Some(ObjectWatch::fixed(
+            key,
+            ObjectView {
+                object: Some(Arc::new(secret)),
+                ..Default::default()
+            },
+        ));
+        let text = y.save_text();
+        assert!(
+            !text.contains("hunter2") && !text.contains("aHVudGVyMg"),
+            "{text}"
+        );
+        let back: serde_json::Value = serde_yaml::from_str(&text).unwrap();
+        assert_eq!(back["metadata"]["labels"]["evil"], "x\u{202e}y\u{1b}");
+    }
+}
