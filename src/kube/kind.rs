@@ -127,7 +127,14 @@ impl BuiltinKind {
                 )
             },
             Service => k("Service", "", "services", "service", &["svc"], true),
-            Ingress => k("Ingress", "networking.k8s.io", "ingresses", "ingress", &["ing"], true),
+            Ingress => k(
+                "Ingress",
+                "networking.k8s.io",
+                "ingresses",
+                "ingress",
+                &["ing"],
+                true,
+            ),
             // Discovery spells the singular of endpoints `endpoints`.
             Endpoints => k("Endpoints", "", "endpoints", "endpoints", &["ep"], true),
             EndpointSlice => k(
@@ -237,7 +244,10 @@ mod tests {
             ("endpointslices", BuiltinKind::EndpointSlice),
             ("EndpointSlice", BuiltinKind::EndpointSlice),
             ("hpa", BuiltinKind::HorizontalPodAutoscaler),
-            ("horizontalpodautoscalers.autoscaling", BuiltinKind::HorizontalPodAutoscaler),
+            (
+                "horizontalpodautoscalers.autoscaling",
+                BuiltinKind::HorizontalPodAutoscaler,
+            ),
         ];
         for (typed, want) in cases {
             assert_eq!(BuiltinKind::resolve(typed), Some(want), "{typed}");

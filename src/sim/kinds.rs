@@ -193,7 +193,10 @@ mod tests {
         assert_eq!(KINDS[id::HPA].info.plural, "horizontalpodautoscalers");
         assert_eq!(KINDS[id::ENDPOINTSLICE].info.plural, "endpointslices");
         assert_eq!(KINDS[id::CRD].info.plural, "customresourcedefinitions");
-        assert_eq!(find("autoscaling", "v2", "horizontalpodautoscalers"), Some(id::HPA));
+        assert_eq!(
+            find("autoscaling", "v2", "horizontalpodautoscalers"),
+            Some(id::HPA)
+        );
         assert_eq!(
             groups(),
             [

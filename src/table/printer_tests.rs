@@ -226,3 +226,14 @@ fn printer_columns_end_to_end() {
         assert_eq!(header(name), name.to_uppercase());
     }
 }
+
+#[test]
+fn floats_parse_exactly_before_printing() {
+    // serde_json's default float parser can be one ulp off; kubectl (Go) is exact.
+    let v: serde_json::Value = serde_json::from_str("123456789.123456789").unwrap();
+    let cell = printer_cell(Some(&v), "number");
+    assert_eq!(
+        crate::table::format::format_cell(&cell, 0),
+        "1.2345678912345679e+08"
+    );
+}

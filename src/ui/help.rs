@@ -44,23 +44,32 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Commands", theme.column)));
-    let kinds: Vec<String> = BuiltinKind::ALL
+    let popup_width = 72.min(area.width);
+    // Built-in kinds by their shortest name, wrapped to the box.
+    let names: Vec<String> = BuiltinKind::ALL
         .iter()
         .map(|k| {
             let i = k.info();
-            match i.short.first() {
-                Some(s) => format!("{} ({s})", i.plural),
-                None => i.plural.to_owned(),
-            }
+            format!(":{}", i.short.first().copied().unwrap_or(i.plural))
         })
         .collect();
-    for chunk in kinds.chunks(4) {
-        lines.push(Line::from(format!("  :{}", chunk.join("  :"))));
+    let inner = usize::from(popup_width.saturating_sub(4)).max(20);
+    let mut line = String::from(" ");
+    for n in names {
+        if line.len() + 1 + n.len() > inner {
+            lines.push(Line::from(std::mem::replace(&mut line, String::from(" "))));
+        }
+        line.push(' ');
+        line.push_str(&n);
     }
-    lines.push(Line::from(
-        "  :<kind> <namespace|all>   :informers (:watches)   :q",
-    ));
-    let popup = super::centered(area, 72.min(area.width), lines.len() as u16 + 2);
+    lines.push(Line::from(line));
+    for text in [
+        "  :<resource> [namespace|all] [-l selector]  (any the server offers)",
+        "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :q",
+    ] {
+        lines.push(Line::from(text));
+    }
+    let popup = super::centered(area, popup_width, lines.len() as u16 + 2);
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
