@@ -33,7 +33,9 @@ pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: Un
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
         Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
-        Screen::ApiResources { selected } => api_resources::draw(f, body, state, *selected, &theme),
+        Screen::ApiResources { selected, filter } => {
+            api_resources::draw(f, body, state, (*selected, filter), &theme)
+        }
         Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
     };
     footer(f, foot, state, &theme);

@@ -17,6 +17,9 @@ const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "q
 /// expands to its command line. A name that only discovery can resolve is kept until
 /// discovery answers.
 pub fn run_command(state: &mut UiState, line: &str) {
+    // A new command replaces one still waiting for discovery.
+    state.pending_command = None;
+    let asked_again = std::mem::take(&mut state.pending_retry);
     let expanded = super::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
     let mut words = line.split_whitespace();
@@ -35,7 +38,10 @@ pub fn run_command(state: &mut UiState, line: &str) {
         }
         "ar" | "api-resources" | "apiresources" => {
             state.rediscover = true;
-            state.stack.push(Screen::ApiResources { selected: 0 });
+            state.stack.push(Screen::ApiResources {
+                selected: 0,
+                filter: String::new(),
+            });
         }
         "ctx" | "context" | "contexts" => match arg {
             Some(name) => super::update::switch_context(state, name),
@@ -54,6 +60,13 @@ pub fn run_command(state: &mut UiState, line: &str) {
             Err(ResolveError::Unknown) if state.registry.known == Known::BuiltinsOnly => {
                 state.message = Some(format!("{other}: waiting for API discovery…"));
                 state.pending_command = Some(line.to_owned());
+            }
+            Err(ResolveError::Unknown) if !asked_again => {
+                // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
+                state.message = Some(format!("{other}: not known yet; asking the API server again…"));
+                state.pending_command = Some(line.to_owned());
+                state.pending_retry = true;
+                state.rediscover = true;
             }
             Err(ResolveError::Unknown) => {
                 state.message = Some(format!(

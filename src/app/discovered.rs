@@ -48,13 +48,15 @@ pub fn adopt(state: &mut UiState, registry: Registry) {
             .stack
             .push(Screen::List(Box::new(ListView::new(pods, None))));
     }
-    if !notes.is_empty() {
-        state.message = Some(notes.join(" · "));
-    }
     if discovered {
         if let Some(line) = state.pending_command.take() {
+            // Its "waiting" note is answered now, one way or the other.
+            state.message = None;
             super::command::run_command(state, &line);
         }
+    }
+    if !notes.is_empty() && state.message.is_none() {
+        state.message = Some(notes.join(" · "));
     }
 }
 

@@ -429,6 +429,7 @@ fn reset_for_context(state: &mut UiState, context: &str) {
     state.detail = None;
     state.registry = Arc::new(Registry::builtins());
     state.pending_command = None;
+    state.pending_retry = false;
     let first = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     state.stack = vec![Screen::List(Box::new(first))];
 }

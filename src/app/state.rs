@@ -177,7 +177,7 @@ pub enum Screen {
     /// `:ctx`: the kubeconfig's contexts; `enter` switches.
     Contexts { selected: usize },
     /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
-    ApiResources { selected: usize },
+    ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
     Yaml(Box<super::yaml::YamlView>),
 }
@@ -236,6 +236,9 @@ pub struct UiState {
     /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
     /// the registry arrives.
     pub pending_command: Option<String>,
+    /// `pending_command` waits for a rediscovery asked because its name was unknown; if it
+    /// is still unknown then, it is reported as unknown.
+    pub pending_retry: bool,
     /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
     pub rediscover: bool,
 }
@@ -269,6 +272,7 @@ impl UiState {
             aliases: Default::default(),
             registry: Arc::new(Registry::builtins()),
             pending_command: None,
+            pending_retry: false,
             rediscover: false,
         }
     }
@@ -308,7 +312,8 @@ impl UiState {
                 matches!(self.top(), Screen::Yaml(y) if y.key.kind == crate::kube::kind::BuiltinKind::Secret)
             }
             (ToggleManaged, None) => matches!(self.top(), Screen::Yaml(y) if !y.describe),
-            (Save | NextMatch | FilterMode, None) => matches!(self.top(), Screen::Yaml(_)),
+            (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),
+            (Save | NextMatch, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
             (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline(),

@@ -32,11 +32,11 @@ pub fn update(state: &mut UiState, action: Action) {
     match action {
         Action::Quit => state.quit = Some(0),
         Action::CommandMode => state.prompt = Some(Prompt::Command(String::new())),
-        Action::FilterMode => {
-            if let Some(l) = state.top_list() {
-                state.prompt = Some(Prompt::Filter(l.filter.clone()));
-            }
-        }
+        Action::FilterMode => match state.top() {
+            Screen::List(l) => state.prompt = Some(Prompt::Filter(l.filter.clone())),
+            Screen::ApiResources { filter, .. } => state.prompt = Some(Prompt::Filter(filter.clone())),
+            _ => {}
+        },
         Action::Back => back(state),
         Action::Enter => enter(state),
         Action::Up => move_by(state, -1),
@@ -129,6 +129,11 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
 }
 
 fn set_filter(state: &mut UiState, text: String) {
+    if let Screen::ApiResources { selected, filter } = state.top_mut() {
+        *filter = text;
+        *selected = 0;
+        return;
+    }
     if let Screen::Yaml(y) = state.top_mut() {
         y.search = text;
         if let Some(i) = y.find(y.scroll) {
@@ -145,6 +150,13 @@ fn set_filter(state: &mut UiState, text: String) {
 }
 
 fn back(state: &mut UiState) {
+    if let Screen::ApiResources { selected, filter } = state.top_mut() {
+        if !filter.is_empty() {
+            filter.clear();
+            *selected = 0;
+            return;
+        }
+    }
     if let Some(l) = state.top_list_mut() {
         if !l.filter.is_empty() {
             l.filter.clear();
@@ -177,10 +189,12 @@ pub(super) fn enter(state: &mut UiState) {
         }
         return;
     }
-    if let Screen::ApiResources { selected } = state.top() {
-        if let Some((kind, r)) = state.registry.listing().into_iter().nth(*selected) {
+    if let Screen::ApiResources { selected, filter } = state.top() {
+        if let Some((kind, r)) = state.registry.listing_matching(filter).into_iter().nth(*selected) {
             if r.listable() {
-                super::command::open_kind(state, kind, None, None);
+                // Pushed, so that `esc` comes back to the listing.
+                let key = ResourceKey::new(kind, state.namespace.as_deref());
+                state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
             } else {
                 state.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
@@ -284,7 +298,10 @@ fn sort(state: &mut UiState, by: SortBy) {
 
 fn move_by(state: &mut UiState, delta: i64) {
     let n_contexts = state.contexts.len();
-    let n_resources = state.registry.kinds.len();
+    let n_resources = match state.top() {
+        Screen::ApiResources { filter, .. } => state.registry.listing_matching(filter).len(),
+        _ => 0,
+    };
     match state.top_mut() {
         Screen::List(l) => {
             let len = l.cache.len();
@@ -307,7 +324,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         }
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
-        Screen::ApiResources { selected } => *selected = clamp_move(*selected, delta, n_resources),
+        Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
     }

@@ -46,7 +46,8 @@ impl Default for DiscoveryConfig {
 
 /// Runs until aborted: publishes a registry after the first discovery and after every
 /// rediscovery whose result differs from the last published one. `poke` asks for a
-/// rediscovery now (the user opened `:api-resources`).
+/// rediscovery now (the user opened `:api-resources` or typed an unknown name), published
+/// even when nothing changed so that the asker gets its answer.
 pub async fn keep_current(
     client: kube::Client,
     config: DiscoveryConfig,
@@ -54,9 +55,9 @@ pub async fn keep_current(
     mut publish: impl FnMut(Registry) + Send,
 ) {
     let mut last: Option<Vec<String>> = None;
-    let mut run = |reg: Registry| {
+    let mut run = |reg: Registry, always: bool| {
         let fingerprint = fingerprint(&reg);
-        if last.as_ref() != Some(&fingerprint) {
+        if always || last.as_ref() != Some(&fingerprint) {
             last = Some(fingerprint);
             publish(reg);
         }
@@ -65,11 +66,11 @@ pub async fn keep_current(
     loop {
         match discover(&client, config.request_timeout).await {
             Ok(d) => {
-                run(Registry::from_discovery(d));
+                run(Registry::from_discovery(d), false);
                 break;
             }
             Err(e) => {
-                run(Registry::failed(e));
+                run(Registry::failed(e), false);
                 sleep(retry).await;
                 retry = (retry * 2).min(config.period);
             }
@@ -80,6 +81,8 @@ pub async fn keep_current(
     let mut watching = true;
     // The first list only repeats what the discovery above saw.
     let mut listed = false;
+    // A rediscovery was asked for: publish its result even if unchanged.
+    let mut poked = false;
     let mut due: Option<Instant> = None;
     let mut next_period = Instant::now() + config.period;
     loop {
@@ -99,12 +102,15 @@ pub async fn keep_current(
                 Some(Err(_)) => {}
                 None => watching = false,
             },
-            _ = poke.notified() => due = Some(Instant::now()),
+            _ = poke.notified() => {
+                due = Some(Instant::now());
+                poked = true;
+            }
             _ = sleep_until(deadline) => {
                 due = None;
                 next_period = Instant::now() + config.period;
                 match discover(&client, config.request_timeout).await {
-                    Ok(d) => run(Registry::from_discovery(d)),
+                    Ok(d) => run(Registry::from_discovery(d), std::mem::take(&mut poked)),
                     Err(e) => tracing::debug!(error = %e, "rediscovery failed; keeping the last registry"),
                 }
             }

@@ -140,6 +140,22 @@ impl Registry {
         out
     }
 
+    /// The resources of [`Registry::listing`] whose name, short names, group or kind contain
+    /// `filter` (case-insensitive); all of them for an empty filter.
+    pub fn listing_matching(&self, filter: &str) -> Vec<(Kind, Arc<ApiResource>)> {
+        let f = filter.trim().to_lowercase();
+        let mut all = self.listing();
+        if !f.is_empty() {
+            all.retain(|(_, r)| {
+                [&r.plural, &r.group, &r.kind.to_lowercase()]
+                    .into_iter()
+                    .chain(&r.short)
+                    .any(|s| s.to_lowercase().contains(&f))
+            });
+        }
+        all
+    }
+
     /// Every resource, for `:api-resources`, in kubectl's order (core, then by group, then
     /// by name).
     pub fn listing(&self) -> Vec<(Kind, Arc<ApiResource>)> {

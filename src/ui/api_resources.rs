@@ -21,9 +21,15 @@ const HEADERS: [&str; 6] = [
     "COLUMNS",
 ];
 
-pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, theme: &Theme) -> usize {
+pub(super) fn draw(
+    f: &mut Frame,
+    area: Rect,
+    state: &UiState,
+    (selected, filter): (usize, &str),
+    theme: &Theme,
+) -> usize {
     let reg = &state.registry;
-    let listing = reg.listing();
+    let listing = reg.listing_matching(filter);
     let rows: Vec<Row> = listing
         .iter()
         .map(|(_, r)| {
@@ -88,7 +94,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
         Constraint::Min(widest(&|r| r.kind.len())),
         Constraint::Length(10),
     ];
-    let title = format!(" api-resources[{}] — enter opens ", listing.len());
+    let title = if filter.is_empty() {
+        format!(" api-resources[{}] — enter opens ", listing.len())
+    } else {
+        format!(" api-resources[{}] </{}> ", listing.len(), sanitize(filter))
+    };
     let header = Row::new(HEADERS.map(Line::from));
     let table = Table::new(rows, widths).header(header.style(theme.column));
     super::boxed_table(f, table_area, title, table, listing.len(), selected, theme)

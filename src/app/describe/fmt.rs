@@ -129,14 +129,16 @@ pub(super) fn list_lines(out: &mut Vec<String>, col: Col, label: &str, items: &[
 
 /// A string map as `k=v` lines (first line of multi-line values only), minus `skip` keys.
 pub(super) fn map_lines(out: &mut Vec<String>, col: Col, label: &str, map: &Value, skip: &[&str]) {
+    // kubectl: labels as `k=v`, annotations and data as `k: v`.
+    let sep = if label == "Labels" { "=" } else { ": " };
     let entries: Vec<String> = map
         .as_object()
         .into_iter()
         .flatten()
         .filter(|(k, _)| !skip.contains(&k.as_str()))
         .map(|(k, v)| match v {
-            Value::String(s) => format!("{k}={}", s.lines().next().unwrap_or("")),
-            other => format!("{k}={other}"),
+            Value::String(s) => format!("{k}{sep}{}", s.lines().next().unwrap_or("")),
+            other => format!("{k}{sep}{other}"),
         })
         .collect();
     list_lines(out, col, label, &entries);
@@ -223,17 +225,35 @@ pub(super) fn conditions(out: &mut Vec<String>, conds: &Value) {
     if conds.is_empty() {
         return;
     }
+    // Columns as wide as their widest cell, so a long reason never shifts the messages.
+    let cell = |c: &Value, k: &str| match &c[k] {
+        Value::Null => String::new(),
+        v => scalar(v),
+    };
+    let width = |k: &str, head: &str| {
+        conds
+            .iter()
+            .map(|c| cell(c, k).chars().count())
+            .chain([head.len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let (tw, sw, rw) = (
+        width("type", "TYPE"),
+        width("status", "STATUS"),
+        width("reason", "REASON"),
+    );
     out.push("Conditions:".into());
     out.push(format!(
-        "  {:<28} {:<8} {:<24} MESSAGE",
+        "  {:<tw$}  {:<sw$}  {:<rw$}  MESSAGE",
         "TYPE", "STATUS", "REASON"
     ));
     for c in conds {
         let line = format!(
-            "  {:<28} {:<8} {:<24} {}",
-            str_of(&c["type"]),
-            str_of(&c["status"]),
-            str_of(&c["reason"]),
+            "  {:<tw$}  {:<sw$}  {:<rw$}  {}",
+            cell(c, "type"),
+            cell(c, "status"),
+            cell(c, "reason"),
             str_of(&c["message"]).lines().next().unwrap_or("")
         );
         out.push(line.trim_end().to_owned());

@@ -54,7 +54,7 @@ fn pod_sections() {
             "Restart Count:  3",
             "Limits:         memory=128Mi",
             "Volumes:          data (persistentVolumeClaim)",
-            "Ready                        True",
+            "Ready  True",
         ],
     );
 }
@@ -131,7 +131,7 @@ fn generic_kinds_render_spec_status_and_conditions() {
         "{text}"
     );
     assert!(
-        text.contains("Available                    False    MinimumReplicasUnavailable"),
+        text.contains("Available  False   MinimumReplicasUnavailable  not enough"),
         "{text}"
     );
     assert!(!text.contains("second"));

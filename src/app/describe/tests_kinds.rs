@@ -54,7 +54,7 @@ fn deployment() {
             "StrategyType:     RollingUpdate",
             "MinReadySeconds:  0",
             "RollingUpdateStrategy: 25% max unavailable, 1 max surge",
-            "Progressing                  True     ReplicaSetUpdated",
+            "Progressing  True    ReplicaSetUpdated",
         ],
     );
     assert_has(&t, TEMPLATE_LINES);
@@ -255,7 +255,7 @@ fn node() {
             "  Architecture:               amd64",
             "PodCIDR:          10.244.2.0/24",
             "PodCIDRs:         10.244.2.0/24",
-            "Ready                        Unknown  NodeStatusUnknown",
+            "Ready  Unknown  NodeStatusUnknown  Kubelet stopped posting node status.",
         ],
     );
     let bare = text(&json!({"metadata": {"name": "n"}}), BuiltinKind::Node);

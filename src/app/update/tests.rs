@@ -54,10 +54,27 @@ fn unknown_command_says_so_once_discovery_answered() {
     let mut s = state();
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
     run_command(&mut s, "gizmos");
+    // Perhaps created since: ktui asks the server again first.
+    assert_eq!(
+        s.message.as_deref(),
+        Some("gizmos: not known yet; asking the API server again…")
+    );
+    assert!(s.rediscover);
+    crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
     assert_eq!(
         s.message.as_deref(),
         Some("unknown command or resource: gizmos (see :api-resources)")
     );
+    assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
+    // The rediscovery finds it.
+    run_command(&mut s, "gz");
+    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
+    assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
+    assert_eq!(s.message, None, "the waiting note is gone");
+    // Another command meanwhile cancels the wait.
+    run_command(&mut s, "nope");
+    run_command(&mut s, "po");
+    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
 }
 
@@ -132,15 +149,19 @@ fn api_resources_lists_and_opens_and_broken_groups_are_named() {
     );
     run_command(&mut s, "ar");
     let listing = s.registry.listing();
-    let gizmos = listing.iter().position(|(_, r)| r.plural == "gizmos").unwrap();
     update(&mut s, Action::Bottom);
-    assert!(matches!(s.top(), Screen::ApiResources { selected } if *selected == listing.len() - 1));
-    update(&mut s, Action::Top);
-    for _ in 0..gizmos {
-        update(&mut s, Action::Down);
-    }
+    assert!(matches!(s.top(), Screen::ApiResources { selected, .. } if *selected == listing.len() - 1));
+    // `/` narrows the listing; `enter` opens the match; `esc` comes back to the listing.
+    update(&mut s, Action::FilterMode);
+    typed(&mut s, "GIZ");
+    update(&mut s, Action::Submit);
+    assert!(matches!(s.top(), Screen::ApiResources { selected: 0, filter } if filter == "GIZ"));
     update(&mut s, Action::Enter);
     assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
+    update(&mut s, Action::Back);
+    assert!(matches!(s.top(), Screen::ApiResources { .. }));
+    update(&mut s, Action::Back);
+    assert!(matches!(s.top(), Screen::ApiResources { filter, .. } if filter.is_empty()));
 }
 
 #[test]
