@@ -124,7 +124,8 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
             if let Some(m) = &state.message {
-                Line::from(Span::styled(m.clone(), theme.error))
+                let style = if state.info { theme.value } else { theme.error };
+                Line::from(Span::styled(m.clone(), style))
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
                 Line::from(Span::styled(format!("filter: {err}"), theme.error))
             } else {

@@ -58,12 +58,12 @@ pub fn run_command(state: &mut UiState, line: &str) {
         other => match state.registry.resolve(other) {
             Ok(kind) => open_kind(state, kind, arg, labels),
             Err(ResolveError::Unknown) if state.registry.known == Known::BuiltinsOnly => {
-                state.message = Some(format!("{other}: waiting for API discovery…"));
+                state.note(format!("{other}: waiting for API discovery…"));
                 state.pending_command = Some(line.to_owned());
             }
             Err(ResolveError::Unknown) if !asked_again => {
                 // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
-                state.message = Some(format!("{other}: not known yet; asking the API server again…"));
+                state.note(format!("{other}: not known yet; asking the API server again…"));
                 state.pending_command = Some(line.to_owned());
                 state.pending_retry = true;
                 state.rediscover = true;

@@ -52,6 +52,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) {
         if let Some(line) = state.pending_command.take() {
             // Its "waiting" note is answered now, one way or the other.
             state.message = None;
+            state.info = false;
             super::command::run_command(state, &line);
         }
     }

@@ -22,11 +22,11 @@ pub fn save(state: &mut UiState) {
     let path = saved_path(&parts, y.describe);
     let masked = y.reveal && !y.describe && y.key.kind == BuiltinKind::Secret;
     let text = y.save_text();
-    state.message = Some(match write_private(&path, &text) {
-        Ok(()) if masked => format!("saved {} (secret values masked)", path.display()),
-        Ok(()) => format!("saved {}", path.display()),
-        Err(e) => format!("cannot save {}: {e}", path.display()),
-    });
+    match write_private(&path, &text) {
+        Ok(()) if masked => state.note(format!("saved {} (secret values masked)", path.display())),
+        Ok(()) => state.note(format!("saved {}", path.display())),
+        Err(e) => state.message = Some(format!("cannot save {}: {e}", path.display())),
+    }
 }
 
 /// `s` with every character outside `[A-Za-z0-9._-]` replaced by `_` (names may hold `/`,

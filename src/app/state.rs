@@ -197,8 +197,10 @@ pub struct UiState {
     /// The user chose all namespaces (`-A`, `:pods all`); the context's namespace must not
     /// replace `None`.
     pub explicit_all: bool,
-    /// A one-line message for the footer (errors of commands).
+    /// A one-line message for the footer: errors of commands, or information (see `info`).
     pub message: Option<String>,
+    /// `message` is information (`saved …`, `waiting for API discovery…`), not an error.
+    pub info: bool,
     /// Set when ktui should exit with this code.
     pub quit: Option<u8>,
     /// Keys typed so far of an unfinished chord (`g` of `g g`).
@@ -254,6 +256,7 @@ impl UiState {
             namespace,
             explicit_all: false,
             message: None,
+            info: false,
             quit: None,
             pending: Vec::new(),
             keymap: Keymap::defaults(),
@@ -322,6 +325,12 @@ impl UiState {
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             _ => true,
         }
+    }
+
+    /// Shows `text` in the footer as information rather than an error.
+    pub fn note(&mut self, text: String) {
+        self.message = Some(text);
+        self.info = true;
     }
 
     /// The list on top, mutable.

@@ -13,6 +13,7 @@ use super::state::{ListView, Prompt, Screen, SortBy, UiState};
 /// Applies one action.
 pub fn update(state: &mut UiState, action: Action) {
     state.message = None;
+    state.info = false;
     if state.help && !matches!(action, Action::Quit | Action::Redraw) {
         // Any key closes help; it is an overlay, not a view.
         state.help = false;
@@ -80,6 +81,7 @@ pub fn update(state: &mut UiState, action: Action) {
 /// A printable character typed while a prompt is open.
 pub fn type_char(state: &mut UiState, c: char) {
     state.message = None;
+    state.info = false;
     match &mut state.prompt {
         Some(Prompt::Command(s)) => s.push(c),
         Some(Prompt::Filter(s)) => {
