@@ -254,10 +254,21 @@ impl StoreWriter {
     }
 
     /// Starts a (re)list: later `init_apply` calls fill a buffer that replaces all rows at
-    /// [`StoreWriter::init_done`].
+    /// [`StoreWriter::init_done`]. A retry after a failure keeps showing why it failed
+    /// (`unreachable: …`, `reconnecting …`) until objects arrive, so the reason does not
+    /// flicker away on every attempt.
     pub fn init(&mut self) {
         self.relist = Some(BTreeMap::new());
-        self.set_state(SyncState::Syncing { received: 0 });
+        let failing = matches!(
+            self.state(),
+            SyncState::Unreachable { .. }
+                | SyncState::Reconnecting { .. }
+                | SyncState::Forbidden { .. }
+                | SyncState::NotFound
+        );
+        if !failing {
+            self.set_state(SyncState::Syncing { received: 0 });
+        }
     }
 
     /// Adds one listed object to the relist buffer.
