@@ -20,6 +20,7 @@ use ratatui::Frame;
 use crate::app::state::{Prompt, Screen, UiState};
 use crate::kube::pool::InformerPool;
 use crate::kube::row::UnixSecs;
+use crate::kube::sanitize::sanitize;
 
 use theme::Theme;
 
@@ -112,7 +113,7 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             ];
             // `tab` completion's candidates, after what is typed.
             if let Some(m) = &state.message {
-                spans.push(Span::styled(format!("   {m}"), theme.dim));
+                spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
             }
             Line::from(spans)
         }
@@ -125,7 +126,7 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         None => {
             if let Some(m) = &state.message {
                 let style = if state.info { theme.value } else { theme.error };
-                Line::from(Span::styled(m.clone(), style))
+                Line::from(Span::styled(sanitize(m).into_owned(), style))
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
                 Line::from(Span::styled(format!("filter: {err}"), theme.error))
             } else {

@@ -17,9 +17,14 @@ const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "q
 /// expands to its command line. A name that only discovery can resolve is kept until
 /// discovery answers.
 pub fn run_command(state: &mut UiState, line: &str) {
+    run(state, line, false);
+}
+
+/// [`run_command`]; `asked_again` is set when `line` waited for a rediscovery because its
+/// name was unknown (it is then reported unknown instead of asking once more).
+pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     // A new command replaces one still waiting for discovery.
     state.pending_command = None;
-    let asked_again = std::mem::take(&mut state.pending_retry);
     let expanded = super::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
     let mut words = line.split_whitespace();
@@ -59,13 +64,12 @@ pub fn run_command(state: &mut UiState, line: &str) {
             Ok(kind) => open_kind(state, kind, arg, labels),
             Err(ResolveError::Unknown) if state.registry.known == Known::BuiltinsOnly => {
                 state.note(format!("{other}: waiting for API discovery…"));
-                state.pending_command = Some(line.to_owned());
+                state.pending_command = Some((line.to_owned(), false));
             }
             Err(ResolveError::Unknown) if !asked_again => {
                 // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
                 state.note(format!("{other}: not known yet; asking the API server again…"));
-                state.pending_command = Some(line.to_owned());
-                state.pending_retry = true;
+                state.pending_command = Some((line.to_owned(), true));
                 state.rediscover = true;
             }
             Err(ResolveError::Unknown) => {
@@ -136,14 +140,28 @@ pub fn complete(state: &mut UiState, typed: &str) -> String {
     }
 }
 
+/// The longest common prefix of `names`, in characters (alias names may be non-ASCII).
 fn common_prefix(names: &[&String]) -> String {
-    let first = names[0].as_str();
-    let len = names.iter().fold(first.len(), |len, n| {
-        first
-            .char_indices()
-            .zip(n.chars())
-            .take_while(|((i, a), b)| *i < len && a == b)
-            .count()
-    });
+    let Some(first) = names.first() else {
+        return String::new();
+    };
+    let len = names
+        .iter()
+        .map(|n| first.chars().zip(n.chars()).take_while(|(a, b)| a == b).count())
+        .min()
+        .unwrap_or(0);
     first.chars().take(len).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn common_prefix_counts_characters() {
+        let names = ["ééxa".to_owned(), "ééxb".to_owned(), "ééxc".to_owned()];
+        let refs: Vec<&String> = names.iter().collect();
+        assert_eq!(super::common_prefix(&refs), "ééx");
+        let names = ["deploy".to_owned(), "deployments".to_owned()];
+        let refs: Vec<&String> = names.iter().collect();
+        assert_eq!(super::common_prefix(&refs), "deploy");
+    }
 }

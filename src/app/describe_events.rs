@@ -15,16 +15,33 @@ use crate::table::format::human_duration;
 /// for namespaced objects; cluster-scoped objects' events may be in any namespace).
 pub fn key_for(object: &ResourceKey, name: &str) -> ResourceKey {
     let fields = format!(
-        "involvedObject.kind={},involvedObject.name={name}",
-        object.kind.kind_name()
+        "involvedObject.kind={},involvedObject.name={}",
+        escape(object.kind.kind_name()),
+        escape(name)
     );
     ResourceKey::new(BuiltinKind::Event, object.namespace.as_deref()).with_fields(&fields)
 }
 
-/// Index of a cell in the event row (see `crate::table` EVENT columns).
+/// Escapes a field-selector value (`\\`, `,` and `=` are syntax there); custom resources'
+/// names may hold them.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ',' | '=') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// TYPE's index in an event row's cells (`crate::table`'s EVENT columns).
 const TYPE: usize = 1;
+/// REASON's index.
 const REASON: usize = 2;
+/// SOURCE's index (`component, host`).
 const SOURCE: usize = 6;
+/// FIRST SEEN's index (`firstTimestamp`, else `eventTime`).
 const FIRST_SEEN: usize = 8;
 
 /// `From`: the reporting component without its host (`kubelet`, not `kubelet, node-1`).
@@ -134,6 +151,11 @@ mod tests {
         assert_eq!(
             key.to_string(),
             "events@a involvedObject.kind=Pod,involvedObject.name=web"
+        );
+        let odd = key_for(&object, r"a,b=c\d");
+        assert_eq!(
+            odd.fields.as_deref(),
+            Some(r"involvedObject.kind=Pod,involvedObject.name=a\,b\=c\\d")
         );
         let mut snap = Snapshot::empty(key, 1);
         snap.state = SyncState::Live;

@@ -49,11 +49,11 @@ pub fn adopt(state: &mut UiState, registry: Registry) {
             .push(Screen::List(Box::new(ListView::new(pods, None))));
     }
     if discovered {
-        if let Some(line) = state.pending_command.take() {
+        if let Some((line, asked_again)) = state.pending_command.take() {
             // Its "waiting" note is answered now, one way or the other.
             state.message = None;
             state.info = false;
-            super::command::run_command(state, &line);
+            super::command::run(state, &line, asked_again);
         }
     }
     if !notes.is_empty() && state.message.is_none() {
@@ -74,11 +74,26 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Option<Kind> {
         None => Some(key.kind.clone()),
         Some(k) if *k != key.kind => {
             key.kind = k.clone();
-            if let Screen::List(l) = screen {
-                // New printer columns: a fresh informer and cache.
-                let view = ListView::new(l.key.clone(), l.origin.clone());
-                let filter = std::mem::take(&mut l.filter);
-                **l = ListView { filter, ..view };
+            match screen {
+                Screen::List(l) => {
+                    // New printer columns or version: a fresh informer and cache; what the
+                    // user set up stays.
+                    let view = ListView::new(l.key.clone(), l.origin.clone());
+                    **l = ListView {
+                        filter: std::mem::take(&mut l.filter),
+                        sort: l.sort,
+                        reverse: l.reverse,
+                        wide: l.wide,
+                        target: l.selected_key.take(),
+                        ..view
+                    };
+                }
+                Screen::Yaml(y) => {
+                    // The object's URL may have changed (another version): watch again.
+                    y.watch = None;
+                    y.events = None;
+                }
+                _ => {}
             }
             None
         }

@@ -7,14 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
-use futures::StreamExt;
+use crossterm::event::{Event as TermEvent, KeyEventKind};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::time::Instant;
 
 use crate::cli::Cli;
 use crate::config::Config;
-use crate::kube::client::{self, ClusterInfo, ConnectOptions};
+use crate::kube::client::{self, ClusterInfo};
 use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
@@ -27,9 +26,11 @@ use crate::terminal::TerminalGuard;
 
 use super::command::run_command;
 use super::configure;
-use super::keymap::{KeyMode, KeyPress, Lookup};
+use super::input::{on_key, on_mouse};
+use super::keymap::KeyPress;
 use super::state::{Conn, ListView, Screen, Source, UiState};
-use super::update::{type_char, update};
+use super::tasks::{spawn_connect, spawn_signals, spawn_terminal_reader};
+use super::update::type_char;
 
 /// What wakes the loop.
 pub enum Event {
@@ -57,7 +58,7 @@ pub enum Event {
 
 /// What runs on the network runtime for the context in use.
 struct Session {
-    /// Informers.
+    /// The informers of the context, shared by every view.
     pool: InformerPool,
     /// The task keeping the registry current.
     discovery: tokio::task::AbortHandle,
@@ -65,9 +66,10 @@ struct Session {
     rediscover: Arc<tokio::sync::Notify>,
 }
 
-impl Session {
-    /// Stops every informer and the discovery task.
-    fn shutdown(self) {
+impl Drop for Session {
+    /// However the session ends (context switch, quit, an error return), nothing of it keeps
+    /// running on the network runtime.
+    fn drop(&mut self) {
         self.discovery.abort();
         self.pool.shutdown();
     }
@@ -85,7 +87,7 @@ struct Wiring<'a> {
 /// Grace period before an unused informer stops.
 const GRACE: Duration = Duration::from_secs(30);
 /// Deadline for building the client (exec plugins included).
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Runs ktui until the user quits; returns the exit code. The UI runs on the caller's
 /// runtime; everything that talks to the API server (client build, informers) runs on `net`.
@@ -168,9 +170,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         if let Some(context) = state.switch_to.take() {
             // Context switch: every informer of the old context stops now; results of the
             // old connection attempt are recognised by their generation and dropped.
-            if let Some(s) = session.take() {
-                s.shutdown();
-            }
+            drop(session.take());
             generation += 1;
             reset_for_context(&mut state, &context);
             spawn_connect(&cli, Some(context), generation, tx.clone(), &net);
@@ -189,9 +189,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             }
         }
         if let Some(code) = state.quit {
-            if let Some(s) = session.take() {
-                s.shutdown();
-            }
+            drop(session.take());
             drop(guard);
             return Ok(code);
         }
@@ -313,68 +311,6 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
     }
 }
 
-/// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
-fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
-    use super::action::Action;
-    use crossterm::event::{MouseButton, MouseEventKind};
-    match m.kind {
-        MouseEventKind::ScrollDown => (0..3).for_each(|_| update(state, Action::Down)),
-        MouseEventKind::ScrollUp => (0..3).for_each(|_| update(state, Action::Up)),
-        MouseEventKind::Down(MouseButton::Left) => {
-            let Some(l) = state.top_list_mut() else {
-                return false;
-            };
-            // Header (2 lines), the sparkline of timelines, the border and the column header.
-            let first = 4 + u16::from(l.is_timeline());
-            let Some(i) = m.row.checked_sub(first) else {
-                return false;
-            };
-            let target = l.offset + usize::from(i);
-            if target >= l.cache.len() {
-                return false;
-            }
-            if target != l.selected {
-                // Moving through `update` keeps the timeline's tail-mode bookkeeping right.
-                let delta = target as i64 - l.selected as i64;
-                update(state, if delta > 0 { Action::Down } else { Action::Up });
-                if let Some(l) = state.top_list_mut() {
-                    l.selected = target;
-                    l.selected_key = l
-                        .cache
-                        .selected_row(target)
-                        .map(|r| crate::kube::store::obj_key(&r));
-                }
-            }
-        }
-        _ => return false,
-    }
-    true
-}
-
-fn on_key(state: &mut UiState, key: KeyPress) {
-    let mode = if state.prompt.is_some() {
-        KeyMode::Prompt
-    } else {
-        KeyMode::Normal
-    };
-    let pending = std::mem::take(&mut state.pending);
-    match state.keymap.lookup(mode, &pending, key) {
-        Lookup::Action(a) => update(state, a),
-        Lookup::Pending(p) => state.pending = p,
-        Lookup::None => {
-            if mode == KeyMode::Prompt {
-                if let crossterm::event::KeyCode::Char(c) = key.code {
-                    if key.mods.is_empty() {
-                        type_char(state, c);
-                    }
-                }
-            } else if state.help {
-                state.help = false;
-            }
-        }
-    }
-}
-
 /// The keys whose changes show on screen: the list's, or the YAML/describe view's object
 /// and events.
 fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
@@ -429,87 +365,6 @@ fn reset_for_context(state: &mut UiState, context: &str) {
     state.detail = None;
     state.registry = Arc::new(Registry::builtins());
     state.pending_command = None;
-    state.pending_retry = false;
     let first = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     state.stack = vec![Screen::List(Box::new(first))];
-}
-
-fn spawn_connect(
-    cli: &Cli,
-    context: Option<String>,
-    generation: u64,
-    tx: UnboundedSender<Event>,
-    net: &tokio::runtime::Handle,
-) {
-    let opts = ConnectOptions {
-        kubeconfig: cli.kubeconfig.clone(),
-        context,
-    };
-    let runtime = net.clone();
-    net.spawn(async move {
-        // Read here, off the UI task: KUBECONFIG may name slow files.
-        if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
-            let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
-            let context = opts.context.clone().or(kc.current_context);
-            let _ = tx.send(Event::Kubeconfig {
-                generation,
-                contexts,
-                context,
-            });
-        }
-        // An exec auth plugin runs synchronously inside kube and may block its worker
-        // thread: the deadline is kept by this separate task, on another worker.
-        let job = runtime.spawn(async move { client::connect(&opts).await });
-        let abort = job.abort_handle();
-        let res = match tokio::time::timeout(CONNECT_TIMEOUT, job).await {
-            Ok(Ok(Ok(ok))) => Ok(ok),
-            Ok(Ok(Err(e))) => Err(format!("{e:#}")),
-            Ok(Err(e)) => Err(format!("building the client failed: {e}")),
-            Err(_) => {
-                abort.abort();
-                Err(format!(
-                    "building the client took over {}s (is an exec auth plugin waiting for input?)",
-                    CONNECT_TIMEOUT.as_secs()
-                ))
-            }
-        };
-        let _ = tx.send(Event::Connected(generation, res));
-    });
-}
-
-fn spawn_terminal_reader(tx: UnboundedSender<Event>) {
-    tokio::spawn(async move {
-        let mut events = EventStream::new();
-        loop {
-            match events.next().await {
-                Some(Ok(ev)) => {
-                    if tx.send(Event::Term(ev)).is_err() {
-                        return;
-                    }
-                }
-                Some(Err(_)) | None => {
-                    let _ = tx.send(Event::TermGone);
-                    return;
-                }
-            }
-        }
-    });
-}
-
-fn spawn_signals(tx: UnboundedSender<Event>) {
-    use tokio::signal::unix::{signal, SignalKind};
-    for (kind, name) in [
-        (SignalKind::terminate(), "SIGTERM"),
-        (SignalKind::hangup(), "SIGHUP"),
-        (SignalKind::interrupt(), "SIGINT"),
-    ] {
-        let tx = tx.clone();
-        if let Ok(mut s) = signal(kind) {
-            tokio::spawn(async move {
-                if s.recv().await.is_some() {
-                    let _ = tx.send(Event::Signal(name));
-                }
-            });
-        }
-    }
 }

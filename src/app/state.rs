@@ -237,10 +237,9 @@ pub struct UiState {
     pub registry: Arc<Registry>,
     /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
     /// the registry arrives.
-    pub pending_command: Option<String>,
-    /// `pending_command` waits for a rediscovery asked because its name was unknown; if it
-    /// is still unknown then, it is reported as unknown.
-    pub pending_retry: bool,
+    /// The flag says it waits for a rediscovery asked because its name was unknown: if it is
+    /// still unknown then, it is reported as unknown.
+    pub pending_command: Option<(String, bool)>,
     /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
     pub rediscover: bool,
 }
@@ -275,7 +274,6 @@ impl UiState {
             aliases: Default::default(),
             registry: Arc::new(Registry::builtins()),
             pending_command: None,
-            pending_retry: false,
             rediscover: false,
         }
     }

@@ -14,6 +14,22 @@ use super::state::{ListView, Prompt, Screen, SortBy, UiState};
 pub fn update(state: &mut UiState, action: Action) {
     state.message = None;
     state.info = false;
+    if !matches!(
+        action,
+        Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::Help
+            | Action::Redraw
+            | Action::CommandMode
+    ) {
+        // The user went elsewhere: a command still waiting for discovery must not take
+        // the screen later.
+        state.pending_command = None;
+    }
     if state.help && !matches!(action, Action::Quit | Action::Redraw) {
         // Any key closes help; it is an overlay, not a view.
         state.help = false;

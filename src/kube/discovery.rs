@@ -191,12 +191,28 @@ pub async fn discover(client: &kube::Client, deadline: Duration) -> Result<Disco
     Ok(out)
 }
 
+/// Whether `s` is a DNS-style name (`[a-z0-9]`, inner `-` and `.`): what Kubernetes allows
+/// for groups, versions, resource and short names. Discovery answers are untrusted (an
+/// aggregated API can say anything) and these names end up in URL paths and on screen.
+fn dns_like(s: &str) -> bool {
+    let ok = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    s.len() <= 253
+        && s.starts_with(ok)
+        && s.ends_with(ok)
+        && s.chars().all(|c| ok(c) || c == '-' || c == '.')
+        && !s.contains("..")
+}
+
 fn resources_of(group: &str, version: &str, list: ResourceList) -> Vec<Arc<ApiResource>> {
+    if !(group.is_empty() || dns_like(group)) || !dns_like(version) {
+        return Vec::new();
+    }
     list.resources
         .into_iter()
-        .filter(|r| !r.name.contains('/'))
+        .filter(|r| dns_like(&r.name))
+        .filter(|r| r.kind.chars().all(|c| c.is_ascii_alphanumeric()))
         .map(move |r| {
-            let singular = if r.singular_name.is_empty() {
+            let singular = if !dns_like(&r.singular_name) {
                 r.kind.to_ascii_lowercase()
             } else {
                 r.singular_name
@@ -207,7 +223,7 @@ fn resources_of(group: &str, version: &str, list: ResourceList) -> Vec<Arc<ApiRe
                 plural: r.name,
                 singular,
                 kind: r.kind,
-                short: r.short_names,
+                short: r.short_names.into_iter().filter(|s| dns_like(s)).collect(),
                 categories: r.categories,
                 namespaced: r.namespaced,
                 verbs: r.verbs,
@@ -299,6 +315,10 @@ mod tests {
         let mut res = resources_of("demo.ktui.dev", "v1", list_v1);
         apply_crd_columns(&mut res, &crd_columns(list));
         assert_eq!(res.len(), 1, "subresources are dropped");
+        for bad in ["a/b", "../secrets", "x\u{1b}[2J", "", "-a", "A"] {
+            assert!(!dns_like(bad), "{bad:?}");
+        }
+        assert!(dns_like("metrics.k8s.io") && dns_like("v1beta1") && dns_like("gz"));
         let g = &res[0];
         assert_eq!(
             (g.singular.as_str(), g.from_crd, g.listable()),

@@ -54,23 +54,18 @@ pub async fn keep_current(
     poke: Arc<Notify>,
     mut publish: impl FnMut(Registry) + Send,
 ) {
-    let mut last: Option<Vec<String>> = None;
-    let mut run = |reg: Registry, always: bool| {
-        let fingerprint = fingerprint(&reg);
-        if always || last.as_ref() != Some(&fingerprint) {
-            last = Some(fingerprint);
-            publish(reg);
-        }
-    };
+    let mut last: Option<Registry> = None;
+    let mut run =
+        |last: &mut Option<Registry>, reg: Registry, always: bool| offer(last, &mut publish, reg, always);
     let mut retry = config.retry;
     loop {
         match discover(&client, config.request_timeout).await {
             Ok(d) => {
-                run(Registry::from_discovery(d), false);
+                run(&mut last, Registry::from_discovery(d), false);
                 break;
             }
             Err(e) => {
-                run(Registry::failed(e), false);
+                run(&mut last, Registry::failed(e), false);
                 sleep(retry).await;
                 retry = (retry * 2).min(config.period);
             }
@@ -95,8 +90,8 @@ pub async fn keep_current(
                     due = Some(Instant::now() + config.debounce);
                 }
                 Some(Ok(_)) => {}
-                Some(Err(watcher::Error::InitialListFailed(kube::Error::Api(s)))) if s.code == 403 => {
-                    // Not allowed to watch CRDs: fall back to the periodic rediscovery.
+                Some(Err(e)) if forbidden(&e) => {
+                    // Not allowed to list or watch CRDs: fall back to the periodic rediscovery.
                     watching = false;
                 }
                 Some(Err(_)) => {}
@@ -109,31 +104,41 @@ pub async fn keep_current(
             _ = sleep_until(deadline) => {
                 due = None;
                 next_period = Instant::now() + config.period;
+                let asked = std::mem::take(&mut poked);
                 match discover(&client, config.request_timeout).await {
-                    Ok(d) => run(Registry::from_discovery(d), std::mem::take(&mut poked)),
-                    Err(e) => tracing::debug!(error = %e, "rediscovery failed; keeping the last registry"),
+                    Ok(d) => run(&mut last, Registry::from_discovery(d), asked),
+                    Err(e) => {
+                        tracing::debug!(error = %e, "rediscovery failed; keeping the last registry");
+                        // Whoever asked still gets an answer: the registry as it was.
+                        if let Some(prev) = last.clone().filter(|_| asked) {
+                            run(&mut last, prev, true);
+                        }
+                    }
                 }
             }
         }
     }
 }
 
-/// What a registry offers, to skip publishing identical rediscoveries.
-fn fingerprint(reg: &Registry) -> Vec<String> {
-    let mut out: Vec<String> = reg
-        .kinds
-        .iter()
-        .map(|k| {
-            let cols = k.api().map(|r| format!("{:?}", r.columns)).unwrap_or_default();
-            format!("{}/{}/{}{cols}", k.group(), k.version(), k.plural())
-        })
-        .collect();
-    out.extend(
-        reg.broken
-            .iter()
-            .map(|b| format!("broken {}: {}", b.group_version, b.reason)),
-    );
-    out.push(format!("{:?} {:?}", reg.known, reg.crd_error));
-    out.sort();
-    out
+/// Publishes `reg` if it differs from the `last` one published (or `always`), after carrying
+/// over what a failing group or CRD list could not say this time.
+fn offer(last: &mut Option<Registry>, publish: &mut impl FnMut(Registry), mut reg: Registry, always: bool) {
+    if let Some(prev) = last.as_ref() {
+        reg.inherit(prev);
+    }
+    if always || !last.as_ref().is_some_and(|prev| prev.same_as(&reg)) {
+        *last = Some(reg.clone());
+        publish(reg);
+    }
+}
+
+/// A 403 from any stage of the CRD watch (list, watch start, watch stream).
+fn forbidden(e: &watcher::Error) -> bool {
+    match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s))
+        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => s.code == 403,
+        watcher::Error::WatchError(s) => s.code == 403,
+        _ => false,
+    }
 }

@@ -86,6 +86,47 @@ impl Registry {
         }
     }
 
+    /// Carries over from `previous` what this discovery could not read: the resources of a
+    /// group that failed this time (a flapping aggregated API must not close its views as
+    /// deleted) and, when the CRD list failed, the printer columns known before.
+    pub fn inherit(&mut self, previous: &Registry) {
+        if self.known != Known::Discovered || previous.known != Known::Discovered {
+            return;
+        }
+        for b in &self.broken {
+            let lost = previous
+                .kinds
+                .iter()
+                .filter(|k| resource_of(k).api_version() == b.group_version && self.current(k).is_none());
+            let lost: Vec<Kind> = lost.cloned().collect();
+            self.kinds.extend(lost);
+        }
+        if self.crd_error.is_some() {
+            for k in &mut self.kinds {
+                let before = previous
+                    .current(k)
+                    .and_then(Kind::api)
+                    .filter(|p| p.from_crd)
+                    .cloned();
+                let Kind::Api(r) = k else { continue };
+                if let Some(p) = before.filter(|_| r.columns.is_empty()) {
+                    let r = Arc::make_mut(r);
+                    r.columns = p.columns.clone();
+                    r.from_crd = true;
+                }
+            }
+        }
+    }
+
+    /// Whether `other` offers exactly the same (names, verbs, columns, scope, failures).
+    pub fn same_as(&self, other: &Registry) -> bool {
+        let all = |r: &Registry| r.kinds.iter().map(resource_of).collect::<Vec<_>>();
+        self.known == other.known
+            && self.broken == other.broken
+            && self.crd_error == other.crd_error
+            && all(self) == all(other)
+    }
+
     /// Resolves a typed name, case-insensitively: plural, singular, kind or short name, each
     /// optionally qualified by its group (`deployments.apps`, `gz.demo.ktui.dev`) or by
     /// version and group (`deployments.v1.apps`). When several resources match, built-ins win,
@@ -120,8 +161,8 @@ impl Registry {
             .find(|k| k.group() == kind.group() && k.plural() == kind.plural())
     }
 
-    /// Names to complete after `:`: plurals, short names and, for names shared by several
-    /// groups, `plural.group`. Sorted, without duplicates.
+    /// Names to complete after `:`: plurals, `plural.group` and short names. Sorted, without
+    /// duplicates.
     pub fn names(&self) -> Vec<String> {
         let mut out = Vec::new();
         for k in &self.kinds {

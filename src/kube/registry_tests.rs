@@ -1,3 +1,6 @@
+//! Name resolution (plural, short, grouped, ambiguous), completion names, and carrying over
+//! what a failing group or CRD list could not say.
+
 use std::sync::Arc;
 
 use super::*;
@@ -104,4 +107,61 @@ fn names_complete_short_and_full_forms_and_builtins_survive_before_discovery() {
     let b = Registry::builtins();
     assert!(matches!(b.resolve("po"), Ok(Kind::Builtin(BuiltinKind::Pod))));
     assert_eq!(b.resolve("gz"), Err(ResolveError::Unknown));
+}
+
+#[test]
+fn a_failing_group_or_crd_list_keeps_what_was_known() {
+    use crate::kube::discovery::BrokenGroup;
+    use crate::kube::resource::PrinterColumn;
+    let mut gizmos = (*res("demo.ktui.dev", "gizmos", "Gizmo", &["gz"])).clone();
+    gizmos.columns = vec![PrinterColumn {
+        name: "Color".into(),
+        column_type: "string".into(),
+        json_path: ".spec.color".into(),
+        priority: 0,
+    }]
+    .into();
+    gizmos.from_crd = true;
+    let before = Registry::from_discovery(Discovery {
+        resources: vec![
+            res("metrics.k8s.io", "nodes", "NodeMetrics", &[]),
+            Arc::new(gizmos),
+        ],
+        ..Default::default()
+    });
+    // metrics.k8s.io is down this time and the CRD list timed out.
+    let mut now = Registry::from_discovery(Discovery {
+        resources: vec![res("demo.ktui.dev", "gizmos", "Gizmo", &["gz"])],
+        broken: vec![BrokenGroup {
+            group_version: "metrics.k8s.io/v1".into(),
+            reason: "503".into(),
+        }],
+        crd_error: Some("timed out".into()),
+    });
+    assert!(!now.same_as(&before));
+    now.inherit(&before);
+    assert!(
+        now.resolve("nodes.metrics.k8s.io").is_ok(),
+        "kept while its group is down"
+    );
+    let gz = now.resolve("gz").unwrap();
+    assert_eq!(
+        gz.api().unwrap().columns.len(),
+        1,
+        "columns kept while the CRD list fails"
+    );
+    // Equal content is the same registry; a new short name is not.
+    let again = before.clone();
+    assert!(again.same_as(&before));
+    let mut renamed = (*res("demo.ktui.dev", "gizmos", "Gizmo", &["gz", "giz"])).clone();
+    renamed.columns = gz.api().unwrap().columns.clone();
+    renamed.from_crd = true;
+    let changed = Registry::from_discovery(Discovery {
+        resources: vec![
+            res("metrics.k8s.io", "nodes", "NodeMetrics", &[]),
+            Arc::new(renamed),
+        ],
+        ..Default::default()
+    });
+    assert!(!changed.same_as(&before));
 }

@@ -122,7 +122,7 @@ impl Kind {
         }
     }
 
-    /// API version.
+    /// The version served and listed (`v1`; a CRD's preferred version).
     pub fn version(&self) -> &str {
         match self {
             Kind::Builtin(b) => b.info().version,

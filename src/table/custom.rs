@@ -37,7 +37,7 @@ pub fn spec(r: &ApiResource) -> KindSpec {
         .columns
         .iter()
         .map(|c| Column {
-            header: Cow::Owned(header(&c.name)),
+            header: Cow::Owned(crate::kube::sanitize::sanitize(&header(&c.name)).into_owned()),
             wide: c.priority > 0,
         })
         .collect();

@@ -50,7 +50,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     let second = match state.top() {
         Screen::List(l) => {
-            let mut spans = vec![Span::styled(format!(" {}", l.key.kind), theme.value)];
+            let mut spans = vec![Span::styled(
+                format!(" {}", sanitize(&l.key.kind.to_string())),
+                theme.value,
+            )];
             if let Some(o) = &l.origin {
                 let of = if o.starts_with("owner of ") { " —" } else { " of" };
                 spans.push(Span::styled(format!("{of} {}", sanitize(o)), theme.value));

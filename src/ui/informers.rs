@@ -37,7 +37,7 @@ pub(super) fn draw(
         .map(|i| {
             let s = &i.stats;
             Row::new(vec![
-                i.key.to_string(),
+                crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
                 s.state.to_string(),
                 s.resource_version.clone().unwrap_or_else(|| "-".into()),
                 s.last_bookmark

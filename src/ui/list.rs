@@ -63,7 +63,8 @@ pub(super) fn draw(
     } else {
         format!(" </{}>", l.filter)
     };
-    let title = format!(" {}{}[{}]{} ", l.key.kind, ns_title, count, filter);
+    let kind = crate::kube::sanitize::sanitize(&l.key.kind.to_string()).into_owned();
+    let title = format!(" {kind}{ns_title}[{count}]{filter} ");
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)

@@ -14,7 +14,11 @@ use super::theme::Theme;
 pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> usize {
     let page = area.height.saturating_sub(2) as usize;
     let what = if y.describe { "describe" } else { "yaml" };
-    let mut title = format!(" {what} {}/{} ", y.key.kind.singular(), sanitize(&y.name));
+    let mut title = format!(
+        " {what} {}/{} ",
+        sanitize(y.key.kind.singular()),
+        sanitize(&y.name)
+    );
     if y.deleted {
         title.push_str("[deleted] ");
     }

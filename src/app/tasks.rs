@@ -1,0 +1,96 @@
+//! The loop's background sources, each a task sending [`Event`]s: the client build (off the
+//! UI task, with its own deadline), the terminal reader and the signal handlers. Owns their
+//! spawning; must not touch UI state.
+
+use crossterm::event::EventStream;
+use futures::StreamExt;
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::cli::Cli;
+use crate::kube::client::{self, ConnectOptions};
+
+use super::run::{Event, CONNECT_TIMEOUT};
+
+/// Reads the kubeconfig and builds the client of `context` on `net`; sends
+/// [`Event::Kubeconfig`] then [`Event::Connected`] tagged with `generation`.
+pub(super) fn spawn_connect(
+    cli: &Cli,
+    context: Option<String>,
+    generation: u64,
+    tx: UnboundedSender<Event>,
+    net: &tokio::runtime::Handle,
+) {
+    let opts = ConnectOptions {
+        kubeconfig: cli.kubeconfig.clone(),
+        context,
+    };
+    let runtime = net.clone();
+    net.spawn(async move {
+        // Read here, off the UI task: KUBECONFIG may name slow files.
+        if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
+            let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
+            let context = opts.context.clone().or(kc.current_context);
+            let _ = tx.send(Event::Kubeconfig {
+                generation,
+                contexts,
+                context,
+            });
+        }
+        // An exec auth plugin runs synchronously inside kube and may block its worker
+        // thread: the deadline is kept by this separate task, on another worker.
+        let job = runtime.spawn(async move { client::connect(&opts).await });
+        let abort = job.abort_handle();
+        let res = match tokio::time::timeout(CONNECT_TIMEOUT, job).await {
+            Ok(Ok(Ok(ok))) => Ok(ok),
+            Ok(Ok(Err(e))) => Err(format!("{e:#}")),
+            Ok(Err(e)) => Err(format!("building the client failed: {e}")),
+            Err(_) => {
+                abort.abort();
+                Err(format!(
+                    "building the client took over {}s (is an exec auth plugin waiting for input?)",
+                    CONNECT_TIMEOUT.as_secs()
+                ))
+            }
+        };
+        let _ = tx.send(Event::Connected(generation, res));
+    });
+}
+
+/// Forwards terminal events; [`Event::TermGone`] when the terminal cannot be read.
+pub(super) fn spawn_terminal_reader(tx: UnboundedSender<Event>) {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        loop {
+            match events.next().await {
+                Some(Ok(ev)) => {
+                    if tx.send(Event::Term(ev)).is_err() {
+                        return;
+                    }
+                }
+                Some(Err(_)) | None => {
+                    let _ = tx.send(Event::TermGone);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// Turns SIGTERM, SIGHUP and SIGINT into [`Event::Signal`].
+pub(super) fn spawn_signals(tx: UnboundedSender<Event>) {
+    use tokio::signal::unix::{signal, SignalKind};
+    for (kind, name) in [
+        (SignalKind::terminate(), "SIGTERM"),
+        (SignalKind::hangup(), "SIGHUP"),
+        (SignalKind::interrupt(), "SIGINT"),
+    ] {
+        let tx = tx.clone();
+        if let Ok(mut s) = signal(kind) {
+            tokio::spawn(async move {
+                if s.recv().await.is_some() {
+                    let _ = tx.send(Event::Signal(name));
+                }
+            });
+        }
+    }
+}
