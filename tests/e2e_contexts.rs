@@ -40,9 +40,9 @@ fn ctx_switches_between_admin_and_viewer_in_one_run() {
     });
     assert!(!k.screen().contains("no resources"), "{}", k.dump());
     k.command("ctx ktui-test");
-    k.wait_until("back on the admin context", SLOW, |s| {
-        s.contains("context: ktui-test")
+    // Back where the admin context was left: its namespace, without retyping it.
+    k.wait_until("back on the admin context, in its namespace", SLOW, |s| {
+        s.contains("context: ktui-test") && s.contains(&format!("namespace: {ns}"))
     });
-    k.command(&format!("pods {ns}"));
     k.wait_for("admin-only-pod", SLOW);
 }

@@ -357,14 +357,23 @@ fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<S
 }
 
 /// After a context switch: a fresh pods view in the new context's namespace, nothing stale.
+/// Coming back to a context restores the namespace last used there (k9s does the same).
 fn reset_for_context(state: &mut UiState, context: &str) {
+    if let Some(old) = state.context.take() {
+        let scope = (state.namespace.take(), state.explicit_all);
+        state.last_namespace.insert(old, scope);
+    }
+    let (namespace, explicit_all) = state.last_namespace.get(context).cloned().unwrap_or_default();
     state.conn = Conn::Connecting;
     state.context = Some(context.to_owned());
-    state.namespace = None;
-    state.explicit_all = false;
+    state.namespace = namespace;
+    state.explicit_all = explicit_all;
     state.detail = None;
     state.registry = Arc::new(Registry::builtins());
     state.pending_command = None;
-    let first = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
+    let first = ListView::new(
+        ResourceKey::new(BuiltinKind::Pod, state.namespace.as_deref()),
+        None,
+    );
     state.stack = vec![Screen::List(Box::new(first))];
 }

@@ -242,6 +242,9 @@ pub struct UiState {
     pub pending_command: Option<(String, bool)>,
     /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
     pub rediscover: bool,
+    /// Per context left: the namespace in use there and whether all namespaces were chosen,
+    /// restored when the user switches back.
+    pub last_namespace: std::collections::HashMap<String, (Option<String>, bool)>,
 }
 
 impl UiState {
@@ -275,6 +278,7 @@ impl UiState {
             registry: Arc::new(Registry::builtins()),
             pending_command: None,
             rediscover: false,
+            last_namespace: Default::default(),
         }
     }
 
@@ -301,24 +305,32 @@ impl UiState {
     /// Whether `action` does something in the current view (drives help and hints).
     pub fn applies(&self, action: super::action::Action) -> bool {
         use super::action::Action::*;
+        let has_row = |l: &ListView| l.cache.selected_row(l.selected).is_some();
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),
-            (Yaml | Describe, Some(_)) => true,
+            (Yaml | Describe, Some(l)) => has_row(l),
             (Describe, None) => false,
             (Favourite(n), Some(l)) => {
                 l.key.kind.namespaced() && (n == 0 || usize::from(n) <= self.favourites.len())
             }
             (Favourite(_), None) => false,
             (Reveal, None) => {
-                matches!(self.top(), Screen::Yaml(y) if y.key.kind == crate::kube::kind::BuiltinKind::Secret)
+                matches!(self.top(), Screen::Yaml(y) if !y.describe && y.key.kind == crate::kube::kind::BuiltinKind::Secret)
             }
             (ToggleManaged, None) => matches!(self.top(), Screen::Yaml(y) if !y.describe),
             (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),
             (Save | NextMatch, None) => matches!(self.top(), Screen::Yaml(_)),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
-            (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline(),
+            (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline() && has_row(l),
             (Enter, None) => matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. }),
+            // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
+            (Enter, Some(l)) => {
+                l.is_timeline()
+                    || l.cache
+                        .selected_row(l.selected)
+                        .is_some_and(|r| r.drill.is_some())
+            }
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             _ => true,
