@@ -137,6 +137,21 @@ type CrdColumns = HashMap<(String, String, String), Arc<[PrinterColumn]>>;
 /// neither `/api/v1` nor `/apis` could be read (one line, for the UI); a failing group is
 /// recorded in [`Discovery::broken`] instead.
 pub async fn discover(client: &kube::Client, deadline: Duration) -> Result<Discovery, String> {
+    let started = std::time::Instant::now();
+    let found = discover_all(client, deadline).await;
+    if let Ok(d) = &found {
+        tracing::info!(
+            resources = d.resources.len(),
+            broken = d.broken.len(),
+            crd_columns = d.crd_error.is_none(),
+            took_ms = started.elapsed().as_millis() as u64,
+            "discovery"
+        );
+    }
+    found
+}
+
+async fn discover_all(client: &kube::Client, deadline: Duration) -> Result<Discovery, String> {
     let core = get::<ResourceList>(client, "/api/v1", deadline).await;
     let groups = get::<GroupList>(client, "/apis", deadline).await;
     if let (Err(a), Err(b)) = (&core, &groups) {
