@@ -117,11 +117,18 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             }
             Line::from(spans)
         }
-        Some(Prompt::Filter(s)) => Line::from(vec![
-            Span::styled("/", theme.label),
-            Span::raw(s.clone()),
-            Span::raw("█"),
-        ]),
+        Some(Prompt::Filter(s)) => {
+            let mut spans = vec![
+                Span::styled("/", theme.label),
+                Span::raw(s.clone()),
+                Span::raw("█"),
+            ];
+            // The YAML search says when nothing matches.
+            if let Some(m) = &state.message {
+                spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
+            }
+            Line::from(spans)
+        }
         Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
             if let Some(m) = &state.message {

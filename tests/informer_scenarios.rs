@@ -363,9 +363,9 @@ async fn burst_of_10k_events_gives_few_snapshots_and_the_servers_final_state() {
     h.task.abort();
 }
 
-#[tokio::test(start_paused = true)]
-async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
-    let (svc, mut handle) = mock::pair::<Request<Body>, Response<Body>>();
+/// A pool over a scripted API server; its notifications are dropped.
+fn mock_pool(grace: Duration) -> (InformerPool, mock::Handle<Request<Body>, Response<Body>>) {
+    let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
     let (tx, _rx) = unbounded_channel();
     let pool = InformerPool::new(
@@ -373,8 +373,14 @@ async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
         Arc::new(TableDecoders),
         tx,
         InformerConfig::default(),
-        Duration::from_secs(5),
+        grace,
     );
+    (pool, handle)
+}
+
+#[tokio::test(start_paused = true)]
+async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
+    let (pool, mut handle) = mock_pool(Duration::from_secs(5));
     assert!(
         pool.informers().is_empty(),
         "nothing starts before a view subscribes"
@@ -402,16 +408,7 @@ async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
 
 #[tokio::test(start_paused = true)]
 async fn a_forbidden_all_namespaces_informer_does_not_serve_a_namespace() {
-    let (svc, mut handle) = mock::pair::<Request<Body>, Response<Body>>();
-    let client = kube::Client::new(svc, "default");
-    let (tx, _rx) = unbounded_channel();
-    let pool = InformerPool::new(
-        client,
-        Arc::new(TableDecoders),
-        tx,
-        InformerConfig::default(),
-        Duration::from_secs(5),
-    );
+    let (pool, mut handle) = mock_pool(Duration::from_secs(5));
     // A user allowed one namespace asks for all of them first (`:po all`): forbidden.
     let all = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, None));
     let (uri, send) = next(&mut handle).await;

@@ -113,7 +113,18 @@ pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Opti
 /// registry's resource names: to the only candidate, else to the candidates' longest common
 /// prefix, listing up to ten of them in the footer.
 pub fn complete(state: &mut UiState, typed: &str) -> String {
-    let t = typed.trim_start().to_ascii_lowercase();
+    let t = typed.trim_start();
+    // `:ctx <tab>` completes context names (as they are: they may hold upper case).
+    for cmd in ["ctx ", "context ", "contexts "] {
+        if let Some(rest) = t.strip_prefix(cmd).filter(|r| !r.contains(' ')) {
+            let contexts = state.contexts.clone();
+            return match pick(state, &contexts, rest) {
+                Some(done) => format!("{cmd}{done}"),
+                None => typed.to_owned(),
+            };
+        }
+    }
+    let t = t.to_ascii_lowercase();
     if t.is_empty() || t.contains(' ') {
         return typed.to_owned();
     }
@@ -122,10 +133,17 @@ pub fn complete(state: &mut UiState, typed: &str) -> String {
     names.extend(state.aliases.keys().cloned());
     names.sort();
     names.dedup();
-    let found: Vec<&String> = names.iter().filter(|n| n.starts_with(&t)).collect();
+    pick(state, &names, &t).unwrap_or_else(|| typed.to_owned())
+}
+
+/// Completes `prefix` among `names`: the only candidate with a space after it, else the
+/// candidates' longest common prefix with up to ten of them listed in the footer; `None`
+/// when nothing matches.
+fn pick(state: &mut UiState, names: &[String], prefix: &str) -> Option<String> {
+    let found: Vec<&String> = names.iter().filter(|n| n.starts_with(prefix)).collect();
     match found.as_slice() {
-        [] => typed.to_owned(),
-        [one] => format!("{one} "),
+        [] => None,
+        [one] => Some(format!("{one} ")),
         many => {
             let shown: Vec<&str> = many.iter().take(10).map(|s| s.as_str()).collect();
             let more = many.len().saturating_sub(shown.len());
@@ -134,8 +152,8 @@ pub fn complete(state: &mut UiState, typed: &str) -> String {
             } else {
                 String::new()
             };
-            state.message = Some(format!("{}{tail}", shown.join("  ")));
-            common_prefix(many)
+            state.note(format!("{}{tail}", shown.join("  ")));
+            Some(common_prefix(many))
         }
     }
 }

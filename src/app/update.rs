@@ -154,8 +154,10 @@ fn set_filter(state: &mut UiState, text: String) {
     }
     if let Screen::Yaml(y) = state.top_mut() {
         y.search = text;
-        if let Some(i) = y.find(y.scroll) {
-            y.scroll = i;
+        match y.find(y.scroll) {
+            Some(i) => y.scroll = i,
+            None if !y.search.is_empty() => state.note("no match".into()),
+            None => {}
         }
         return;
     }

@@ -260,10 +260,44 @@ fn tab_completes_kind_names() {
 }
 
 #[test]
+fn tab_completes_context_names() {
+    let mut s = state();
+    s.contexts = vec!["prod-eu".into(), "prod-us".into(), "Staging".into()];
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "ctx pr");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("ctx prod-".into())));
+    assert_eq!(s.message.as_deref(), Some("prod-eu  prod-us"));
+    typed(&mut s, "u");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("ctx prod-us ".into())));
+    update(&mut s, Action::Cancel);
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "ctx S");
+    update(&mut s, Action::Complete);
+    assert_eq!(s.prompt, Some(Prompt::Command("ctx Staging ".into())));
+}
+
+#[test]
 fn help_opens_and_any_key_closes_it() {
     let mut s = state();
     update(&mut s, Action::Help);
     assert!(s.help);
     update(&mut s, Action::Down);
     assert!(!s.help);
+}
+
+#[test]
+fn yaml_search_says_when_nothing_matches() {
+    let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
+    let mut y = crate::app::yaml::YamlView::new(key, "settings");
+    y.lines = vec!["data:".into(), "  mode: blue".into()];
+    let mut s = state();
+    s.stack.push(Screen::Yaml(Box::new(y)));
+    update(&mut s, Action::FilterMode);
+    typed(&mut s, "mode");
+    assert_eq!(s.message, None);
+    assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 1));
+    typed(&mut s, "x");
+    assert_eq!(s.message.as_deref(), Some("no match"));
 }
