@@ -5,6 +5,7 @@ pub mod backoff;
 pub mod client;
 pub mod discovery;
 pub mod discovery_watch;
+pub mod failure;
 pub mod informer;
 pub mod intern;
 pub mod key;

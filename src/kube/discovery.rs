@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokio::time::timeout;
 
+use super::failure::one_line;
 use super::resource::{ApiResource, PrinterColumn};
 
 /// Concurrent group-version requests.
@@ -296,15 +297,6 @@ async fn get<T: DeserializeOwned>(
         Ok(Ok(v)) => Ok(v),
         Ok(Err(kube::Error::Api(s))) => Err(one_line(&format!("{}: {}", s.code, s.message))),
         Ok(Err(e)) => Err(one_line(&e.to_string())),
-    }
-}
-
-fn one_line(s: &str) -> String {
-    let flat = super::sanitize::sanitize(s).into_owned();
-    if flat.chars().count() > 120 {
-        flat.chars().take(117).chain("...".chars()).collect()
-    } else {
-        flat
     }
 }
 

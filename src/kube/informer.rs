@@ -18,6 +18,7 @@ use serde::Deserialize;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::backoff::Backoff;
+use super::failure::{classify, status_failure, Failure};
 use super::key::ResourceKey;
 use super::resource::Kind;
 use super::row::{IntoRow, RowCtx, Versioned};
@@ -78,21 +79,6 @@ pub struct InformerCtx {
 pub trait Decoders: Send + Sync + 'static {
     /// The informer future for `kind` (usually `run::<KindObj>(ctx)`).
     fn run(&self, kind: &Kind, ctx: InformerCtx) -> BoxFuture<'static, ()>;
-}
-
-/// Why a request failed, as far as the loop's decisions go.
-#[derive(Debug, Clone, PartialEq)]
-enum Failure {
-    /// 410: the resourceVersion (or continue token) is too old; relist.
-    Gone,
-    /// 403 on `verb`.
-    Forbidden(&'static str),
-    /// 404: the resource is not served.
-    NotFound,
-    /// No HTTP answer at all (connect, TLS, DNS, timeout before any response).
-    Unreachable(String),
-    /// Anything else (5xx, 429, 401, decode errors, broken stream).
-    Other(String),
 }
 
 #[derive(Deserialize)]
@@ -441,44 +427,4 @@ fn sync_stats<T, S: Sink<T>>(ctx: &Run<S>) {
     ctx.stats
         .objects
         .store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
-}
-
-fn classify(err: &kube::Error, verb: &'static str) -> Failure {
-    match err {
-        kube::Error::Api(status) => status_failure(status.code, &status.message, verb),
-        kube::Error::HyperError(e) => Failure::Unreachable(one_line(&e.to_string())),
-        kube::Error::Service(e) => Failure::Unreachable(one_line(&source_chain(e.as_ref()))),
-        kube::Error::Auth(e) => Failure::Other(one_line(&format!("credentials: {e}"))),
-        other => Failure::Other(one_line(&other.to_string())),
-    }
-}
-
-fn status_failure(code: u16, message: &str, verb: &'static str) -> Failure {
-    match code {
-        410 => Failure::Gone,
-        403 => Failure::Forbidden(verb),
-        404 => Failure::NotFound,
-        401 => Failure::Other("credentials expired or invalid (401)".into()),
-        _ => Failure::Other(one_line(&format!("{code}: {message}"))),
-    }
-}
-
-fn source_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = e.to_string();
-    let mut cur = e.source();
-    while let Some(s) = cur {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        cur = s.source();
-    }
-    out
-}
-
-fn one_line(s: &str) -> String {
-    let flat = crate::kube::sanitize::sanitize(s).into_owned();
-    if flat.chars().count() > 160 {
-        flat.chars().take(157).chain("...".chars()).collect()
-    } else {
-        flat
-    }
 }
