@@ -33,6 +33,9 @@ pub struct Discovery {
     /// Every resource (no subresources) of every group's preferred version, core first,
     /// then groups in the server's order.
     pub resources: Vec<Arc<ApiResource>>,
+    /// The same resources in the groups' other versions (`:deployments.v1beta1.apps`); a
+    /// resource served only in a non-preferred version is in `resources` instead.
+    pub other_versions: Vec<Arc<ApiResource>>,
     /// Groups that could not be read.
     pub broken: Vec<BrokenGroup>,
     /// Why CRD printer columns are unknown (`forbidden: list customresourcedefinitions`),
@@ -166,31 +169,55 @@ async fn discover_all(client: &kube::Client, deadline: Duration) -> Result<Disco
             reason,
         }),
     }
-    let versions: Vec<GroupVersion> = groups
+    // Every version of every group, each group's preferred one first.
+    let versions: Vec<(GroupVersion, bool)> = groups
         .map(|g| g.groups)
         .unwrap_or_default()
         .into_iter()
-        .filter_map(|g| g.preferred_version.or_else(|| g.versions.into_iter().next()))
+        .flat_map(|g| {
+            let preferred = g.preferred_version.or_else(|| g.versions.first().cloned());
+            let others: Vec<(GroupVersion, bool)> = g
+                .versions
+                .into_iter()
+                .filter(|v| Some(&v.group_version) != preferred.as_ref().map(|p| &p.group_version))
+                .map(|v| (v, false))
+                .collect();
+            preferred.map(|p| (p, true)).into_iter().chain(others)
+        })
         .collect();
     let has_crds = versions
         .iter()
-        .any(|v| v.group_version == "apiextensions.k8s.io/v1");
-    let lists: Vec<(GroupVersion, Result<ResourceList, String>)> = stream::iter(versions)
-        .map(|gv| async move {
+        .any(|(v, _)| v.group_version == "apiextensions.k8s.io/v1");
+    let mut lists: Vec<(GroupVersion, bool, Result<ResourceList, String>)> = stream::iter(versions)
+        .map(|(gv, preferred)| async move {
             let list = get::<ResourceList>(client, &format!("/apis/{}", gv.group_version), deadline).await;
-            (gv, list)
+            (gv, preferred, list)
         })
         .buffered(PARALLEL)
         .collect()
         .await;
-    for (gv, list) in lists {
+    // Preferred versions first: a resource found there is the one views use.
+    lists.sort_by_key(|(_, preferred, _)| !preferred);
+    for (gv, _, list) in lists {
         let group = gv
             .group_version
             .strip_suffix(&format!("/{}", gv.version))
             .unwrap_or(&gv.group_version)
             .to_owned();
         match list {
-            Ok(list) => out.resources.extend(resources_of(&group, &gv.version, list)),
+            Ok(list) => {
+                for r in resources_of(&group, &gv.version, list) {
+                    let known = out
+                        .resources
+                        .iter()
+                        .any(|k| k.group == r.group && k.plural == r.plural);
+                    if known {
+                        out.other_versions.push(r);
+                    } else {
+                        out.resources.push(r);
+                    }
+                }
+            }
             Err(reason) => out.broken.push(BrokenGroup {
                 group_version: gv.group_version,
                 reason,
@@ -200,7 +227,11 @@ async fn discover_all(client: &kube::Client, deadline: Duration) -> Result<Disco
     if has_crds {
         let path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
         match get::<CrdList>(client, path, deadline).await {
-            Ok(list) => apply_crd_columns(&mut out.resources, &crd_columns(list)),
+            Ok(list) => {
+                let columns = crd_columns(list);
+                apply_crd_columns(&mut out.resources, &columns);
+                apply_crd_columns(&mut out.other_versions, &columns);
+            }
             Err(e) => out.crd_error = Some(format!("{e} (list customresourcedefinitions)")),
         }
     }

@@ -36,6 +36,8 @@ pub enum ResolveError {
 pub struct Registry {
     /// Every discovered resource (built-ins ktui has columns for are [`Kind::Builtin`]).
     pub kinds: Vec<Kind>,
+    /// Resources in their groups' other versions, resolved only by `plural.version.group`.
+    pub other_versions: Vec<Kind>,
     /// Groups whose discovery failed.
     pub broken: Vec<BrokenGroup>,
     /// Why CRD printer columns are unknown, if they are.
@@ -65,21 +67,23 @@ impl Registry {
     /// [`Kind::Builtin`]; built-ins the server did not list are kept (a restricted account's
     /// discovery is still complete, but a proxy may filter it).
     pub fn from_discovery(d: Discovery) -> Self {
-        let mut kinds: Vec<Kind> = d
-            .resources
-            .into_iter()
-            .map(|r| match r.builtin() {
-                Some(b) => Kind::Builtin(b),
-                None => Kind::Api(r),
-            })
-            .collect();
+        let kind_of = |r: Arc<ApiResource>| match r.builtin() {
+            Some(b) => Kind::Builtin(b),
+            None => Kind::Api(r),
+        };
+        let mut kinds: Vec<Kind> = d.resources.into_iter().map(kind_of).collect();
         for b in BuiltinKind::ALL {
-            if !kinds.iter().any(|k| *k == b) {
+            let i = b.info();
+            if !kinds
+                .iter()
+                .any(|k| k.group() == i.group && k.plural() == i.plural)
+            {
                 kinds.push(Kind::Builtin(b));
             }
         }
         Registry {
             kinds,
+            other_versions: d.other_versions.into_iter().map(kind_of).collect(),
             broken: d.broken,
             crd_error: d.crd_error,
             known: Known::Discovered,
@@ -121,10 +125,12 @@ impl Registry {
     /// Whether `other` offers exactly the same (names, verbs, columns, scope, failures).
     pub fn same_as(&self, other: &Registry) -> bool {
         let all = |r: &Registry| r.kinds.iter().map(resource_of).collect::<Vec<_>>();
+        let others = |r: &Registry| r.other_versions.iter().map(resource_of).collect::<Vec<_>>();
         self.known == other.known
             && self.broken == other.broken
             && self.crd_error == other.crd_error
             && all(self) == all(other)
+            && others(self) == others(other)
     }
 
     /// Resolves a typed name, case-insensitively: plural, singular, kind or short name, each
@@ -135,6 +141,10 @@ impl Registry {
     pub fn resolve(&self, typed: &str) -> Result<Kind, ResolveError> {
         let t = typed.trim().to_ascii_lowercase();
         let mut found: Vec<&Kind> = self.kinds.iter().filter(|k| matches(k, &t)).collect();
+        if found.is_empty() {
+            // `plural.version.group` naming a version that is not the preferred one.
+            found = self.other_versions.iter().filter(|k| matches(k, &t)).collect();
+        }
         if found.len() > 1 {
             found.sort_by_key(|k| (k.builtin().is_none(), !k.group().is_empty()));
             let best = (found[0].builtin().is_some(), found[0].group().is_empty());

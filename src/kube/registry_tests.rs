@@ -137,6 +137,7 @@ fn a_failing_group_or_crd_list_keeps_what_was_known() {
             reason: "503".into(),
         }],
         crd_error: Some("timed out".into()),
+        ..Default::default()
     });
     assert!(!now.same_as(&before));
     now.inherit(&before);
@@ -164,4 +165,43 @@ fn a_failing_group_or_crd_list_keeps_what_was_known() {
         ..Default::default()
     });
     assert!(!changed.same_as(&before));
+}
+
+#[test]
+fn other_versions_resolve_only_when_named_and_builtins_only_at_their_version() {
+    let mut v1alpha1 = (*res("demo.ktui.dev", "gizmos", "Gizmo", &["gz"])).clone();
+    v1alpha1.version = "v1alpha1".into();
+    let mut hpa_v1 = (*res(
+        "autoscaling",
+        "horizontalpodautoscalers",
+        "HorizontalPodAutoscaler",
+        &["hpa"],
+    ))
+    .clone();
+    hpa_v1.version = "v1".into();
+    let mut hpa_v2 = hpa_v1.clone();
+    hpa_v2.version = "v2".into();
+    let r = Registry::from_discovery(Discovery {
+        resources: vec![res("demo.ktui.dev", "gizmos", "Gizmo", &["gz"]), Arc::new(hpa_v2)],
+        other_versions: vec![Arc::new(v1alpha1), Arc::new(hpa_v1)],
+        ..Default::default()
+    });
+    assert_eq!(r.resolve("gz").unwrap().version(), "v1");
+    assert_eq!(
+        r.resolve("gizmos.v1alpha1.demo.ktui.dev").unwrap().version(),
+        "v1alpha1"
+    );
+    assert!(matches!(
+        r.resolve("hpa").unwrap(),
+        Kind::Builtin(BuiltinKind::HorizontalPodAutoscaler)
+    ));
+    let v1 = r.resolve("hpa.v1.autoscaling").unwrap();
+    assert!(
+        matches!(&v1, Kind::Api(a) if a.version == "v1"),
+        "{v1:?}: generic columns for another version"
+    );
+    assert!(
+        !r.names().iter().any(|n| n.contains("v1alpha1")),
+        "completion offers preferred versions"
+    );
 }

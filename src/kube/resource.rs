@@ -70,11 +70,12 @@ impl ApiResource {
             .all(|v| self.verbs.iter().any(|x| x == v))
     }
 
-    /// The built-in kind with the same group and plural, if ktui has hand-written columns.
+    /// The built-in kind with the same group, version and plural, if ktui has hand-written
+    /// columns for it (another version of a built-in is listed generically).
     pub fn builtin(&self) -> Option<BuiltinKind> {
         BuiltinKind::ALL.into_iter().find(|b| {
             let i = b.info();
-            i.group == self.group && i.plural == self.plural
+            i.group == self.group && i.version == self.version && i.plural == self.plural
         })
     }
 }
