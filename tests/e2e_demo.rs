@@ -44,3 +44,27 @@ fn demo_shows_running_pods_and_live_changes() {
     let (status, _) = k.wait_exit(Duration::from_secs(5)).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn redraw_and_informers_navigation_never_end_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = ktui_with(&dir.path().join("no-kubeconfig"), &["--demo"], 30);
+    k.wait_for("Running", SLOW);
+    // ctrl-l: a full redraw, without asking the terminal anything it would have to answer.
+    k.send("\x0c");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(k.try_wait().is_none(), "ktui ended after ctrl-l\n{}", k.dump());
+    k.wait_for("Running", SLOW);
+    k.command("informers");
+    k.wait_for("pods@*", SLOW);
+    k.type_keys("jGkgg");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        k.try_wait().is_none(),
+        "ktui ended moving in :informers\n{}",
+        k.dump()
+    );
+    k.command("q");
+    let (status, _) = k.wait_exit(Duration::from_secs(5)).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}

@@ -130,8 +130,17 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if Instant::now() >= due {
                 super::prepare::prepare(&mut state);
                 let pool_ref = session.as_ref().map(|s| &s.pool);
+                if matches!(state.top(), Screen::Informers { .. }) {
+                    state.informers_len = pool_ref.map_or(0, |p| p.informers().len());
+                }
                 if state.clear {
-                    guard.terminal.clear()?;
+                    // Not `Terminal::clear`: it asks the terminal for the cursor position,
+                    // whose answer our own input reader would swallow (a 2 s stall, then an
+                    // error). Clear the screen and blank both buffers for a full redraw.
+                    use ratatui::backend::Backend;
+                    guard.terminal.backend_mut().clear()?;
+                    guard.terminal.current_buffer_mut().reset();
+                    guard.terminal.swap_buffers();
                     state.clear = false;
                 }
                 let now = jiff::Timestamp::now().as_second();

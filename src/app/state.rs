@@ -242,6 +242,8 @@ pub struct UiState {
     pub pending_command: Option<(String, bool)>,
     /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
     pub rediscover: bool,
+    /// Rows of `:informers` at the last draw (set by the loop; `update` cannot see the pool).
+    pub informers_len: usize,
     /// Per context left: the namespace in use there and whether all namespaces were chosen,
     /// restored when the user switches back.
     pub last_namespace: std::collections::HashMap<String, (Option<String>, bool)>,
@@ -279,6 +281,7 @@ impl UiState {
             pending_command: None,
             rediscover: false,
             last_namespace: Default::default(),
+            informers_len: 0,
         }
     }
 

@@ -318,6 +318,7 @@ fn sort(state: &mut UiState, by: SortBy) {
 
 fn move_by(state: &mut UiState, delta: i64) {
     let n_contexts = state.contexts.len();
+    let n_informers = state.informers_len;
     let n_resources = match state.top() {
         Screen::ApiResources { filter, .. } => state.registry.listing_matching(filter).len(),
         _ => 0,
@@ -342,7 +343,7 @@ fn move_by(state: &mut UiState, delta: i64) {
                 }
             }
         }
-        Screen::Informers { selected } => *selected = clamp_move(*selected, delta, usize::MAX),
+        Screen::Informers { selected } => *selected = clamp_move(*selected, delta, n_informers),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
@@ -354,8 +355,9 @@ fn clamp_move(cur: usize, delta: i64, len: usize) -> usize {
     if len == 0 {
         return 0;
     }
-    let next = (cur as i64).saturating_add(delta);
-    next.clamp(0, len as i64 - 1) as usize
+    let last = i64::try_from(len - 1).unwrap_or(i64::MAX);
+    let next = i64::try_from(cur).unwrap_or(i64::MAX).saturating_add(delta);
+    usize::try_from(next.clamp(0, last)).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -178,6 +178,14 @@ fn informers_view() {
     let mut s = state();
     run_command(&mut s, "watches");
     assert!(matches!(s.top(), Screen::Informers { .. }));
+    // Moving never overflows, with or without rows.
+    for a in [Action::Down, Action::Bottom, Action::Up, Action::PageDown] {
+        update(&mut s, a);
+    }
+    s.informers_len = 3;
+    update(&mut s, Action::Bottom);
+    update(&mut s, Action::Up);
+    assert!(matches!(s.top(), Screen::Informers { selected: 1 }));
 }
 
 #[test]
