@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use ktui::app::action::Action;
+use ktui::app::prepare::prepare;
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::kube::key::ResourceKey;
@@ -136,4 +137,20 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
     update(&mut f.state, Action::Down);
     assert!(f.state.detail.is_none(), "any key closes the detail");
     let _ = Arc::strong_count(&row);
+}
+
+#[test]
+fn the_filter_searches_reason_object_and_message_not_the_event_name() {
+    let mut f = fixture();
+    let count = |state: &mut UiState, filter: &str| {
+        if let Some(l) = state.top_list_mut() {
+            l.filter = filter.into();
+        }
+        prepare(state);
+        state.top_list().unwrap().cache.len()
+    };
+    assert_eq!(count(&mut f.state, "BackOff"), 3, "by reason");
+    assert_eq!(count(&mut f.state, "happened"), 12, "by message");
+    assert_eq!(count(&mut f.state, "pod/web-0"), 12, "by object");
+    assert_eq!(count(&mut f.state, "e07"), 0, "not by the Event's own name");
 }

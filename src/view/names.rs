@@ -60,6 +60,7 @@ impl Names {
     fn push(text: &mut String, i: usize, row: &Row, all_namespaces: bool, carry: Option<(&Names, &[u32])>) {
         match carry.and_then(|(old, remap)| Some((old, *remap.get(i)?))) {
             Some((old, j)) if (j as usize) < old.ends.len() => text.push_str(old.get(j as usize)),
+            _ if row.event.is_some() => text.push_str(&event_text(row)),
             _ => {
                 if let (Some(ns), true) = (&row.namespace, all_namespaces) {
                     text.push_str(ns);
