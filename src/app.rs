@@ -19,6 +19,7 @@ pub mod state;
 pub mod tasks;
 pub mod update;
 pub mod yaml;
+pub mod yaml_quote;
 pub mod yaml_update;
 
 pub use run::run;

@@ -172,7 +172,11 @@ pub fn yaml_text(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool
             }
         }
     }
-    serde_yaml::to_string(&v).unwrap_or_else(|e| format!("# cannot render: {e}"))
+    match serde_yaml::to_string(&v) {
+        // kubectl reads YAML 1.1: `yes`, `on` or a date left plain would change type.
+        Ok(text) => super::yaml_quote::quote_yaml11(&text),
+        Err(e) => format!("# cannot render: {e}"),
+    }
 }
 
 fn secret_value(val: &Value, base64: bool, reveal: bool) -> String {
