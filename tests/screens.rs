@@ -230,6 +230,9 @@ fn forbidden_namespace_list_offers_the_configured_fallback() {
         text.contains("team-a") && text.contains("team-b") && text.contains("<from config>"),
         "{text}"
     );
+    // The context's own namespace comes first, labelled as such.
+    assert!(text.contains("shop    <context>"), "{text}");
+    ktui::app::update::update(&mut state, ktui::app::action::Action::Down);
     ktui::app::update::update(&mut state, ktui::app::action::Action::Enter);
     let l = state.top_list().unwrap();
     assert_eq!(

@@ -29,11 +29,33 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     let line = expanded.as_deref().unwrap_or(line);
     let mut words = line.split_whitespace();
     let Some(cmd) = words.next() else { return };
-    let mut arg = words.next();
-    let mut labels = None;
-    if arg == Some("-l") {
-        labels = words.next();
-        arg = words.next();
+    // The rest, in any order: `-l <selector>`, `-n <namespace>`, `-A`, or one bare word (a
+    // namespace, `all`, or a context name after `ctx`).
+    let (mut arg, mut labels) = (None, None);
+    while let Some(w) = words.next() {
+        let slot = match w {
+            "-l" | "--selector" => &mut labels,
+            "-n" | "--namespace" => &mut arg,
+            "-A" | "--all-namespaces" => {
+                arg = Some("-A");
+                continue;
+            }
+            _ if arg.is_none() => {
+                arg = Some(w);
+                continue;
+            }
+            _ => {
+                state.message = Some(format!("{cmd}: unexpected {w:?}"));
+                return;
+            }
+        };
+        match words.next() {
+            Some(v) => *slot = Some(v),
+            None => {
+                state.message = Some(format!("{cmd}: {w} needs a value"));
+                return;
+            }
+        }
     }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.quit = Some(0),

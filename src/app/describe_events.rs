@@ -85,40 +85,63 @@ pub fn lines(snap: Option<&Snapshot>, uid: &str, now: i64) -> Vec<String> {
         return out;
     }
     rows.sort_by_key(|r| r.event.as_ref().and_then(|e| e.last_seen));
+    let ago = |t: Option<i64>| t.map_or_else(|| "<unknown>".to_owned(), |t| human_duration(now - t));
+    let cells: Vec<([String; 4], &str)> = rows
+        .iter()
+        .filter_map(|r| {
+            let e = r.event.as_ref()?;
+            // kubectl: `last (xN over first)` for repeats, else the first sighting.
+            let first = match r.cells.get(FIRST_SEEN) {
+                Some(Cell::Age(t)) => *t,
+                _ => None,
+            };
+            let age = if e.count > 1 {
+                format!("{} (x{} over {})", ago(e.last_seen), e.count, ago(first))
+            } else {
+                ago(first.or(e.last_seen))
+            };
+            let source = text(r, SOURCE);
+            Some((
+                [text(r, TYPE), text(r, REASON), age, from(&source).to_owned()],
+                &*e.message,
+            ))
+        })
+        .collect();
+    // Columns as wide as their widest cell (kubectl's tabwriter does the same).
+    let heads = ["Type", "Reason", "Age", "From"];
+    let w: Vec<usize> = (0..4)
+        .map(|i| {
+            cells
+                .iter()
+                .map(|(c, _)| c[i].chars().count())
+                .chain([heads[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let row = |c: [&str; 4], message: &str| {
+        let line = format!(
+            "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {message}",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3]
+        );
+        line.trim_end().to_owned()
+    };
     out.push("Events:".into());
-    out.push(format!(
-        "  {:<8} {:<24} {:<20} {:<24} Message",
-        "Type", "Reason", "Age", "From"
-    ));
-    out.push(format!(
-        "  {:<8} {:<24} {:<20} {:<24} -------",
-        "----", "------", "---", "----"
-    ));
-    for r in rows {
-        let Some(e) = &r.event else { continue };
-        // kubectl: `last (xN over first)` for repeats, else the first sighting.
-        let first = match r.cells.get(FIRST_SEEN) {
-            Some(Cell::Age(t)) => *t,
-            _ => None,
-        };
-        let ago = |t: Option<i64>| t.map_or_else(|| "<unknown>".to_owned(), |t| human_duration(now - t));
-        let age = if e.count > 1 {
-            format!("{} (x{} over {})", ago(e.last_seen), e.count, ago(first))
-        } else {
-            ago(first.or(e.last_seen))
-        };
-        let mut message = e.message.lines();
-        out.push(format!(
-            "  {:<8} {:<24} {:<20} {:<24} {}",
-            text(r, TYPE),
-            text(r, REASON),
-            age,
-            from(&text(r, SOURCE)),
-            message.next().unwrap_or("")
-        ));
+    out.push(row(heads, "Message"));
+    out.push(row(["----", "------", "---", "----"], "-------"));
+    for (c, message) in &cells {
+        let mut lines = message.lines();
+        out.push(row([&c[0], &c[1], &c[2], &c[3]], lines.next().unwrap_or("")));
         // The rest of a multi-line message, under the first line.
-        for line in message {
-            out.push(format!("  {:<8} {:<24} {:<20} {:<24} {line}", "", "", "", ""));
+        for line in lines {
+            out.push(row(["", "", "", ""], line));
         }
     }
     out
@@ -175,7 +198,7 @@ mod tests {
             "first seen, not creation\n{text}"
         );
         assert!(
-            text.contains("Pulled                   20m "),
+            text.contains("Pulled   20m "),
             "a single event: first seen\n{text}"
         );
         assert!(text.contains("kubelet ") && !text.contains("node-1"), "{text}");

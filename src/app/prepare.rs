@@ -26,7 +26,8 @@ pub fn prepare(state: &mut UiState) {
         super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
         _ => None,
     };
-    for (ns, why) in config.chain(in_use).chain(context) {
+    // The context's own and the one in use say more than "from config": they come first.
+    for (ns, why) in context.into_iter().chain(in_use).chain(config) {
         if !offer.iter().any(|(o, _)| o == ns) {
             offer.push((ns.clone(), why));
         }

@@ -13,6 +13,10 @@ use crate::kube::kind::BuiltinKind;
 /// Saves the view on top, if it is a YAML or describe view; the outcome goes to the footer.
 pub fn save(state: &mut UiState) {
     let Screen::Yaml(y) = state.top() else { return };
+    if y.lines.is_empty() {
+        state.message = Some("nothing to save yet".into());
+        return;
+    }
     let context = state.context.as_deref().unwrap_or("default");
     let ns = y.key.namespace.as_deref();
     let parts: Vec<&str> = [Some(context), Some(y.key.kind.singular()), ns, Some(&y.name)]

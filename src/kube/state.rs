@@ -35,6 +35,17 @@ impl SyncState {
     pub fn is_live(&self) -> bool {
         matches!(self, SyncState::Live)
     }
+
+    /// True while the last request failed (forbidden, unreachable, not found, reconnecting).
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            SyncState::Forbidden { .. }
+                | SyncState::Unreachable { .. }
+                | SyncState::NotFound
+                | SyncState::Reconnecting { .. }
+        )
+    }
 }
 
 impl fmt::Display for SyncState {

@@ -259,14 +259,7 @@ impl StoreWriter {
     /// flicker away on every attempt.
     pub fn init(&mut self) {
         self.relist = Some(BTreeMap::new());
-        let failing = matches!(
-            self.state(),
-            SyncState::Unreachable { .. }
-                | SyncState::Reconnecting { .. }
-                | SyncState::Forbidden { .. }
-                | SyncState::NotFound
-        );
-        if !failing {
+        if !self.state().is_failure() {
             self.set_state(SyncState::Syncing { received: 0 });
         }
     }

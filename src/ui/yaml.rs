@@ -48,7 +48,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> us
         .border_style(theme.border)
         .title(Span::styled(title, theme.value));
     let body = if y.lines.is_empty() {
-        vec![Line::from(Span::styled("loading…", theme.warn))]
+        // Why there is nothing yet: still loading, or the watch cannot get the object.
+        let view = y.watch.as_ref().map(|w| w.view.load_full());
+        let (text, style) = match view.as_deref() {
+            Some(v) if v.deleted => ("not found on the server".to_owned(), theme.error),
+            Some(v) if v.state.is_failure() => (sanitize(&v.state.to_string()).into_owned(), theme.error),
+            _ => ("loading…".to_owned(), theme.warn),
+        };
+        vec![Line::from(Span::styled(text, style))]
     } else {
         lines
     };

@@ -309,3 +309,29 @@ fn yaml_search_says_when_nothing_matches() {
     typed(&mut s, "x");
     assert_eq!(s.message.as_deref(), Some("no match"));
 }
+
+#[test]
+fn command_arguments_in_any_order() {
+    let mut s = state();
+    run_command(&mut s, "po shop -l app=web");
+    let l = s.top_list().unwrap();
+    assert_eq!(
+        (l.key.namespace.as_deref(), l.key.labels.as_deref()),
+        (Some("shop"), Some("app=web"))
+    );
+    run_command(&mut s, "po -A -l tier=db");
+    let l = s.top_list().unwrap();
+    assert_eq!(
+        (l.key.namespace.as_deref(), l.key.labels.as_deref()),
+        (None, Some("tier=db"))
+    );
+    run_command(&mut s, "deploy -n kube-system");
+    assert_eq!(
+        s.top_list().unwrap().key.namespace.as_deref(),
+        Some("kube-system")
+    );
+    run_command(&mut s, "po shop junk");
+    assert_eq!(s.message.as_deref(), Some("po: unexpected \"junk\""));
+    run_command(&mut s, "po -l");
+    assert_eq!(s.message.as_deref(), Some("po: -l needs a value"));
+}
