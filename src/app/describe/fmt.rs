@@ -127,7 +127,8 @@ pub(super) fn list_lines(out: &mut Vec<String>, col: Col, label: &str, items: &[
     }
 }
 
-/// A string map as `k=v` lines (first line of multi-line values only), minus `skip` keys.
+/// A string map as `k=v` (labels) or `k: v` lines, minus `skip` keys; the further lines of
+/// a multi-line value follow, indented under it.
 pub(super) fn map_lines(out: &mut Vec<String>, col: Col, label: &str, map: &Value, skip: &[&str]) {
     // kubectl: labels as `k=v`, annotations and data as `k: v`.
     let sep = if label == "Labels" { "=" } else { ": " };
@@ -136,9 +137,15 @@ pub(super) fn map_lines(out: &mut Vec<String>, col: Col, label: &str, map: &Valu
         .into_iter()
         .flatten()
         .filter(|(k, _)| !skip.contains(&k.as_str()))
-        .map(|(k, v)| match v {
-            Value::String(s) => format!("{k}{sep}{}", s.lines().next().unwrap_or("")),
-            other => format!("{k}{sep}{other}"),
+        .flat_map(|(k, v)| match v {
+            Value::String(s) => {
+                let mut lines = s.lines();
+                let first = format!("{k}{sep}{}", lines.next().unwrap_or(""));
+                std::iter::once(first)
+                    .chain(lines.map(|l| format!("  {l}")))
+                    .collect::<Vec<_>>()
+            }
+            other => vec![format!("{k}{sep}{other}")],
         })
         .collect();
     list_lines(out, col, label, &entries);

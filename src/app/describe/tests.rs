@@ -169,3 +169,18 @@ fn empty_and_mistyped_objects_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn multi_line_annotations_keep_every_line() {
+    let cm = json!({"metadata": {"name": "c", "annotations": {"note": "line one\nline two"}},
+        "data": {"nginx.conf": "server {\n  listen 80;\n}"}});
+    let text = text(&cm, BuiltinKind::ConfigMap);
+    assert!(
+        text.contains("note: line one\n") && text.contains("  line two"),
+        "{text}"
+    );
+    assert!(
+        text.contains("nginx.conf: server {") && text.contains("    listen 80;"),
+        "{text}"
+    );
+}
