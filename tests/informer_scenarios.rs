@@ -317,6 +317,30 @@ async fn forbidden_list_is_shown_and_retried_slowly() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_rejected_request_says_why_and_is_retried_slowly() {
+    let mut h = start();
+    let mut last = Instant::now();
+    for i in 0..3 {
+        let (_, send) = next(&mut h.handle).await;
+        if i > 0 {
+            assert!(last.elapsed() >= Duration::from_secs(30), "no retry storm on 400");
+        }
+        last = Instant::now();
+        let body = status(400, "unable to parse requirement: found '=='");
+        respond(send, 400, serde_json::to_vec(&body).unwrap());
+        tokio::task::yield_now().await;
+        tokio::task::yield_now().await;
+        assert_eq!(
+            h.slot.peek().state,
+            SyncState::Rejected {
+                reason: "unable to parse requirement: found '==' for test".into()
+            }
+        );
+    }
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
 async fn burst_of_10k_events_gives_few_snapshots_and_the_servers_final_state() {
     let mut h = start();
     let (_, send) = next(&mut h.handle).await;

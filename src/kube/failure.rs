@@ -11,6 +11,8 @@ pub(super) enum Failure {
     Forbidden(&'static str),
     /// 404: the resource is not served.
     NotFound,
+    /// 400: the request itself is invalid (a bad selector); the same request will fail again.
+    Rejected(String),
     /// No HTTP answer at all (connect, TLS, DNS, timeout before any response).
     Unreachable(String),
     /// Anything else (5xx, 429, 401, decode errors, broken stream).
@@ -34,6 +36,7 @@ pub(super) fn status_failure(code: u16, message: &str, verb: &'static str) -> Fa
         410 => Failure::Gone,
         403 => Failure::Forbidden(verb),
         404 => Failure::NotFound,
+        400 => Failure::Rejected(one_line(message)),
         401 => Failure::Other("credentials expired or invalid (401)".into()),
         _ => Failure::Other(one_line(&format!("{code}: {message}"))),
     }

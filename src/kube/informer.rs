@@ -403,6 +403,10 @@ async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: F
             delay = delay.max(ctx.config.backoff_cap);
             SyncState::NotFound
         }
+        Failure::Rejected(reason) => {
+            delay = delay.max(ctx.config.backoff_cap);
+            SyncState::Rejected { reason }
+        }
         Failure::Unreachable(reason) if !answered => SyncState::Unreachable { reason },
         Failure::Unreachable(error) | Failure::Other(error) => SyncState::Reconnecting {
             attempt: backoff.attempt(),

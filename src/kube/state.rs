@@ -27,6 +27,9 @@ pub enum SyncState {
     Unreachable { reason: String },
     /// The resource does not exist on this server (HTTP 404, e.g. a deleted CRD).
     NotFound,
+    /// The server refused the request itself (HTTP 400, e.g. an invalid label selector):
+    /// retrying the same request cannot help, so it is retried only slowly.
+    Rejected { reason: String },
 }
 
 impl SyncState {
@@ -44,6 +47,7 @@ impl SyncState {
                 | SyncState::Unreachable { .. }
                 | SyncState::NotFound
                 | SyncState::Reconnecting { .. }
+                | SyncState::Rejected { .. }
         )
     }
 }
@@ -69,6 +73,7 @@ impl fmt::Display for SyncState {
             SyncState::Forbidden { verb, resource } => write!(f, "forbidden: {verb} {resource}"),
             SyncState::Unreachable { reason } => write!(f, "unreachable: {reason}"),
             SyncState::NotFound => f.write_str("not found on this server"),
+            SyncState::Rejected { reason } => write!(f, "rejected: {reason}"),
         }
     }
 }

@@ -132,6 +132,6 @@ fn icon(state: &SyncState) -> &'static str {
         SyncState::Pending | SyncState::Syncing { .. } => "◌",
         SyncState::Reconnecting { .. } => "↻",
         SyncState::Forbidden { .. } => "⊘",
-        SyncState::Unreachable { .. } | SyncState::NotFound => "✖",
+        SyncState::Unreachable { .. } | SyncState::NotFound | SyncState::Rejected { .. } => "✖",
     }
 }
