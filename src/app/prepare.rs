@@ -13,26 +13,39 @@ use crate::kube::store::Snapshot;
 
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {
-    // Namespaces to offer when listing them is forbidden: `[namespaces] fallback` and the
-    // favourites (`<from config>`), the namespace in use (`<in use>`) and the context's own.
-    let mut offer: Vec<(String, &'static str)> = Vec::new();
+    // Built only for the namespace list: `prepare` runs before every frame.
+    let offer = if state
+        .top_list()
+        .is_some_and(|l| l.key.kind == BuiltinKind::Namespace)
+    {
+        offered_namespaces(state)
+    } else {
+        Vec::new()
+    };
+    prepare_with(state, &offer);
+}
+
+/// Namespaces to offer when listing them is forbidden, each with why: the context's own
+/// (`<context>`), the one in use (`<in use>`), then `[namespaces] fallback` and favourites
+/// (`<from config>`), without repeats.
+fn offered_namespaces(state: &UiState) -> Vec<(String, &'static str)> {
+    let context = match &state.conn {
+        super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
+        _ => None,
+    };
+    let in_use = state.namespace.iter().map(|n| (n, "<in use>"));
     let config = state
         .fallback
         .iter()
         .chain(&state.favourites)
         .map(|n| (n, "<from config>"));
-    let in_use = state.namespace.iter().map(|n| (n, "<in use>"));
-    let context = match &state.conn {
-        super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
-        _ => None,
-    };
-    // The context's own and the one in use say more than "from config": they come first.
+    let mut offer: Vec<(String, &'static str)> = Vec::new();
     for (ns, why) in context.into_iter().chain(in_use).chain(config) {
         if !offer.iter().any(|(o, _)| o == ns) {
             offer.push((ns.clone(), why));
         }
     }
-    prepare_with(state, &offer);
+    offer
 }
 
 /// For an RBAC-limited user who may not list namespaces: the namespaces ktui knows of (name,
