@@ -6,7 +6,7 @@
 //! Pure: JSON in, sanitized lines out. Must not do I/O nor show what only other objects
 //! (pods, endpoints, events) could tell.
 
-mod fmt;
+pub(crate) mod fmt;
 mod service_node;
 mod template;
 #[cfg(test)]

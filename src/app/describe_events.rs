@@ -107,43 +107,31 @@ pub fn lines(snap: Option<&Snapshot>, uid: &str, now: i64) -> Vec<String> {
             ))
         })
         .collect();
-    // Columns as wide as their widest cell (kubectl's tabwriter does the same).
-    let heads = ["Type", "Reason", "Age", "From"];
-    let w: Vec<usize> = (0..4)
-        .map(|i| {
-            cells
-                .iter()
-                .map(|(c, _)| c[i].chars().count())
-                .chain([heads[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let row = |c: [&str; 4], message: &str| {
-        let line = format!(
-            "  {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {message}",
-            c[0],
-            c[1],
-            c[2],
-            c[3],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3]
-        );
-        line.trim_end().to_owned()
-    };
-    out.push("Events:".into());
-    out.push(row(heads, "Message"));
-    out.push(row(["----", "------", "---", "----"], "-------"));
+    let mut table = vec![
+        ["Type", "Reason", "Age", "From", "Message"]
+            .map(String::from)
+            .to_vec(),
+        ["----", "------", "---", "----", "-------"]
+            .map(String::from)
+            .to_vec(),
+    ];
     for (c, message) in &cells {
         let mut lines = message.lines();
-        out.push(row([&c[0], &c[1], &c[2], &c[3]], lines.next().unwrap_or("")));
+        let first = lines.next().unwrap_or("").to_owned();
+        table.push([c.to_vec(), vec![first]].concat());
         // The rest of a multi-line message, under the first line.
-        for line in lines {
-            out.push(row(["", "", "", ""], line));
-        }
+        table.extend(lines.map(|l| {
+            vec![
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                l.to_owned(),
+            ]
+        }));
     }
+    out.push("Events:".into());
+    out.extend(super::describe::fmt::aligned(&table));
     out
 }
 

@@ -232,37 +232,44 @@ pub(super) fn conditions(out: &mut Vec<String>, conds: &Value) {
     if conds.is_empty() {
         return;
     }
-    // Columns as wide as their widest cell, so a long reason never shifts the messages.
     let cell = |c: &Value, k: &str| match &c[k] {
         Value::Null => String::new(),
         v => scalar(v),
     };
-    let width = |k: &str, head: &str| {
-        conds
-            .iter()
-            .map(|c| cell(c, k).chars().count())
-            .chain([head.len()])
-            .max()
-            .unwrap_or(0)
-    };
-    let (tw, sw, rw) = (
-        width("type", "TYPE"),
-        width("status", "STATUS"),
-        width("reason", "REASON"),
-    );
+    let mut rows = vec![["TYPE", "STATUS", "REASON", "MESSAGE"].map(String::from).to_vec()];
+    rows.extend(conds.iter().map(|c| {
+        let message = str_of(&c["message"]).lines().next().unwrap_or("").to_owned();
+        vec![cell(c, "type"), cell(c, "status"), cell(c, "reason"), message]
+    }));
     out.push("Conditions:".into());
-    out.push(format!(
-        "  {:<tw$}  {:<sw$}  {:<rw$}  MESSAGE",
-        "TYPE", "STATUS", "REASON"
-    ));
-    for c in conds {
-        let line = format!(
-            "  {:<tw$}  {:<sw$}  {:<rw$}  {}",
-            cell(c, "type"),
-            cell(c, "status"),
-            cell(c, "reason"),
-            str_of(&c["message"]).lines().next().unwrap_or("")
-        );
-        out.push(line.trim_end().to_owned());
-    }
+    out.extend(aligned(&rows));
+}
+
+/// `rows` as a table indented by two spaces, every column but the last as wide as its widest
+/// cell (so a long value never shifts the next column), two spaces apart, as kubectl's
+/// tabwriter prints them.
+pub(crate) fn aligned(rows: &[Vec<String>]) -> Vec<String> {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns.saturating_sub(1))
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let mut line = String::from(" ");
+            for (i, c) in r.iter().enumerate() {
+                line.push(' ');
+                line.push_str(c);
+                if let Some(w) = widths.get(i) {
+                    line.extend(std::iter::repeat_n(' ', w - c.chars().count() + 1));
+                }
+            }
+            line.trim_end().to_owned()
+        })
+        .collect()
 }
