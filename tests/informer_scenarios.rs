@@ -186,48 +186,39 @@ async fn persistent_503_backs_off_to_the_cap_and_says_why() {
 
 #[tokio::test(start_paused = true)]
 async fn forbidden_list_is_shown_and_retried_slowly() {
-    let mut h = start();
-    let mut last = Instant::now();
-    for i in 0..4 {
-        let (_, send) = next(&mut h.handle).await;
-        if i > 0 {
-            assert!(last.elapsed() >= Duration::from_secs(30), "no retry storm on 403");
-        }
-        last = Instant::now();
-        respond(send, 403, serde_json::to_vec(&status(403, "Forbidden")).unwrap());
-        tokio::task::yield_now().await;
-        tokio::task::yield_now().await;
-        assert_eq!(
-            h.slot.peek().state,
-            SyncState::Forbidden {
-                verb: "list".into(),
-                resource: "pods".into()
-            }
-        );
-    }
-    h.task.abort();
+    let forbidden = SyncState::Forbidden {
+        verb: "list".into(),
+        resource: "pods".into(),
+    };
+    answers_are_retried_only_at_the_cap(403, "Forbidden", 4, forbidden).await;
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_rejected_request_says_why_and_is_retried_slowly() {
+    let rejected = SyncState::Rejected {
+        reason: "unable to parse requirement: found '==' for test".into(),
+    };
+    answers_are_retried_only_at_the_cap(400, "unable to parse requirement: found '=='", 3, rejected).await;
+}
+
+/// The list fails `times` with `code`: each retry comes 30 s (the cap) or more after the
+/// last, and the state shown is `want` every time.
+async fn answers_are_retried_only_at_the_cap(code: u16, message: &str, times: usize, want: SyncState) {
     let mut h = start();
     let mut last = Instant::now();
-    for i in 0..3 {
+    for i in 0..times {
         let (_, send) = next(&mut h.handle).await;
         if i > 0 {
-            assert!(last.elapsed() >= Duration::from_secs(30), "no retry storm on 400");
+            assert!(
+                last.elapsed() >= Duration::from_secs(30),
+                "no retry storm on {code}"
+            );
         }
         last = Instant::now();
-        let body = status(400, "unable to parse requirement: found '=='");
-        respond(send, 400, serde_json::to_vec(&body).unwrap());
+        respond(send, code, serde_json::to_vec(&status(code, message)).unwrap());
         tokio::task::yield_now().await;
         tokio::task::yield_now().await;
-        assert_eq!(
-            h.slot.peek().state,
-            SyncState::Rejected {
-                reason: "unable to parse requirement: found '==' for test".into()
-            }
-        );
+        assert_eq!(h.slot.peek().state, want);
     }
     h.task.abort();
 }
