@@ -50,11 +50,7 @@ fn from(source: &str) -> &str {
 }
 
 fn text(row: &Row, i: usize) -> String {
-    match row.cells.get(i) {
-        Some(Cell::Text(t)) => t.to_string(),
-        Some(Cell::Static(t)) => (*t).to_owned(),
-        _ => String::new(),
-    }
+    row.cells.get(i).and_then(Cell::literal).unwrap_or("").to_owned()
 }
 
 /// The `Events:` section for `snap` (`None`: not subscribed yet), ages against `now`, only

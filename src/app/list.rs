@@ -55,11 +55,11 @@ fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
 }
 
 fn cell_text(row: &Row, i: usize) -> String {
-    match row.cells.get(i) {
-        Some(Cell::Text(t)) => t.to_ascii_lowercase(),
-        Some(Cell::Static(t)) => t.to_ascii_lowercase(),
-        _ => String::new(),
-    }
+    row.cells
+        .get(i)
+        .and_then(Cell::literal)
+        .unwrap_or("")
+        .to_ascii_lowercase()
 }
 
 fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {

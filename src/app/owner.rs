@@ -60,6 +60,7 @@ fn node_of(cells: &[Cell]) -> Option<String> {
         .columns
         .iter()
         .position(|c| c.header == "NODE")?;
+    // An unscheduled pod's NODE is the static `<none>`.
     match cells.get(i)? {
         Cell::Text(t) => Some(t.to_string()),
         _ => None,

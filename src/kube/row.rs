@@ -38,6 +38,18 @@ pub enum Cell {
     },
 }
 
+impl Cell {
+    /// The literal text of a [`Cell::Text`] or [`Cell::Static`] cell; `None` for cells
+    /// formatted at draw time (ages, counts, restarts, spans).
+    pub fn literal(&self) -> Option<&str> {
+        match self {
+            Cell::Text(t) => Some(t),
+            Cell::Static(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// How a row should be coloured: derived from the kind's status column at decode time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Health {

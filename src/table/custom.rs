@@ -131,10 +131,8 @@ impl RowBuilder<CustomObj> for CustomRows {
 
 /// Colour of a custom status cell: failures red, not-ready or in-progress yellow.
 fn health_of(cell: &Cell) -> Health {
-    let text = match cell {
-        Cell::Text(t) => t.as_ref(),
-        Cell::Static(t) => t,
-        _ => return Health::Ok,
+    let Some(text) = cell.literal() else {
+        return Health::Ok;
     };
     let t = text.to_ascii_lowercase();
     if ["fail", "error", "crash", "degraded"]

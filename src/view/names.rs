@@ -22,10 +22,11 @@ pub fn display_name(row: &Row, all_namespaces: bool) -> Cow<'_, str> {
 /// What an event row is searched on: REASON, OBJECT and MESSAGE (cells 2, 3 and 5 of the
 /// event columns), space-separated.
 fn event_text(row: &Row) -> String {
-    let cell = |i: usize| match row.cells.get(i) {
-        Some(crate::kube::row::Cell::Text(t)) => t.to_string(),
-        Some(crate::kube::row::Cell::Static(t)) => (*t).to_string(),
-        _ => String::new(),
+    let cell = |i: usize| {
+        row.cells
+            .get(i)
+            .and_then(crate::kube::row::Cell::literal)
+            .unwrap_or("")
     };
     format!("{} {} {}", cell(2), cell(3), cell(5))
 }
