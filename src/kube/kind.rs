@@ -1,6 +1,6 @@
-//! The resource kinds ktui knows how to list, with their API coordinates (GVR) and the names a
-//! user may type for them. Owns name resolution for built-in kinds; must not know columns or
-//! how rows look (that is `crate::table`).
+//! The built-in kinds ktui has hand-written columns for, with their API coordinates (GVR) and
+//! the names a user may type for them (resolved by `super::registry` with every discovered
+//! kind). Must not know columns or how rows look (that is `crate::table`).
 
 use std::fmt;
 
@@ -169,20 +169,6 @@ impl BuiltinKind {
         }
     }
 
-    /// Resolves what a user typed after `:` (plural, singular, kind, short name or
-    /// `plural.group`), case-insensitively. `None` when no built-in kind matches.
-    pub fn resolve(name: &str) -> Option<BuiltinKind> {
-        let n = name.trim().to_ascii_lowercase();
-        Self::ALL.into_iter().find(|k| {
-            let i = k.info();
-            n == i.plural
-                || n == i.singular
-                || n == i.kind.to_ascii_lowercase()
-                || i.short.contains(&n.as_str())
-                || (!i.group.is_empty() && n == format!("{}.{}", i.plural, i.group))
-        })
-    }
-
     /// Whether informers of this kind feed the event timeline (ordered by time, merged by
     /// uid) instead of a row store (ordered by namespace and name).
     pub fn is_timeline(self) -> bool {
@@ -192,16 +178,7 @@ impl BuiltinKind {
     /// URL path of the collection: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`.
     /// `namespace` is ignored for cluster-scoped kinds.
     pub fn url_path(self, namespace: Option<&str>) -> String {
-        let i = self.info();
-        let base = if i.group.is_empty() {
-            format!("/api/{}", i.version)
-        } else {
-            format!("/apis/{}/{}", i.group, i.version)
-        };
-        match namespace {
-            Some(ns) if i.namespaced => format!("{base}/namespaces/{ns}/{}", i.plural),
-            _ => format!("{base}/{}", i.plural),
-        }
+        super::resource::Kind::from(self).url_path(namespace)
     }
 }
 
@@ -249,10 +226,13 @@ mod tests {
                 BuiltinKind::HorizontalPodAutoscaler,
             ),
         ];
+        // Before discovery answers, the registry knows the built-ins only.
+        let builtins = crate::kube::registry::Registry::builtins();
+        let resolve = |typed: &str| builtins.resolve(typed).ok().and_then(|k| k.builtin());
         for (typed, want) in cases {
-            assert_eq!(BuiltinKind::resolve(typed), Some(want), "{typed}");
+            assert_eq!(resolve(typed), Some(want), "{typed}");
         }
-        assert_eq!(BuiltinKind::resolve("gizmo"), None);
+        assert_eq!(resolve("gizmo"), None);
     }
 
     #[test]
