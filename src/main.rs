@@ -2,6 +2,15 @@
 //! config, sets up file logging, starts the two runtimes (a single-threaded one for the UI,
 //! a multi-threaded one for the network) and hands over to [`ktui::app::run`].
 
+/// `eprintln!` that never panics: when the terminal is already gone (hangup, closed pty),
+/// a failed write to stderr must not turn a clean exit into a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -16,14 +25,14 @@ fn main() -> ExitCode {
         {
             Ok(rt) => rt,
             Err(e) => {
-                eprintln!("ktui: cannot start the async runtime: {e}");
+                say!("ktui: cannot start the async runtime: {e}");
                 return ExitCode::FAILURE;
             }
         };
         return match rt.block_on(ktui::sim::cli::run_demo_server(args.clone())) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("ktui demo-server: {e:#}");
+                say!("ktui demo-server: {e:#}");
                 ExitCode::FAILURE
             }
         };
@@ -35,7 +44,7 @@ fn main() -> ExitCode {
     let config = match ktui::config::load(cli.config.as_deref()) {
         Ok(loaded) => loaded.config,
         Err(e) => {
-            eprintln!("ktui: {e}");
+            say!("ktui: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -43,7 +52,7 @@ fn main() -> ExitCode {
     let log_path = match ktui::logging::init_with(log_file, &config.log.level.0) {
         Ok(p) => Some(p),
         Err(e) => {
-            eprintln!("ktui: logging disabled: {e:#}");
+            say!("ktui: logging disabled: {e:#}");
             None
         }
     };
@@ -63,7 +72,7 @@ fn main() -> ExitCode {
     let (net, ui) = match runtimes {
         Ok(rts) => rts,
         Err(e) => {
-            eprintln!("ktui: cannot start the async runtime: {e}");
+            say!("ktui: cannot start the async runtime: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -80,7 +89,7 @@ fn main() -> ExitCode {
                 Some(h)
             }
             Err(e) => {
-                eprintln!("ktui: cannot start the demo cluster: {e:#}");
+                say!("ktui: cannot start the demo cluster: {e:#}");
                 return ExitCode::FAILURE;
             }
         }
@@ -95,9 +104,9 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("ktui: {e:#}");
+            say!("ktui: {e:#}");
             if let Some(p) = log_path {
-                eprintln!("ktui: log: {}", p.display());
+                say!("ktui: log: {}", p.display());
             }
             ExitCode::FAILURE
         }
