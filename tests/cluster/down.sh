@@ -17,6 +17,15 @@ ours() {
   [[ "$cmd" == *"$DIR"* ]]
 }
 
+# alive PID: the process exists and is not a zombie. Used after a pid was found ours: an
+# exiting process loses its command line before it is gone, so `ours` alone stops waiting
+# too early (a large kube-apiserver under load takes a while to tear down).
+alive() {
+  local stat; stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"
+  [[ "${stat:0:1}" != Z ]]
+}
+
 pids=()
 # Reverse start order: scheduler and controller-manager first, etcd last.
 for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
@@ -34,11 +43,10 @@ done
 # (kube-apiserver's graceful stop can take ~30 s while clients hold watches open, and
 # nothing in DIR is kept, so there is nothing to lose.)
 for pid in ${pids[@]+"${pids[@]}"}; do
-  for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
-  if ours "$pid"; then
-    kill -KILL "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
-  fi
+  for _ in $(seq 50); do alive "$pid" || break; sleep 0.1; done
+  # SIGKILL only what is still ours (a pid number can be reused once the process is gone).
+  if ours "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+  for _ in $(seq 50); do alive "$pid" || break; sleep 0.1; done
 done
 
 # Only remove a directory that up.sh made (ports.env is its first file).
