@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
-use ktui::kube::resource::{ApiResource, PrinterColumn};
+use ktui::kube::kind::{ApiResource, PrinterColumn};
 use ktui::kube::row::{IntoRow, Row, RowCtx};
 use ktui::kube::sink::RowBuilder;
 use ktui::kube::store::{Slot, StoreChanged, StoreWriter};

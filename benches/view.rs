@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{criterion_group, BatchSize, Criterion};
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Cell, Health, Row};
-use ktui::kube::state::SyncState;
 use ktui::kube::store::Snapshot;
+use ktui::kube::sync::SyncState;
 use ktui::view::{Query, Sort, SortBy, ViewCache, ViewSpec};
 
 const ROWS: usize = 100_000;

@@ -21,9 +21,9 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{run, InformerConfig, InformerCtx};
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::kube::stats::InformerStats;
 use ktui::kube::store::{Slot, Snapshot, StoreWriter};

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use ktui::app::prepare::prepare;
 use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::Sink;
 use ktui::kube::store::{Slot, StoreWriter};

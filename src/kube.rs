@@ -2,6 +2,7 @@
 //! Must never import the UI (`ratatui`, `crossterm`, `crate::ui`, `crate::app`).
 
 pub mod backoff;
+pub mod builtin;
 pub mod client;
 pub mod discovery;
 pub mod discovery_watch;
@@ -13,11 +14,10 @@ pub mod kind;
 pub mod object;
 pub mod pool;
 pub mod registry;
-pub mod resource;
 pub mod row;
 pub mod sanitize;
 pub mod sink;
-pub mod state;
 pub mod stats;
 pub mod store;
+pub mod sync;
 pub mod timeline;

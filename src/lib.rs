@@ -11,12 +11,13 @@
 
 pub mod app;
 pub mod cli;
-pub mod commands;
 pub mod config;
 pub mod kube;
 pub mod logging;
 pub mod sim;
+pub mod subcommands;
 pub mod table;
 pub mod terminal;
+pub mod text;
 pub mod ui;
 pub mod view;

@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         };
     }
     if let Some(cmd) = &cli.subcommand {
-        let code = ktui::commands::run(&cli, cmd, &mut std::io::stdout(), &mut std::io::stderr());
+        let code = ktui::subcommands::run(&cli, cmd, &mut std::io::stdout(), &mut std::io::stderr());
         return ExitCode::from(code);
     }
     let config = match ktui::config::load(cli.config.as_deref()) {

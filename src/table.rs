@@ -16,6 +16,7 @@ pub mod ingress;
 pub mod job;
 pub mod join;
 pub mod jsonpath;
+pub mod labels;
 pub mod meta;
 pub mod namespace;
 pub mod node;
@@ -27,7 +28,6 @@ pub mod pvc;
 pub mod quantity;
 pub mod replicaset;
 pub mod secret;
-pub mod select;
 pub mod service;
 pub mod statefulset;
 pub mod workload;
@@ -37,8 +37,8 @@ mod testutil;
 
 use std::borrow::Cow;
 
-use crate::kube::kind::BuiltinKind;
-use crate::kube::resource::Kind;
+use crate::kube::builtin::BuiltinKind;
+use crate::kube::kind::Kind;
 use crate::kube::row::{IntoRow, Row, RowCtx};
 
 pub use configmap::ConfigMapObj;

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{run, InformerConfig, InformerCtx};
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::kube::stats::InformerStats;
 use ktui::kube::store::{Slot, StoreWriter};

@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::yaml::YamlView;
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
+use ktui::kube::kind::{ApiResource, Kind, PrinterColumn};
 use ktui::kube::object::{ObjectView, ObjectWatch};
-use ktui::kube::resource::{ApiResource, Kind, PrinterColumn};
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::RowBuilder;
-use ktui::kube::state::SyncState;
 use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::sync::SyncState;
 use ktui::table::custom::{CustomObj, CustomRows};
 use ktui::table::decode_row;
 use serde_json::{json, Value};

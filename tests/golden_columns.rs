@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use ktui::kube::kind::BuiltinKind;
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::table::format::format_cell;
 use ktui::table::{builtin_spec, decode_row};

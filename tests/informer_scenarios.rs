@@ -7,7 +7,7 @@ mod scripted_api;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use ktui::kube::state::SyncState;
+use ktui::kube::sync::SyncState;
 use tokio::time::Instant;
 
 use scripted_api::*;

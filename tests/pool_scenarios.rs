@@ -6,8 +6,8 @@ mod scripted_api;
 
 use std::time::Duration;
 
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use scripted_api::*;
 
 #[tokio::test(start_paused = true)]

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::RowCtx;
-use ktui::kube::state::SyncState;
 use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::sync::SyncState;
 use ktui::table::decode_row;
 use ktui::ui::theme::Theme;
 use serde_json::json;

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::row::{Health, RowCtx};
 use ktui::kube::sink::Sink;
 use ktui::kube::store::{Slot, StoreWriter};

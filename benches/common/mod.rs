@@ -595,7 +595,7 @@ pub fn loaded_store(
 ) {
     use ktui::kube::row::IntoRow;
     let slot = ktui::kube::store::Slot::new(
-        ktui::kube::key::ResourceKey::new(ktui::kube::kind::BuiltinKind::Pod, None),
+        ktui::kube::key::ResourceKey::new(ktui::kube::builtin::BuiltinKind::Pod, None),
         1,
     );
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();

@@ -3,8 +3,8 @@
 //! syntax; must not perform I/O (the loop attaches subscriptions afterwards).
 
 use crate::kube::key::ResourceKey;
+use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, ResolveError};
-use crate::kube::resource::Kind;
 
 use super::state::{ListView, Screen, UiState};
 

@@ -47,8 +47,8 @@ mod tests {
     use crate::app::action::Action;
     use crate::app::keymap::{KeyMode, KeyPress, Lookup};
     use crate::app::state::{ListView, Screen};
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
-    use crate::kube::kind::BuiltinKind;
 
     fn state() -> UiState {
         let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));

@@ -5,9 +5,9 @@
 use futures::future::BoxFuture;
 use futures::FutureExt;
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::informer::{run, run_sink, Decoders, InformerCtx};
-use crate::kube::kind::BuiltinKind;
-use crate::kube::resource::Kind;
+use crate::kube::kind::Kind;
 use crate::kube::sink::RowSink;
 use crate::kube::timeline::TimelineWriter;
 use crate::table::custom::{CustomObj, CustomRows};

@@ -17,8 +17,8 @@ mod workloads;
 
 use serde_json::Value;
 
-use crate::kube::kind::BuiltinKind;
-use crate::kube::resource::Kind;
+use crate::kube::builtin::BuiltinKind;
+use crate::kube::kind::Kind;
 use crate::kube::sanitize::sanitize;
 
 use fmt::{capitalise, conditions, each, field, generic, items, map_lines, or_none, str_of, when, TOP};

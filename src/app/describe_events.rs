@@ -3,12 +3,12 @@
 //! come from a small informer narrowed server-side by `involvedObject` field selectors. Owns
 //! that key and the rendering; must not do I/O.
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 use crate::kube::row::{Cell, Row};
 use crate::kube::sanitize::sanitize;
-use crate::kube::state::SyncState;
 use crate::kube::store::Snapshot;
+use crate::kube::sync::SyncState;
 use crate::table::format::human_duration;
 
 /// The events informer of one object: `involvedObject.kind` and `.name` (and the namespace

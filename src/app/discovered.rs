@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, Registry};
-use crate::kube::resource::Kind;
 
 use super::state::{ListView, Screen, UiState};
 
@@ -41,7 +41,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) {
     state.registry = Arc::new(registry);
     if state.stack.is_empty() {
         let pods = crate::kube::key::ResourceKey::new(
-            crate::kube::kind::BuiltinKind::Pod,
+            crate::kube::builtin::BuiltinKind::Pod,
             state.namespace.as_deref(),
         );
         state

@@ -2,9 +2,9 @@
 //! (`metadata.ownerReferences`), a pod without one to its node, a service to the pods its
 //! selector matches. Owns those rules; must not perform I/O.
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
-use crate::kube::resource::Kind;
+use crate::kube::kind::Kind;
 use crate::kube::row::{Cell, Owner};
 
 use super::state::{ListView, Screen, UiState};

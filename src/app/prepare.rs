@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use super::state::{Screen, UiState};
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::{Cell, Drill, Health, Row};
 use crate::kube::sanitize::sanitized_box;
-use crate::kube::state::SyncState;
 use crate::kube::store::Snapshot;
+use crate::kube::sync::SyncState;
 
 /// Updates the top list's cache, selection and scroll offset.
 pub fn prepare(state: &mut UiState) {

@@ -13,11 +13,11 @@ use tokio::time::Instant;
 
 use crate::cli::Cli;
 use crate::config::Config;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::{self, ClusterInfo};
 use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 use crate::kube::object::watch_object;
 use crate::kube::pool::InformerPool;
 use crate::kube::registry::Registry;

@@ -8,7 +8,7 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::state::{Screen, UiState};
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 
 /// Saves the view on top, if it is a YAML or describe view; the outcome goes to the footer.
 pub fn save(state: &mut UiState) {

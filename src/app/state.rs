@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
+use crate::kube::kind::Kind;
 use crate::kube::pool::Subscription;
 use crate::kube::registry::Registry;
-use crate::kube::resource::Kind;
 use crate::kube::row::{ObjRef, Row};
 use crate::kube::store::{ObjKey, Slot, Snapshot};
 
@@ -318,7 +318,7 @@ impl UiState {
             }
             (Favourite(_), None) => false,
             (Reveal, None) => {
-                matches!(self.top(), Screen::Yaml(y) if !y.describe && y.key.kind == crate::kube::kind::BuiltinKind::Secret)
+                matches!(self.top(), Screen::Yaml(y) if !y.describe && y.key.kind == crate::kube::builtin::BuiltinKind::Secret)
             }
             (ToggleManaged, None) => matches!(self.top(), Screen::Yaml(y) if !y.describe),
             (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),

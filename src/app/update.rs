@@ -1,8 +1,8 @@
 //! `update`: the pure state transition for one [`Action`] or typed character. Owns what keys
 //! mean; must not perform I/O (subscriptions are attached by the loop afterwards).
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 use crate::kube::row::{Drill, ObjRef};
 
 pub use super::command::run_command;

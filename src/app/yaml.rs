@@ -7,10 +7,10 @@ use std::sync::Arc;
 use base64::Engine as _;
 use serde_json::Value;
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
+use crate::kube::kind::Kind;
 use crate::kube::object::ObjectWatch;
-use crate::kube::resource::Kind;
 use crate::kube::sanitize::sanitize;
 
 /// One YAML view.

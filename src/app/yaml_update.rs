@@ -5,8 +5,8 @@
 use super::action::Action;
 use super::state::{Prompt, Screen, UiState};
 use super::yaml::YamlView;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 
 /// `y` (or `d` with `describe`) on a list row: push the live YAML (or describe) view of
 /// that object.

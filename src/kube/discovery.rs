@@ -13,7 +13,7 @@ use serde::Deserialize;
 use tokio::time::timeout;
 
 use super::failure::one_line;
-use super::resource::{ApiResource, PrinterColumn};
+use super::kind::{ApiResource, PrinterColumn};
 
 /// Concurrent group-version requests.
 const PARALLEL: usize = 8;

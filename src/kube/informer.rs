@@ -20,12 +20,12 @@ use tokio::time::{sleep, sleep_until, timeout, Instant};
 use super::backoff::Backoff;
 use super::failure::{classify, status_failure, Failure};
 use super::key::ResourceKey;
-use super::resource::Kind;
+use super::kind::Kind;
 use super::row::{IntoRow, RowCtx, Versioned};
 use super::sink::{RowSink, Sink};
-use super::state::SyncState;
 use super::stats::InformerStats;
 use super::store::StoreWriter;
+use super::sync::SyncState;
 
 /// Tunables of the list-watch loop.
 #[derive(Debug, Clone)]

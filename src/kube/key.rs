@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::resource::Kind;
+use super::kind::Kind;
 
 /// The identity of one informer: a kind (GVR), a scope and optional server-side selectors.
 /// Two views asking for equal keys share one informer.

@@ -1,190 +1,242 @@
-//! The built-in kinds ktui has hand-written columns for, with their API coordinates (GVR) and
-//! the names a user may type for them (resolved by `super::registry` with every discovered
-//! kind). Must not know columns or how rows look (that is `crate::table`).
+//! `Kind`: what an informer lists — one of the built-in kinds with hand-written columns, or
+//! any other resource the server's discovery offers (CRDs included), described by an
+//! [`ApiResource`]. Owns kind identity and naming; must not evaluate printer columns (that
+//! is `crate::table`) nor call the API (that is `super::discovery`).
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
-/// A built-in kind with a hand-written slim decoder and kubectl's columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BuiltinKind {
-    Pod,
-    Deployment,
-    ReplicaSet,
-    StatefulSet,
-    DaemonSet,
-    Job,
-    CronJob,
-    HorizontalPodAutoscaler,
-    Service,
-    Ingress,
-    Endpoints,
-    EndpointSlice,
-    ConfigMap,
-    Secret,
-    Node,
-    Namespace,
-    PersistentVolumeClaim,
-    PersistentVolume,
-    Event,
+use super::builtin::BuiltinKind;
+
+/// One `additionalPrinterColumns` entry of a CustomResourceDefinition version
+/// (`spec.versions[].additionalPrinterColumns[]`), as the server sent it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PrinterColumn {
+    /// `name`: the header, upper-cased when drawn (kubectl does the same).
+    pub name: String,
+    /// `type`: `integer`, `number`, `string`, `boolean` or `date`.
+    pub column_type: String,
+    /// `jsonPath`, e.g. `.status.conditions[?(@.type=="Ready")].status`.
+    pub json_path: String,
+    /// `priority`: columns above 0 show only in the wide view.
+    pub priority: i32,
 }
 
-/// API coordinates and user-facing names of a kind, as `kubectl api-resources` shows them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KindInfo {
-    /// `kind` (e.g. `Deployment`).
-    pub kind: &'static str,
+/// A resource found by discovery (`/api/v1`, `/apis/{group}/{version}`): its GVR, names
+/// and, for custom resources, the CRD's printer columns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ApiResource {
     /// API group; empty for the core group.
-    pub group: &'static str,
-    /// API version (`v1`).
-    pub version: &'static str,
-    /// Resource (plural) name, the `R` in GVR (`deployments`).
-    pub plural: &'static str,
-    /// Singular name (`deployment`).
-    pub singular: &'static str,
-    /// Short names (`deploy`).
-    pub short: &'static [&'static str],
-    /// Whether objects live in a namespace.
+    pub group: String,
+    /// The group's preferred version (`v1`, `v1beta1`).
+    pub version: String,
+    /// `name`: the plural resource name, the `R` in GVR (`gizmos`).
+    pub plural: String,
+    /// `singularName`; discovery leaves it empty for some built-ins, then `kind` lowercased.
+    pub singular: String,
+    /// `kind` (`Gizmo`).
+    pub kind: String,
+    /// `shortNames` (`gz`).
+    pub short: Vec<String>,
+    /// `categories` (`all`).
+    pub categories: Vec<String>,
+    /// `namespaced`.
     pub namespaced: bool,
+    /// `verbs`; a view needs `list` and `watch`.
+    pub verbs: Vec<String>,
+    /// Printer columns of the CRD version served (empty for non-CRDs, or when the CRD could
+    /// not be read): such kinds show NAME and AGE.
+    pub columns: Arc<[PrinterColumn]>,
+    /// The columns came from a CRD (kubectl then shows no AGE unless the CRD defines one).
+    pub from_crd: bool,
 }
 
-impl BuiltinKind {
-    /// Every built-in kind, in the order `?`/completion lists them.
-    pub const ALL: [BuiltinKind; 19] = [
-        BuiltinKind::Pod,
-        BuiltinKind::Deployment,
-        BuiltinKind::ReplicaSet,
-        BuiltinKind::StatefulSet,
-        BuiltinKind::DaemonSet,
-        BuiltinKind::Job,
-        BuiltinKind::CronJob,
-        BuiltinKind::HorizontalPodAutoscaler,
-        BuiltinKind::Service,
-        BuiltinKind::Ingress,
-        BuiltinKind::Endpoints,
-        BuiltinKind::EndpointSlice,
-        BuiltinKind::ConfigMap,
-        BuiltinKind::Secret,
-        BuiltinKind::Node,
-        BuiltinKind::Namespace,
-        BuiltinKind::PersistentVolumeClaim,
-        BuiltinKind::PersistentVolume,
-        BuiltinKind::Event,
-    ];
-
-    /// The kind's API coordinates and names.
-    pub const fn info(self) -> KindInfo {
-        use BuiltinKind::*;
-        const fn k(
-            kind: &'static str,
-            group: &'static str,
-            plural: &'static str,
-            singular: &'static str,
-            short: &'static [&'static str],
-            namespaced: bool,
-        ) -> KindInfo {
-            KindInfo {
-                kind,
-                group,
-                version: "v1",
-                plural,
-                singular,
-                short,
-                namespaced,
-            }
+impl ApiResource {
+    /// `group/version`, or `version` for the core group: the `apiVersion` of its objects.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
         }
+    }
+
+    /// Whether a list view can show it (`list` and `watch` are allowed verbs).
+    pub fn listable(&self) -> bool {
+        ["list", "watch"]
+            .iter()
+            .all(|v| self.verbs.iter().any(|x| x == v))
+    }
+
+    /// The built-in kind with the same group, version and plural, if ktui has hand-written
+    /// columns for it (another version of a built-in is listed generically).
+    pub fn builtin(&self) -> Option<BuiltinKind> {
+        BuiltinKind::ALL.into_iter().find(|b| {
+            let i = b.info();
+            i.group == self.group && i.version == self.version && i.plural == self.plural
+        })
+    }
+}
+
+/// The kind of objects a view lists: built-in (kubectl's columns, slim decode) or any other
+/// discovered resource (printer columns or NAME/AGE, decoded generically). Equality, hash
+/// and order are by GVR; two custom kinds of one GVR with different printer columns differ,
+/// so an updated CRD gets a fresh informer.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// One of the kinds with hand-written columns.
+    Builtin(BuiltinKind),
+    /// Any other resource, from discovery.
+    Api(Arc<ApiResource>),
+}
+
+impl From<BuiltinKind> for Kind {
+    fn from(b: BuiltinKind) -> Self {
+        Kind::Builtin(b)
+    }
+}
+
+impl Kind {
+    /// The built-in kind, if this is one.
+    pub fn builtin(&self) -> Option<BuiltinKind> {
         match self {
-            Pod => k("Pod", "", "pods", "pod", &["po"], true),
-            Deployment => k(
-                "Deployment",
-                "apps",
-                "deployments",
-                "deployment",
-                &["deploy"],
-                true,
-            ),
-            ReplicaSet => k("ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
-            StatefulSet => k(
-                "StatefulSet",
-                "apps",
-                "statefulsets",
-                "statefulset",
-                &["sts"],
-                true,
-            ),
-            DaemonSet => k("DaemonSet", "apps", "daemonsets", "daemonset", &["ds"], true),
-            Job => k("Job", "batch", "jobs", "job", &[], true),
-            CronJob => k("CronJob", "batch", "cronjobs", "cronjob", &["cj"], true),
-            // autoscaling/v2 is the preferred (and only complete) version since 1.23.
-            HorizontalPodAutoscaler => KindInfo {
-                version: "v2",
-                ..k(
-                    "HorizontalPodAutoscaler",
-                    "autoscaling",
-                    "horizontalpodautoscalers",
-                    "horizontalpodautoscaler",
-                    &["hpa"],
-                    true,
-                )
-            },
-            Service => k("Service", "", "services", "service", &["svc"], true),
-            Ingress => k(
-                "Ingress",
-                "networking.k8s.io",
-                "ingresses",
-                "ingress",
-                &["ing"],
-                true,
-            ),
-            // Discovery spells the singular of endpoints `endpoints`.
-            Endpoints => k("Endpoints", "", "endpoints", "endpoints", &["ep"], true),
-            EndpointSlice => k(
-                "EndpointSlice",
-                "discovery.k8s.io",
-                "endpointslices",
-                "endpointslice",
-                &[],
-                true,
-            ),
-            ConfigMap => k("ConfigMap", "", "configmaps", "configmap", &["cm"], true),
-            Secret => k("Secret", "", "secrets", "secret", &[], true),
-            Node => k("Node", "", "nodes", "node", &["no"], false),
-            Namespace => k("Namespace", "", "namespaces", "namespace", &["ns"], false),
-            PersistentVolumeClaim => k(
-                "PersistentVolumeClaim",
-                "",
-                "persistentvolumeclaims",
-                "persistentvolumeclaim",
-                &["pvc"],
-                true,
-            ),
-            PersistentVolume => k(
-                "PersistentVolume",
-                "",
-                "persistentvolumes",
-                "persistentvolume",
-                &["pv"],
-                false,
-            ),
-            Event => k("Event", "", "events", "event", &["ev"], true),
+            Kind::Builtin(b) => Some(*b),
+            Kind::Api(_) => None,
         }
     }
 
-    /// Whether informers of this kind feed the event timeline (ordered by time, merged by
-    /// uid) instead of a row store (ordered by namespace and name).
-    pub fn is_timeline(self) -> bool {
-        self == BuiltinKind::Event
+    /// The discovered resource behind a non-built-in kind.
+    pub fn api(&self) -> Option<&Arc<ApiResource>> {
+        match self {
+            Kind::Builtin(_) => None,
+            Kind::Api(r) => Some(r),
+        }
     }
 
-    /// URL path of the collection: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`.
-    /// `namespace` is ignored for cluster-scoped kinds.
-    pub fn url_path(self, namespace: Option<&str>) -> String {
-        super::resource::Kind::from(self).url_path(namespace)
+    /// API group; empty for the core group.
+    pub fn group(&self) -> &str {
+        match self {
+            Kind::Builtin(b) => b.info().group,
+            Kind::Api(r) => &r.group,
+        }
+    }
+
+    /// The version served and listed (`v1`; a CRD's preferred version).
+    pub fn version(&self) -> &str {
+        match self {
+            Kind::Builtin(b) => b.info().version,
+            Kind::Api(r) => &r.version,
+        }
+    }
+
+    /// Plural resource name (`pods`, `gizmos`).
+    pub fn plural(&self) -> &str {
+        match self {
+            Kind::Builtin(b) => b.info().plural,
+            Kind::Api(r) => &r.plural,
+        }
+    }
+
+    /// Singular name (`pod`, `gizmo`).
+    pub fn singular(&self) -> &str {
+        match self {
+            Kind::Builtin(b) => b.info().singular,
+            Kind::Api(r) => &r.singular,
+        }
+    }
+
+    /// `kind` (`Pod`, `Gizmo`).
+    pub fn kind_name(&self) -> &str {
+        match self {
+            Kind::Builtin(b) => b.info().kind,
+            Kind::Api(r) => &r.kind,
+        }
+    }
+
+    /// Whether objects live in a namespace.
+    pub fn namespaced(&self) -> bool {
+        match self {
+            Kind::Builtin(b) => b.info().namespaced,
+            Kind::Api(r) => r.namespaced,
+        }
+    }
+
+    /// `plural.group`, or the plural for the core group: the name kubectl prints and the
+    /// unambiguous name a user can type.
+    pub fn full_name(&self) -> String {
+        if self.group().is_empty() {
+            self.plural().to_owned()
+        } else {
+            format!("{}.{}", self.plural(), self.group())
+        }
+    }
+
+    /// Whether informers of this kind feed the event timeline instead of a row store.
+    pub fn is_timeline(&self) -> bool {
+        self.builtin().is_some_and(BuiltinKind::is_timeline)
+    }
+
+    /// URL path of the collection: `/api/v1/namespaces/{ns}/pods`,
+    /// `/apis/demo.ktui.dev/v1/gizmos`. `namespace` is ignored for cluster-scoped kinds.
+    pub fn url_path(&self, namespace: Option<&str>) -> String {
+        let base = if self.group().is_empty() {
+            format!("/api/{}", self.version())
+        } else {
+            format!("/apis/{}/{}", self.group(), self.version())
+        };
+        match namespace {
+            Some(ns) if self.namespaced() => format!("{base}/namespaces/{ns}/{}", self.plural()),
+            _ => format!("{base}/{}", self.plural()),
+        }
+    }
+
+    fn identity(&self) -> (&str, &str, &str, Option<&[PrinterColumn]>) {
+        let cols = self.api().map(|r| &r.columns[..]);
+        (self.group(), self.version(), self.plural(), cols)
     }
 }
 
-impl fmt::Display for BuiltinKind {
+impl PartialEq for Kind {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for Kind {}
+
+impl PartialEq<BuiltinKind> for Kind {
+    fn eq(&self, other: &BuiltinKind) -> bool {
+        self.builtin() == Some(*other)
+    }
+}
+
+impl Hash for Kind {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.identity().hash(state);
+    }
+}
+
+impl PartialOrd for Kind {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Kind {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.identity().cmp(&other.identity())
+    }
+}
+
+impl fmt::Display for Kind {
+    /// The plural for built-ins and core resources, `plural.group` for the rest.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.info().plural)
+        match self {
+            Kind::Builtin(b) => f.write_str(b.info().plural),
+            Kind::Api(_) => f.write_str(&self.full_name()),
+        }
     }
 }
 
@@ -192,65 +244,37 @@ impl fmt::Display for BuiltinKind {
 mod tests {
     use super::*;
 
-    #[test]
-    fn resolves_every_alias_of_the_issue() {
-        let cases = [
-            ("po", BuiltinKind::Pod),
-            ("pods", BuiltinKind::Pod),
-            ("Pod", BuiltinKind::Pod),
-            ("deploy", BuiltinKind::Deployment),
-            ("deployments.apps", BuiltinKind::Deployment),
-            ("rs", BuiltinKind::ReplicaSet),
-            ("sts", BuiltinKind::StatefulSet),
-            ("ds", BuiltinKind::DaemonSet),
-            ("job", BuiltinKind::Job),
-            ("cj", BuiltinKind::CronJob),
-            ("svc", BuiltinKind::Service),
-            ("cm", BuiltinKind::ConfigMap),
-            ("secret", BuiltinKind::Secret),
-            ("no", BuiltinKind::Node),
-            ("ns", BuiltinKind::Namespace),
-            ("pvc", BuiltinKind::PersistentVolumeClaim),
-            ("ev", BuiltinKind::Event),
-            ("ing", BuiltinKind::Ingress),
-            ("ingresses.networking.k8s.io", BuiltinKind::Ingress),
-            ("pv", BuiltinKind::PersistentVolume),
-            ("persistentvolume", BuiltinKind::PersistentVolume),
-            ("ep", BuiltinKind::Endpoints),
-            ("endpoints", BuiltinKind::Endpoints),
-            ("endpointslices", BuiltinKind::EndpointSlice),
-            ("EndpointSlice", BuiltinKind::EndpointSlice),
-            ("hpa", BuiltinKind::HorizontalPodAutoscaler),
-            (
-                "horizontalpodautoscalers.autoscaling",
-                BuiltinKind::HorizontalPodAutoscaler,
-            ),
-        ];
-        // Before discovery answers, the registry knows the built-ins only.
-        let builtins = crate::kube::registry::Registry::builtins();
-        let resolve = |typed: &str| builtins.resolve(typed).ok().and_then(|k| k.builtin());
-        for (typed, want) in cases {
-            assert_eq!(resolve(typed), Some(want), "{typed}");
-        }
-        assert_eq!(resolve("gizmo"), None);
+    fn gizmos(cols: Vec<PrinterColumn>) -> Kind {
+        Kind::Api(Arc::new(ApiResource {
+            group: "demo.ktui.dev".into(),
+            version: "v1".into(),
+            plural: "gizmos".into(),
+            singular: "gizmo".into(),
+            kind: "Gizmo".into(),
+            namespaced: true,
+            columns: cols.into(),
+            ..Default::default()
+        }))
     }
 
     #[test]
-    fn url_paths() {
-        assert_eq!(BuiltinKind::Pod.url_path(Some("a")), "/api/v1/namespaces/a/pods");
-        assert_eq!(BuiltinKind::Pod.url_path(None), "/api/v1/pods");
+    fn custom_kinds_have_group_paths_and_compare_by_gvr_and_columns() {
+        let g = gizmos(vec![]);
         assert_eq!(
-            BuiltinKind::Deployment.url_path(None),
-            "/apis/apps/v1/deployments"
+            g.url_path(Some("a")),
+            "/apis/demo.ktui.dev/v1/namespaces/a/gizmos"
         );
-        assert_eq!(BuiltinKind::Node.url_path(Some("a")), "/api/v1/nodes");
-        assert_eq!(
-            BuiltinKind::HorizontalPodAutoscaler.url_path(Some("a")),
-            "/apis/autoscaling/v2/namespaces/a/horizontalpodautoscalers"
-        );
-        assert_eq!(
-            BuiltinKind::PersistentVolume.url_path(Some("a")),
-            "/api/v1/persistentvolumes"
-        );
+        assert_eq!(g.url_path(None), "/apis/demo.ktui.dev/v1/gizmos");
+        assert_eq!(g.to_string(), "gizmos.demo.ktui.dev");
+        assert_eq!(g, gizmos(vec![]));
+        let col = PrinterColumn {
+            name: "Color".into(),
+            column_type: "string".into(),
+            json_path: ".spec.color".into(),
+            priority: 0,
+        };
+        assert_ne!(g, gizmos(vec![col]));
+        assert_eq!(Kind::from(BuiltinKind::Pod), BuiltinKind::Pod);
+        assert!(!g.is_timeline() && Kind::from(BuiltinKind::Event).is_timeline());
     }
 }

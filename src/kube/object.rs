@@ -14,9 +14,9 @@ use super::informer::{run_sink, InformerConfig, Loop};
 use super::key::ResourceKey;
 use super::row::Versioned;
 use super::sink::Sink;
-use super::state::SyncState;
 use super::stats::InformerStats;
 use super::store::StoreChanged;
+use super::sync::SyncState;
 
 /// A whole API object, undecoded. Only detail views hold these, one at a time.
 #[derive(Debug, Clone, Deserialize)]

@@ -16,9 +16,9 @@ use tokio::task::JoinHandle;
 use super::informer::{Decoders, InformerConfig, InformerCtx};
 use super::key::ResourceKey;
 use super::row::RowCtx;
-use super::state::SyncState;
 use super::stats::{InformerStats, StatsView};
 use super::store::{Slot, StoreChanged, StoreWriter};
+use super::sync::SyncState;
 
 /// Every informer start and every pool gets a fresh epoch from this counter, so a view can
 /// drop notifications and snapshots from informers that were replaced.

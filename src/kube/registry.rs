@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use super::builtin::BuiltinKind;
 use super::discovery::{BrokenGroup, Discovery};
-use super::kind::BuiltinKind;
-use super::resource::{ApiResource, Kind};
+use super::kind::{ApiResource, Kind};
 
 /// Where the registry's knowledge comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -112,7 +112,7 @@ fn names_complete_short_and_full_forms_and_builtins_survive_before_discovery() {
 #[test]
 fn a_failing_group_or_crd_list_keeps_what_was_known() {
     use crate::kube::discovery::BrokenGroup;
-    use crate::kube::resource::PrinterColumn;
+    use crate::kube::kind::PrinterColumn;
     let mut gizmos = (*res("demo.ktui.dev", "gizmos", "Gizmo", &["gz"])).clone();
     gizmos.columns = vec![PrinterColumn {
         name: "Color".into(),

@@ -7,8 +7,8 @@ use std::marker::PhantomData;
 use tokio::time::Instant;
 
 use super::row::{IntoRow, Row, RowCtx};
-use super::state::SyncState;
 use super::store::{obj_key, StoreWriter};
+use super::sync::SyncState;
 
 /// The receiving end of one informer: list/watch events in, snapshots out.
 pub trait Sink<T>: Send {

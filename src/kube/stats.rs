@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::state::SyncState;
+use super::sync::SyncState;
 
 /// Counters updated by the informer task and read by the UI. Atomics for counts; a short
 /// mutex for the few strings (never held across an await).

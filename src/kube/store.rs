@@ -14,7 +14,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::key::ResourceKey;
 use super::row::Row;
-use super::state::SyncState;
+use super::sync::SyncState;
 
 /// Identity of a row inside one informer: (`metadata.namespace`, `metadata.name`). Like
 /// kube's `ObjectRef`, a delete+recreate with the same name replaces the row.

@@ -14,8 +14,8 @@ use tokio::time::Instant;
 
 use super::row::{EventInfo, Health, IntoRow, Row, RowCtx, UnixSecs};
 use super::sink::Sink;
-use super::state::SyncState;
 use super::store::{Publisher, StoreWriter};
+use super::sync::SyncState;
 
 /// Bounds of one timeline (per context and scope).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

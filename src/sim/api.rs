@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::http::ServerState;
 use super::kinds::{KindId, KINDS};
+use super::matching::{FieldSelector, Filter, LabelSelector};
 use super::reply::{self, Body};
-use super::select::{FieldSelector, Filter, LabelSelector};
 use super::table::Include;
 use super::token::Continue;
 use super::watch::{self, WatchEnv, WatchRequest};

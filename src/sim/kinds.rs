@@ -1,7 +1,7 @@
 //! The resource types the demo API server serves: their API coordinates, discovery names and
 //! the field selectors each supports. Owns the static table only; must not hold objects.
 
-use crate::kube::kind::{BuiltinKind, KindInfo};
+use crate::kube::builtin::{BuiltinKind, KindInfo};
 
 /// Index of a kind in [`KINDS`].
 pub type KindId = usize;

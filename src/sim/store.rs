@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::kinds::{KindId, KINDS};
-use super::select::Meta;
+use super::matching::Meta;
 
 /// Bounds of the store.
 #[derive(Debug, Clone)]

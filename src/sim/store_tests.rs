@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::sim::kinds::id;
-use crate::sim::select::Filter;
+use crate::sim::matching::Filter;
 use serde_json::json;
 
 fn pod(ns: &str, name: &str, node: &str) -> Value {
@@ -153,7 +153,7 @@ fn lists_page_in_key_order_and_filter() {
         ["b/p1", "b/p2", "b/p3"]
     );
     let on_n2 = Filter {
-        fields: crate::sim::select::FieldSelector::parse("spec.nodeName=n2", &KINDS[id::POD]).unwrap(),
+        fields: crate::sim::matching::FieldSelector::parse("spec.nodeName=n2", &KINDS[id::POD]).unwrap(),
         ..Filter::default()
     };
     assert_eq!(names(&s.list(id::POD, &on_n2, 0, None, None)), ["a/p2", "b/p2"]);

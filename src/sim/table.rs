@@ -7,7 +7,7 @@ use bytes::Bytes;
 use serde_json::{json, Value};
 
 use super::kinds::{id, KindId, KINDS};
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::Cell;
 use crate::kube::row::RowCtx;
 use crate::table::format::format_cell;

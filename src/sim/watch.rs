@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults::Faults;
 use super::kinds::{KindId, KINDS};
-use super::select::Filter;
+use super::matching::Filter;
 use super::store::{Change, ChangeType, Store};
 use super::table::Include;
 

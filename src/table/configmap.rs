@@ -37,7 +37,7 @@ impl IntoRow for ConfigMapObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::table::testutil::{ago, cells};
 
     #[test]

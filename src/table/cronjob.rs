@@ -6,8 +6,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
+use super::labels::{selector_cell, LabelSelector};
 use super::meta::{text, time, Count, ObjMeta};
-use super::select::{selector_cell, LabelSelector};
 use super::workload::PodTemplate;
 
 /// A cron job, decoded only as far as its columns need.
@@ -100,7 +100,7 @@ impl IntoRow for CronJobObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::Health;
     use crate::table::testutil::{ago, cells, row};
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::kube::resource::ApiResource;
+use crate::kube::kind::ApiResource;
 use crate::kube::row::{Cell, Health, Row, RowCtx, Versioned};
 use crate::kube::sink::RowBuilder;
 
@@ -155,7 +155,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::kube::resource::PrinterColumn;
+    use crate::kube::kind::PrinterColumn;
     use crate::table::format::format_cell;
 
     fn col(name: &str, ty: &str, path: &str, priority: i32) -> PrinterColumn {

@@ -6,8 +6,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::labels::{labels_cell, selector_cell, LabelSelector};
 use super::meta::ObjMeta;
-use super::select::{labels_cell, selector_cell, LabelSelector};
 use super::workload::{selector_drill, PodTemplate};
 
 /// A daemon set, decoded only as far as its columns need.
@@ -82,7 +82,7 @@ impl IntoRow for DaemonSetObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::labels::LabelSelector;
 use super::meta::{text, ObjMeta};
-use super::select::LabelSelector;
 use super::workload::{selector_drill, PodTemplate};
 
 /// A deployment, decoded only as far as its columns need.
@@ -83,7 +83,7 @@ impl IntoRow for DeploymentObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

@@ -98,7 +98,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::{hosts, IngressRule};
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::table::testutil::{ago, cells};
 
     fn rules(hosts: &[&str]) -> Vec<IngressRule> {

@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
+use super::labels::{selector_cell, LabelSelector};
 use super::meta::{time, ObjMeta};
-use super::select::{selector_cell, LabelSelector};
 use super::workload::{selector_drill, PodTemplate};
 
 /// A job, decoded only as far as its columns need.
@@ -131,7 +131,7 @@ impl IntoRow for JobObj {
 mod tests {
     use serde_json::{json, Value};
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

@@ -47,7 +47,7 @@ impl IntoRow for NamespaceObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

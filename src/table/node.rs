@@ -169,7 +169,7 @@ impl IntoRow for NodeObj {
 mod tests {
     use serde_json::{json, Value};
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

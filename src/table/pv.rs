@@ -106,7 +106,7 @@ impl IntoRow for PvObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::Health;
     use crate::table::testutil::{ago, cells, row};
 

@@ -166,7 +166,7 @@ mod tests {
     use serde_json::json;
 
     use super::access_modes;
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::Health;
     use crate::table::testutil::{ago, cells, row};
 

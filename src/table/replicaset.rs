@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::labels::{selector_cell, LabelSelector};
 use super::meta::ObjMeta;
-use super::select::{selector_cell, LabelSelector};
 use super::workload::{selector_drill, PodTemplate};
 
 /// A replica set, decoded only as far as its columns need.
@@ -74,7 +74,7 @@ impl IntoRow for ReplicaSetObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::{Drill, Health};
     use crate::table::testutil::{ago, cells, row};
 

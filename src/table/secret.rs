@@ -39,7 +39,7 @@ impl IntoRow for SecretObj {
 mod tests {
     use serde_json::json;
 
-    use crate::kube::kind::BuiltinKind;
+    use crate::kube::builtin::BuiltinKind;
     use crate::table::testutil::{ago, cells, row};
 
     #[test]

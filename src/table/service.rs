@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 
+use super::labels::{format_labels, labels_cell};
 use super::meta::{pairs, text, ObjMeta};
-use super::select::{format_labels, labels_cell};
 
 /// A service, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]

@@ -1,7 +1,7 @@
 //! Test helpers for the row builders: a fixed clock, timestamps relative to it, and decoding a
 //! `json!` fixture into formatted cells. Test-only; must not be used by production code.
 
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::{Row, RowCtx, UnixSecs};
 
 use super::decode_row;

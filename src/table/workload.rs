@@ -6,8 +6,8 @@ use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill};
 
+use super::labels::LabelSelector;
 use super::meta::{pairs, text};
-use super::select::LabelSelector;
 
 /// A slim `spec.template` (PodTemplateSpec).
 #[derive(Deserialize, Clone, Debug, Default)]

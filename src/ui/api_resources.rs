@@ -83,7 +83,7 @@ pub(super) fn draw(
     let [table_area, notes_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(notes.len() as u16)]).areas(area);
     f.render_widget(Paragraph::new(notes), notes_area);
-    let widest = |f: &dyn Fn(&crate::kube::resource::ApiResource) -> usize| {
+    let widest = |f: &dyn Fn(&crate::kube::kind::ApiResource) -> usize| {
         listing.iter().map(|(_, r)| f(r)).max().unwrap_or(0).clamp(8, 48) as u16
     };
     let widths = [

@@ -8,7 +8,8 @@ use ratatui::Frame;
 
 use crate::app::state::{Conn, Screen, UiState};
 use crate::kube::sanitize::sanitize;
-use crate::kube::state::{thousands, SyncState};
+use crate::kube::sync::SyncState;
+use crate::text::thousands;
 
 use super::theme::Theme;
 

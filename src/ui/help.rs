@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use crate::app::keymap::KeyMode;
 use crate::app::state::UiState;
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 
 use super::theme::Theme;
 

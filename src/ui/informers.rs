@@ -7,7 +7,7 @@ use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
 use crate::kube::pool::InformerPool;
-use crate::kube::state::thousands;
+use crate::text::thousands;
 
 use super::theme::Theme;
 

@@ -9,8 +9,9 @@ use ratatui::Frame;
 
 use crate::app::state::{Conn, ListView, UiState};
 use crate::kube::row::{Row, UnixSecs};
-use crate::kube::state::{thousands, SyncState};
+use crate::kube::sync::SyncState;
 use crate::table::format::format_cell;
+use crate::text::thousands;
 
 use super::theme::Theme;
 

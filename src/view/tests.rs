@@ -8,11 +8,11 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 
 use super::*;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::BuiltinKind;
 use crate::kube::row::{Cell, Health, Labels, Row};
-use crate::kube::state::SyncState;
 use crate::kube::store::Snapshot;
+use crate::kube::sync::SyncState;
 
 pub(super) fn labels(pairs: &[(&str, &str)]) -> Labels {
     let mut v: Vec<(Arc<str>, Arc<str>)> = pairs

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use ktui::kube::kind::BuiltinKind;
+use ktui::kube::builtin::BuiltinKind;
 
 /// Label every fixture PV carries (value: the test namespace).
 pub const PV_LABEL: &str = "ktui.dev/golden";

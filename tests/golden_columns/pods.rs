@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use ktui::kube::kind::BuiltinKind;
+use ktui::kube::builtin::BuiltinKind;
 
 use super::fixtures::at;
 

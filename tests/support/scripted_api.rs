@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use http::{Request, Response, StatusCode};
 use ktui::app::decoders::TableDecoders;
+use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{run, InformerConfig, InformerCtx};
 use ktui::kube::key::ResourceKey;
-use ktui::kube::kind::BuiltinKind;
 use ktui::kube::pool::InformerPool;
 use ktui::kube::row::RowCtx;
 use ktui::kube::stats::InformerStats;

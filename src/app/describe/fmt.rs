@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::table::format::human_duration;
+use crate::table::labels::{format_labels, LabelSelector};
 use crate::table::meta::parse_rfc3339;
-use crate::table::select::{format_labels, LabelSelector};
 
 /// Where a block's `Label: value` lines go: the indent and the key column's width (the
 /// value starts at `indent + width`, or one space after a longer key).

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::describe;
-use crate::kube::kind::BuiltinKind;
-use crate::kube::resource::{ApiResource, Kind};
+use crate::kube::builtin::BuiltinKind;
+use crate::kube::kind::{ApiResource, Kind};
 
 /// The tests' clock: 2026-11-30T12:00:00Z.
 pub(super) const NOW: i64 = 1_796_040_000;

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::tests::{assert_has, text};
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 
 /// A pod template as the API returns it inside workloads (defaults filled).
 fn template(app: &str) -> Value {

@@ -2,10 +2,10 @@ use super::*;
 use crate::app::state::{Prompt, Screen, SortBy, UiState};
 use std::sync::Arc;
 
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::discovery::Discovery;
-use crate::kube::kind::BuiltinKind;
+use crate::kube::kind::{ApiResource, PrinterColumn};
 use crate::kube::registry::Registry;
-use crate::kube::resource::{ApiResource, PrinterColumn};
 
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));

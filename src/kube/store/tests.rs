@@ -3,7 +3,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::unbounded_channel;
 
 use super::*;
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::{Cell, Health, Row};
 
 fn row(ns: &str, name: &str, v: i64) -> Row {

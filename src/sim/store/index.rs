@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::StoreError;
 use crate::sim::kinds::{KindId, KINDS};
-use crate::sim::select::Meta;
+use crate::sim::matching::Meta;
 
 /// Extracts the indexed fields of an object of `kind`.
 pub fn index(kind: KindId, obj: &Value) -> Result<Meta, StoreError> {

@@ -13,7 +13,7 @@ use tokio::sync::broadcast;
 
 use super::{Change, ChangeType, Gone, Store};
 use crate::sim::kinds::{KindId, KINDS};
-use crate::sim::select::Filter;
+use crate::sim::matching::Filter;
 
 /// A page of a list: raw items, the list's revision, and the key to continue after.
 #[derive(Debug, Clone)]

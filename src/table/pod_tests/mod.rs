@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::kube::kind::BuiltinKind;
+use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::Health;
 use crate::table::testutil::{ago, cells, row};
 

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::text::thousands;
+
 /// How fresh a snapshot is. Published with every snapshot so the header can say it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum SyncState {
@@ -78,19 +80,6 @@ impl fmt::Display for SyncState {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,8 +107,5 @@ mod tests {
             .to_string(),
             "forbidden: list pods"
         );
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(100_000), "100,000");
     }
 }
