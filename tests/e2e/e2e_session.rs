@@ -1,11 +1,7 @@
 //! End-to-end tests of the session: exit and terminal restore, signals and hangup, and
 //! startup with an unreachable API server — the real binary in a pseudo-terminal. The
 //! unreachable-server test needs no cluster.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{pty, support, util};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -2,11 +2,7 @@
 //! real test cluster — both styles of events created with kubectl appear on top within 2 s,
 //! the scheduler's real FailedScheduling events show, the per-object timeline (`shift-e`)
 //! shows only that object's events, and `w` hides Normal events.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use std::time::Instant;
 

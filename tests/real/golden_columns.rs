@@ -6,7 +6,7 @@
 //! accepted when some clock second around the request reproduces the server's text.
 //! Must not depend on the informer pool or the UI.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -18,11 +18,8 @@ use ktui::kube::row::{Row, RowCtx};
 use ktui::table::format::format_cell;
 use ktui::table::{builtin_spec, decode_row};
 
-#[path = "golden_columns/fixtures.rs"]
 mod fixtures;
-#[path = "golden_columns/net_hpa_pv.rs"]
 mod net_hpa_pv;
-#[path = "golden_columns/pods.rs"]
 mod pods;
 
 const TABLE_ACCEPT: &str = "application/json;as=Table;g=meta.k8s.io;v=v1";

@@ -2,11 +2,7 @@
 //! and vt100) against the real test cluster, asserting on what the screen shows — live
 //! updates, the fuzzy filter, kind switching and drill-in, namespaces, RBAC.
 //! Run with `bash tests/run.sh --test e2e` (each test uses its own namespace).
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use std::time::{Duration, Instant};
 

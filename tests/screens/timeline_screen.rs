@@ -17,8 +17,7 @@ use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
 use ktui::table::EventObj;
 use serde_json::json;
 
-#[path = "support/screen.rs"]
-mod screen;
+use crate::screen;
 
 use screen::NOW;
 

@@ -19,8 +19,7 @@ use ktui::table::custom::{CustomObj, CustomRows};
 use ktui::table::decode_row;
 use serde_json::{json, Value};
 
-#[path = "support/screen.rs"]
-mod screen;
+use crate::screen;
 
 use screen::NOW;
 

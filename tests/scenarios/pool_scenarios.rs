@@ -1,8 +1,7 @@
 //! Informer-pool scenarios against a scripted API server under paused tokio time: lazy
 //! start, sharing, grace stop, and which informer may serve a namespace view.
 
-#[path = "support/scripted_api.rs"]
-mod scripted_api;
+use crate::scripted_api;
 
 use std::time::Duration;
 

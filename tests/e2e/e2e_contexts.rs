@@ -1,11 +1,7 @@
 //! End-to-end: switching contexts live with `:ctx` in one run — the admin context, then the
 //! RBAC-limited viewer (sees team-a, gets a forbidden state elsewhere), and back; nothing
 //! stale from the old context stays on screen.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use util::*;
 

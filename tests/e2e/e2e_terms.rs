@@ -3,8 +3,7 @@
 //! everywhere, uses only the colours the terminal has (no 256-colour or 24-bit sequences
 //! under `screen`, none at all with `NO_COLOR`) and never paints the background. Needs no
 //! cluster: the kubeconfig points at https://127.0.0.1:1.
-#[path = "support/pty.rs"]
-mod pty;
+use crate::pty;
 
 use std::ffi::OsStr;
 use std::path::Path;

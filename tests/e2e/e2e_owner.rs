@@ -1,11 +1,7 @@
 //! End-to-end: `shift-j` follows owner references — pod → ReplicaSet → Deployment, each with
 //! the owner selected and `esc` coming back — a bare pod goes to its node, and a service to
 //! the pods its selector matches.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use util::*;
 

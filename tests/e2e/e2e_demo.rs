@@ -1,11 +1,7 @@
 //! End-to-end: `ktui --demo` in a pseudo-terminal — no kubeconfig needed: the embedded demo
 //! cluster comes up, running pods and a crash-looping one show, and the event timeline moves
 //! on its own.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::util;
 
 use std::time::Duration;
 

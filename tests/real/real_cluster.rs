@@ -1,6 +1,6 @@
 //! The real tier's own checks: the test cluster scripts (tests/cluster/) do what the other
 //! real-tier tests rely on. Run with `bash tests/run.sh --test real_cluster`.
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

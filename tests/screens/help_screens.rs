@@ -24,8 +24,7 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 use serde_json::json;
 
-#[path = "support/screen.rs"]
-mod screen;
+use crate::screen;
 
 use screen::NOW;
 

@@ -1,8 +1,7 @@
 //! Informer and store scenarios against a scripted API server (a tower mock service behind a
 //! real `kube::Client`) under paused tokio time: the edge cases of kube-notes.md.
 
-#[path = "support/scripted_api.rs"]
-mod scripted_api;
+use crate::scripted_api;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -15,8 +15,7 @@ use ktui::table::decode_row;
 use ktui::ui::theme::Theme;
 use serde_json::json;
 
-#[path = "support/screen.rs"]
-mod screen;
+use crate::screen;
 
 use screen::NOW;
 

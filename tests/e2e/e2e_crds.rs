@@ -2,11 +2,7 @@
 //! short name with its printer columns (priority > 0 only in the wide view, JSONPath filters
 //! evaluated client-side), a broken aggregated API is named in `:ar` while everything else
 //! works, and deleting the CRD closes its view with a message.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

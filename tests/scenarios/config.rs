@@ -10,8 +10,8 @@ use ktui::app::action::Action;
 use ktui::app::keymap::{KeyMode, KeyPress, Keymap, Lookup};
 use ktui::config::{self, Config};
 
-const EXAMPLE: &str = include_str!("../config.example.toml");
-const README: &str = include_str!("../README.md");
+const EXAMPLE: &str = include_str!("../../config.example.toml");
+const README: &str = include_str!("../../README.md");
 
 /// The example with every option uncommented (`#key = v` → `key = v`; `# text` stays).
 fn uncommented() -> String {

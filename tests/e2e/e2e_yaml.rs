@@ -1,11 +1,7 @@
 //! End-to-end: `y` opens the live YAML of the selected object — it updates when the object is
 //! patched and says when it was deleted; a Secret's values stay hidden until `x` and an
 //! explicit `y` confirm; `m` toggles managedFields.
-#[path = "support/pty.rs"]
-mod pty;
-mod support;
-#[path = "support/e2e_util.rs"]
-mod util;
+use crate::{support, util};
 
 use util::*;
 

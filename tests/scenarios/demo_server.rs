@@ -301,7 +301,6 @@ async fn kubectl_events_lists_and_watches() {
     wait_for_line(&mut child, "BackOff").await;
 }
 
-#[path = "demo_server/api.rs"]
 mod api;
 
 /// `DemoServerArgs` works as the `demo-server` subcommand of a clap CLI shaped like ktui's.

@@ -1,0 +1,22 @@
+//! The end-to-end tier, one test binary: the real `ktui` binary in a pseudo-terminal, keys
+//! in, screen text out, against the embedded demo cluster, no cluster at all, or the real
+//! test cluster (`bash tests/run.sh` starts it).
+//!
+//! Run with `bash tests/run.sh --test e2e [module::]`.
+
+#[path = "../support/pty.rs"]
+mod pty;
+#[path = "../support/mod.rs"]
+mod support;
+#[path = "../support/e2e_util.rs"]
+mod util;
+
+mod e2e;
+mod e2e_contexts;
+mod e2e_crds;
+mod e2e_demo;
+mod e2e_owner;
+mod e2e_session;
+mod e2e_terms;
+mod e2e_timeline;
+mod e2e_yaml;

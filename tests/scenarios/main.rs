@@ -1,0 +1,17 @@
+//! The scenarios tier, one test binary (like bottom's `tests/integration/main.rs`): the
+//! informer and pool against a scripted API server under paused tokio time, the event
+//! timeline's rules, the demo API server's conformance and convergence, and the
+//! configuration as a user meets it. Needs no cluster (the kubectl conformance tests in
+//! `demo_server` use the test cluster's kubectl binary when it is built).
+//!
+//! Run with `cargo test --test scenarios [module::]`.
+
+#[path = "../support/scripted_api.rs"]
+mod scripted_api;
+
+mod config;
+mod demo_convergence;
+mod demo_server;
+mod informer_scenarios;
+mod pool_scenarios;
+mod timeline;

@@ -1,0 +1,14 @@
+//! The screen tier, one test binary: the real draw code on ratatui's TestBackend at fixed
+//! sizes and a fixed clock. Text snapshots (insta) live in `snapshots/` next to this file,
+//! named `screens__<module>__<name>.snap`; cells whose colour carries meaning are asserted
+//! directly.
+//!
+//! Run with `cargo test --test screens [module::]`.
+
+#[path = "../support/screen.rs"]
+mod screen;
+
+mod detail_screens;
+mod help_screens;
+mod screens;
+mod timeline_screen;
