@@ -147,18 +147,23 @@ async fn persistent_503_backs_off_to_the_cap_and_says_why() {
     let mut h = start();
     let mut last = Instant::now();
     let mut gaps = Vec::new();
+    let mut rev_before_answer = 0;
     for _ in 0..10 {
         let (uri, send) = next(&mut h.handle).await;
         assert!(!is_watch(&uri));
         gaps.push(last.elapsed());
         last = Instant::now();
+        rev_before_answer = h.slot.peek().rev;
         respond(
             send,
             503,
             serde_json::to_vec(&status(503, "ServiceUnavailable")).unwrap(),
         );
     }
-    tokio::task::yield_now().await;
+    h.wait_until("the answer to the 10th 503 to be published", |s| {
+        s.rev > rev_before_answer
+    })
+    .await;
     let tail = &gaps[6..];
     assert!(
         tail.iter()
@@ -215,8 +220,8 @@ async fn answers_are_retried_only_at_the_cap(code: u16, message: &str, times: us
         }
         last = Instant::now();
         respond(send, code, serde_json::to_vec(&status(code, message)).unwrap());
-        tokio::task::yield_now().await;
-        tokio::task::yield_now().await;
+        h.wait_until(&format!("the state {want:?}"), |s| s.state == want)
+            .await;
         assert_eq!(h.slot.peek().state, want);
     }
     h.task.abort();

@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
+use ktui::kube::sync::SyncState;
 use scripted_api::*;
 
 #[tokio::test(start_paused = true)]
 async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
-    let (pool, mut handle) = mock_pool(Duration::from_secs(5));
+    let (pool, mut handle, _changes) = mock_pool(Duration::from_secs(5));
     assert!(
         pool.informers().is_empty(),
         "nothing starts before a view subscribes"
@@ -39,13 +40,16 @@ async fn pool_starts_lazily_shares_keys_and_stops_after_grace() {
 
 #[tokio::test(start_paused = true)]
 async fn a_forbidden_all_namespaces_informer_does_not_serve_a_namespace() {
-    let (pool, mut handle) = mock_pool(Duration::from_secs(5));
+    let (pool, mut handle, mut changes) = mock_pool(Duration::from_secs(5));
     // A user allowed one namespace asks for all of them first (`:po all`): forbidden.
     let all = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, None));
     let (uri, send) = next(&mut handle).await;
     assert!(uri.starts_with("/api/v1/pods?"), "{uri}");
     respond(send, 403, serde_json::to_vec(&status(403, "Forbidden")).unwrap());
-    tokio::time::sleep(Duration::from_millis(10)).await;
+    wait_until(&all.slot, &mut changes, "the 403 to be published", |s| {
+        matches!(s.state, SyncState::Forbidden { .. })
+    })
+    .await;
     // Their own namespace then gets its own informer, not the forbidden one.
     let ns = pool.subscribe(ResourceKey::new(BuiltinKind::Pod, Some("team-a")));
     assert_eq!(ns.served_by, ResourceKey::new(BuiltinKind::Pod, Some("team-a")));

@@ -1,5 +1,7 @@
 //! A scripted API server for informer and pool scenarios: a tower mock service behind a
-//! real `kube::Client`, object and list/watch body builders, and an informer harness.
+//! real `kube::Client`, object and list/watch body builders, an informer harness, and
+//! [`wait_until`], which waits on the store's change notifications (never on sleeps or
+//! yields).
 
 #![allow(dead_code)]
 
@@ -14,18 +16,19 @@ use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerPool;
 use ktui::kube::row::RowCtx;
 use ktui::kube::stats::InformerStats;
-use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::store::{Slot, Snapshot, StoreChanged, StoreWriter};
 use ktui::table::PodObj;
 use kube::client::Body;
 use serde_json::{json, Value};
-use tokio::sync::mpsc::unbounded_channel;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 use tower_test::mock::{self, Handle, SendResponse};
 
-/// A pool over a scripted API server; its notifications are dropped.
-pub fn mock_pool(grace: Duration) -> (InformerPool, mock::Handle<Request<Body>, Response<Body>>) {
+/// A pool over a scripted API server, with the receiver of its change notifications (keep
+/// it alive for the whole test; pass it to [`wait_until`]).
+pub fn mock_pool(grace: Duration) -> (InformerPool, ApiHandle, Changes) {
     let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
-    let (tx, _rx) = unbounded_channel();
+    let (tx, changes) = unbounded_channel();
     let pool = InformerPool::new(
         client,
         Arc::new(TableDecoders),
@@ -33,10 +36,62 @@ pub fn mock_pool(grace: Duration) -> (InformerPool, mock::Handle<Request<Body>, 
         InformerConfig::default(),
         grace,
     );
-    (pool, handle)
+    (pool, handle, changes)
 }
 
 pub type ApiHandle = Handle<Request<Body>, Response<Body>>;
+
+/// The receiving end of a store's change notifications.
+pub type Changes = UnboundedReceiver<StoreChanged>;
+
+/// How long (paused tokio time) [`wait_until`] waits: far beyond every backoff the informer
+/// has (its cap is 30 s), so only a publication that never comes reaches it.
+pub const WAIT: Duration = Duration::from_secs(3600);
+
+/// Waits until `pred` holds for `slot`'s snapshot, looking again after each notification on
+/// `changes`; panics naming `what` and showing the slot when [`WAIT`] passes first or the
+/// informer is gone. Returns the snapshot that satisfied `pred`.
+pub async fn wait_until(
+    slot: &Slot,
+    changes: &mut Changes,
+    what: &str,
+    pred: impl Fn(&Snapshot) -> bool,
+) -> Arc<Snapshot> {
+    let wait = async {
+        loop {
+            // `load` re-arms the slot's notification: the next publication sends one.
+            let snap = slot.load();
+            if pred(&snap) {
+                return snap;
+            }
+            if changes.recv().await.is_none() {
+                let snap = slot.peek();
+                panic!(
+                    "waiting for {what}: every notification sender is gone (the informer \
+                     ended); the slot holds rev {} {:?} listed={} rows={:?}",
+                    snap.rev,
+                    snap.state,
+                    snap.listed,
+                    names(slot)
+                );
+            }
+        }
+    };
+    match tokio::time::timeout(WAIT, wait).await {
+        Ok(snap) => snap,
+        Err(_) => {
+            let snap = slot.peek();
+            panic!(
+                "no publication satisfied `{what}` within {WAIT:?} (paused time); the slot \
+                 holds rev {} {:?} listed={} rows={:?}",
+                snap.rev,
+                snap.state,
+                snap.listed,
+                names(slot)
+            )
+        }
+    }
+}
 
 pub fn pod(name: &str, rv: u64, phase: &str) -> Value {
     json!({
@@ -102,6 +157,15 @@ pub struct Harness {
     pub handle: ApiHandle,
     pub stats: Arc<InformerStats>,
     pub task: tokio::task::JoinHandle<()>,
+    /// The slot's change notifications, kept for [`Harness::wait_until`].
+    pub changes: Changes,
+}
+
+impl Harness {
+    /// [`wait_until`] on this informer's slot.
+    pub async fn wait_until(&mut self, what: &str, pred: impl Fn(&Snapshot) -> bool) -> Arc<Snapshot> {
+        wait_until(&self.slot, &mut self.changes, what, pred).await
+    }
 }
 
 pub fn start() -> Harness {
@@ -109,9 +173,7 @@ pub fn start() -> Harness {
     let client = kube::Client::new(svc, "default");
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
     let slot = Slot::new(key.clone(), 1);
-    let (tx, _rx) = unbounded_channel();
-    // Keep the receiver alive for the whole test.
-    std::mem::forget(_rx);
+    let (tx, changes) = unbounded_channel();
     let stats = Arc::new(InformerStats::default());
     let ctx = InformerCtx {
         key,
@@ -127,6 +189,7 @@ pub fn start() -> Harness {
         handle,
         stats,
         task,
+        changes,
     }
 }
 
