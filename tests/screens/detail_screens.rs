@@ -28,7 +28,7 @@ fn ts(secs_ago: i64) -> String {
 }
 
 fn connected(first: Screen) -> UiState {
-    let mut state = UiState::new(first, Some("shop".into()), false);
+    let mut state = screen::ui_state(first, Some("shop".into()), false);
     screen::connect(&mut state, "prod-eu");
     state
 }

@@ -60,7 +60,7 @@ fn slot(kind: BuiltinKind, objects: &[Vec<u8>]) -> Arc<Slot> {
 fn list_state(kind: BuiltinKind, objects: &[Vec<u8>]) -> UiState {
     let mut list = ListView::new(ResourceKey::new(kind, Some("shop")), None);
     list.source = Some(Source::fixed(slot(kind, objects)));
-    UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false)
+    screen::ui_state(Screen::List(Box::new(list)), Some("shop".into()), false)
 }
 
 fn pods_state() -> UiState {
@@ -130,7 +130,7 @@ fn help_per_view() {
     );
     insta::assert_snapshot!("help_events_80x36", help_box(&events));
 
-    let informers = with_help(UiState::new(Screen::Informers { selected: 0 }, None, false));
+    let informers = with_help(screen::ui_state(Screen::Informers { selected: 0 }, None, false));
     let text = format!("{}", informers.backend());
     assert!(
         !text.contains("sort by name") && !text.contains("filter:"),
@@ -179,6 +179,7 @@ fn a_user_override_changes_dispatch_and_help() {
 fn pods_state_with(cfg: &ktui::config::Config) -> UiState {
     let mut s = pods_state();
     configure::apply(&mut s, cfg, None, false);
+    screen::set_theme(&mut s);
     s
 }
 

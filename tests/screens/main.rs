@@ -1,7 +1,8 @@
 //! The screen tier, one test binary: the real draw code on ratatui's TestBackend at fixed
-//! sizes and a fixed clock. Text snapshots (insta) live in `snapshots/` next to this file,
-//! named `screens__<module>__<name>.snap`; cells whose colour carries meaning are asserted
-//! directly.
+//! sizes and a fixed clock, with the theme set explicitly (`screen::ui_state`), so `NO_COLOR`
+//! or `TERM` in the environment cannot change a result. Text snapshots (insta) live in
+//! `snapshots/` next to this file, named `screens__<module>__<name>.snap`; cells whose colour
+//! carries meaning are asserted directly.
 //!
 //! Run with `cargo test --test screens [module::]`.
 

@@ -12,7 +12,7 @@ use ktui::kube::row::RowCtx;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::kube::sync::SyncState;
 use ktui::table::decode_row;
-use ktui::ui::theme::Theme;
+use ratatui::style::Color;
 use serde_json::json;
 
 use crate::screen;
@@ -72,7 +72,7 @@ fn state_with(kind: BuiltinKind, slot: Arc<Slot>, namespace: Option<&str>) -> Ui
     let key = ResourceKey::new(kind, namespace);
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot));
-    let mut state = UiState::new(Screen::List(Box::new(list)), namespace.map(str::to_owned), false);
+    let mut state = screen::ui_state(Screen::List(Box::new(list)), namespace.map(str::to_owned), false);
     screen::connect(&mut state, "prod-eu");
     state
 }
@@ -191,7 +191,7 @@ fn filtered_view_highlights_matches() {
     insta::assert_snapshot!("filtered_80x24", term.backend());
     // The highlighted characters w, r, k of `worker-...` carry the highlight style.
     let buf = term.backend().buffer();
-    let hl = Theme::from_env().highlight;
+    let hl = state.theme.highlight;
     let y = (0..buf.area.height)
         .find(|&y| {
             (0..buf.area.width).any(|x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")
@@ -208,6 +208,40 @@ fn filtered_view_highlights_matches() {
         [x0, x0 + 2, x0 + 3],
         "w, r and k of 'worker' are highlighted"
     );
+}
+
+/// The row health colours, cell by cell (text snapshots drop styles): with the dark theme a
+/// CrashLoopBackOff row's STATUS cell is red and a Pending row's yellow.
+#[test]
+fn row_health_colours_crash_loop_red_pending_yellow() {
+    let slot = slot_with(BuiltinKind::Pod, &fixture_pods(), None);
+    let mut state = state_with(BuiltinKind::Pod, slot, Some("shop"));
+    let term = render(&mut state, 160, 45);
+    let buf = term.backend().buffer();
+    let spells = |x: u16, y: u16, text: &str| {
+        text.chars()
+            .enumerate()
+            .all(|(i, c)| buf[(x + i as u16, y)].symbol() == c.to_string())
+    };
+    let find = |y: u16, text: &str| (0..buf.area.width - text.len() as u16).find(|&x| spells(x, y, text));
+    let (header, status_x) = (0..buf.area.height)
+        .find_map(|y| Some((y, find(y, "STATUS")?)))
+        .expect("a STATUS header");
+    for (status, colour) in [("CrashLoopBackOff", Color::Red), ("Pending", Color::Yellow)] {
+        let y = (header + 1..buf.area.height)
+            .find(|&y| {
+                spells(status_x, y, status) && buf[(status_x + status.len() as u16, y)].symbol() == " "
+            })
+            .unwrap_or_else(|| panic!("no {status} row\n{}", term.backend()));
+        let fgs: Vec<Color> = (status_x..status_x + status.len() as u16)
+            .map(|x| buf[(x, y)].fg)
+            .collect();
+        assert!(
+            fgs.iter().all(|&fg| fg == colour),
+            "the STATUS cell {status:?} (row {y}) is drawn in {fgs:?}, not {colour:?}\n{}",
+            term.backend()
+        );
+    }
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn fixture() -> Fixture {
     writer.init_done(Some("10".into()));
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot));
-    let mut state = UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false);
+    let mut state = screen::ui_state(Screen::List(Box::new(list)), Some("shop".into()), false);
     screen::connect(&mut state, "prod");
     Fixture { writer, state }
 }
