@@ -1,7 +1,7 @@
 //! The scenarios tier, one test binary (like bottom's `tests/integration/main.rs`): the
 //! informer and pool against a scripted API server under paused tokio time, the event
-//! timeline's rules, the demo API server's conformance and convergence, and the
-//! configuration as a user meets it. Needs no cluster (the kubectl conformance tests in
+//! timeline's rules, the demo API server's conformance and convergence, the configuration as
+//! a user meets it, and the layering rule. Needs no cluster (the kubectl conformance tests in
 //! `demo_server` use the test cluster's kubectl binary when it is built).
 //!
 //! Run with `cargo test --test scenarios [module::]`.
@@ -9,6 +9,7 @@
 #[path = "../support/scripted_api.rs"]
 mod scripted_api;
 
+mod architecture;
 mod config;
 mod demo_convergence;
 mod demo_server;
