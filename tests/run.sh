@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The project's test command: `bash tests/run.sh [extra cargo test args]`.
 # Builds (or reuses) the real-tier binaries, starts one shared test cluster for the whole
-# run, runs `cargo test --locked --all-targets "$@"` (without --all-targets when "$@"
-# names targets, e.g. `--test real_cluster`), stops the cluster, and exits with cargo's status. Real-tier tests find the cluster via KTUI_TEST_CLUSTER_DIR.
+# run, runs `cargo test --locked --all-targets "$@" -- --include-ignored` (without
+# --all-targets when "$@" names targets, e.g. `--test real`; test-binary arguments after a
+# `--` of "$@" are kept), stops the cluster, and exits with cargo's status. Real-tier tests
+# are `#[ignore = "real tier"]` (a plain `cargo test` lists them as ignored) and find the
+# cluster via KTUI_TEST_CLUSTER_DIR. Test binaries: scenarios, screens, e2e, real (one per
+# tier, tests/<tier>/main.rs); e.g. `bash tests/run.sh --test e2e e2e_session::`.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,9 +21,12 @@ export KTUI_TEST_CLUSTER_DIR="$CLUSTER_DIR"
 
 # --all-targets unless the caller picked targets (cargo would otherwise build the union).
 targets=(--all-targets)
+# The real tier is ignored by default: ask every test binary to include it, after the
+# caller's own `--` if there is one.
+harness=(-- --include-ignored)
 for arg in "$@"; do
   case "$arg" in
-    --) break ;;
+    --) harness=(--include-ignored); break ;;
     --lib | --bins | --bin | --bin=* | --tests | --test | --test=* | --examples | --example | \
       --example=* | --benches | --bench | --bench=* | --doc | --all-targets) targets=() ;;
   esac
@@ -28,5 +35,5 @@ done
 cd "$ROOT"
 status=0
 # --no-fail-fast: one failing test binary must not hide the results of the others.
-cargo test --locked --no-fail-fast ${targets[@]+"${targets[@]}"} "$@" || status=$?
+cargo test --locked --no-fail-fast ${targets[@]+"${targets[@]}"} "$@" "${harness[@]}" || status=$?
 exit "$status"

@@ -6,6 +6,7 @@ use crate::{support, util};
 use util::*;
 
 #[test]
+#[ignore = "real tier"]
 fn ctx_switches_between_admin_and_viewer_in_one_run() {
     let Some(cluster) = support::shared_cluster() else {
         return;

@@ -68,6 +68,7 @@ fn manifest(name: &str, text: &str) -> PathBuf {
 }
 
 #[test]
+#[ignore = "real tier"]
 fn crds_appear_with_printer_columns_and_their_view_closes_when_deleted() {
     let Some(cluster) = support::shared_cluster() else {
         return;

@@ -6,6 +6,7 @@ use crate::{support, util};
 use util::*;
 
 #[test]
+#[ignore = "real tier"]
 fn shift_j_walks_up_owner_references() {
     let Some(cluster) = support::shared_cluster() else {
         return;

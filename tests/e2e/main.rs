@@ -1,6 +1,8 @@
 //! The end-to-end tier, one test binary: the real `ktui` binary in a pseudo-terminal, keys
-//! in, screen text out, against the embedded demo cluster, no cluster at all, or the real
-//! test cluster (`bash tests/run.sh` starts it).
+//! in, screen text out. Tests against the embedded demo cluster or no cluster at all run in
+//! a plain `cargo test`; tests against the real test cluster are `#[ignore = "real tier"]`
+//! and run under `bash tests/run.sh` (which passes `--include-ignored` and starts the
+//! cluster).
 //!
 //! Run with `bash tests/run.sh --test e2e [module::]`.
 

@@ -1,6 +1,8 @@
 //! The real tier, one test binary: checks against a real etcd + kube-apiserver on loopback
-//! (tests/cluster/), started by `bash tests/run.sh`. A new real-tier file is one more module
-//! here (with `use crate::support;` instead of its own `mod support;`).
+//! (tests/cluster/). Every test is `#[ignore = "real tier"]`: a plain `cargo test` lists them
+//! as ignored, never as passed; `bash tests/run.sh` starts the cluster and runs them with
+//! `--include-ignored`. A new real-tier file is one more module here (with `use
+//! crate::support;` instead of its own `mod support;`).
 //!
 //! Run with `bash tests/run.sh --test real [module::]`.
 

@@ -1,12 +1,15 @@
 //! Support for the real test tier: a real etcd + kube-apiserver + controller-manager +
 //! scheduler on 127.0.0.1, started by `tests/cluster/up.sh` (see tests/cluster/README.md).
 //!
-//! Use from a test file with `mod support;`. `bash tests/run.sh` starts one shared cluster
-//! for the whole run and exports `KTUI_TEST_CLUSTER_DIR`; [`shared_cluster`] returns it.
-//! Tests that must disturb a cluster (restart its API server, stop it) take their own with
-//! [`own_cluster`] / [`start_cluster`]. Without `KTUI_TEST_CLUSTER_DIR` (a plain
-//! `cargo test`) real-tier tests skip with a note — except under `CI=true`, where they panic,
-//! so the tier can never be skipped silently in CI.
+//! Declared once per test binary that needs it (`#[path = "../support/mod.rs"] mod support;`
+//! in tests/e2e/main.rs and tests/real/main.rs); its modules `use crate::support;`. Every
+//! test that uses a cluster is `#[ignore = "real tier"]`, so a plain `cargo test` lists it as
+//! ignored; `bash tests/run.sh` runs it (`--include-ignored`), starts one shared cluster for
+//! the whole run and exports `KTUI_TEST_CLUSTER_DIR`; [`shared_cluster`] returns it. Tests
+//! that must disturb a cluster (restart its API server, stop it) take their own with
+//! [`own_cluster`] / [`start_cluster`]. Run without `KTUI_TEST_CLUSTER_DIR` (e.g. `cargo test
+//! -- --include-ignored`), a real-tier test skips with a note — except under `CI=true`, where
+//! it panics, so the tier can never be skipped silently in CI.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! on a portable-pty slave, feeds everything it writes into a vt100 parser, and lets the
 //! test type keys, read the screen, poll for text and check how the program exits.
 //!
-//! Include with `#[path = "support/pty.rs"] mod pty;`. All I/O on the master goes through
+//! Declared once in tests/e2e/main.rs (and benches/scale_pty.rs) with `#[path]`. All I/O on the master goes through
 //! our own duplicate of its fd (not portable-pty's writer, whose drop types "\n" + EOT), so
 //! [`Tui::close_pty`] really closes the terminal without typing anything first.
 #![allow(dead_code)]
