@@ -33,11 +33,11 @@ fn demo_shows_running_pods_and_live_changes() {
         words.join(" ")
     };
     let start = newest(&before);
-    k.wait_until("a new event on top", Duration::from_secs(30), |s| {
+    k.wait_until("a new event on top", SLOW, |s| {
         newest(s) != start && !newest(s).trim().is_empty()
     });
     k.command("q");
-    let (status, _) = k.wait_exit(Duration::from_secs(5)).expect("ktui exits on :q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
 
@@ -61,6 +61,6 @@ fn redraw_and_informers_navigation_never_end_the_session() {
         k.dump()
     );
     k.command("q");
-    let (status, _) = k.wait_exit(Duration::from_secs(5)).expect("ktui exits on :q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }

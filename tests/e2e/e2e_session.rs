@@ -15,6 +15,7 @@ use util::*;
 /// `:q` exits 0 and hands the terminal back (alternate screen left, cursor shown, raw mode
 /// off); so does ctrl-c.
 #[test]
+#[ignore = "real tier"]
 fn quit_and_ctrl_c_exit_zero_and_restore_the_terminal() {
     let Some(cluster) = support::shared_cluster() else {
         return;
@@ -25,7 +26,7 @@ fn quit_and_ctrl_c_exit_zero_and_restore_the_terminal() {
     wait_live(&k);
     k.command("q");
     let (status, took) = k
-        .wait_exit(Duration::from_secs(3))
+        .wait_exit(SLOW)
         .unwrap_or_else(|| panic!("`:q` did not exit\n{}", k.dump()));
     eprintln!("timing: `:q` exit: {took:.2?}");
     assert!(
@@ -39,7 +40,7 @@ fn quit_and_ctrl_c_exit_zero_and_restore_the_terminal() {
     wait_live(&k);
     k.press_ctrl_c();
     let (status, took) = k
-        .wait_exit(Duration::from_secs(3))
+        .wait_exit(SLOW)
         .unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
     eprintln!("timing: ctrl-c exit: {took:.2?}");
     assert!(
@@ -62,8 +63,9 @@ fn assert_clean_exit(k: &Tui, how: &str, status: &portable_pty::ExitStatus) {
     );
 }
 
-/// SIGTERM makes ktui restore the terminal and exit cleanly within 2 s.
+/// SIGTERM makes ktui restore the terminal and exit cleanly (the time it took is reported).
 #[test]
+#[ignore = "real tier"]
 fn sigterm_restores_the_terminal_and_exits() {
     let Some(cluster) = support::shared_cluster() else {
         return;
@@ -73,16 +75,17 @@ fn sigterm_restores_the_terminal_and_exits() {
     wait_live(&k);
     k.signal(libc::SIGTERM);
     let (status, took) = k
-        .wait_exit(Duration::from_secs(2))
-        .unwrap_or_else(|| panic!("SIGTERM: still running after 2 s\n{}", k.dump()));
+        .wait_exit(SLOW)
+        .unwrap_or_else(|| panic!("SIGTERM: still running after {SLOW:?}\n{}", k.dump()));
     eprintln!("timing: SIGTERM exit: {took:.2?}, status {status:?}");
     assert_clean_exit(&k, "SIGTERM", &status);
     assert_terminal_restored(&k);
 }
 
-/// Closing the pty (every fd we hold on the master) makes ktui exit within 2 s, cleanly,
-/// leaving no process behind.
+/// Closing the pty (every fd we hold on the master) makes ktui exit cleanly, leaving no
+/// process behind (the time it took is reported).
 #[test]
+#[ignore = "real tier"]
 fn closing_the_pty_ends_ktui() {
     let Some(cluster) = support::shared_cluster() else {
         return;
@@ -92,9 +95,9 @@ fn closing_the_pty_ends_ktui() {
     wait_live(&k);
     let pid = k.pid();
     k.close_pty();
-    let (status, took) = k.wait_exit(Duration::from_secs(2)).unwrap_or_else(|| {
+    let (status, took) = k.wait_exit(SLOW).unwrap_or_else(|| {
         panic!(
-            "pty closed: ktui (pid {pid}) still running after 2 s\n{}",
+            "pty closed: ktui (pid {pid}) still running after {SLOW:?}\n{}",
             k.dump()
         )
     });
@@ -109,9 +112,9 @@ fn closing_the_pty_ends_ktui() {
 // ---------------------------------------------------------------------------------------
 // 8. unreachable API server
 
-/// With the API server unreachable the UI is drawn within 1 s, answers keys, and soon says
+/// With the API server unreachable the UI is drawn (goal: 1 s), answers keys, and soon says
 /// why the list is empty (unreachable / reconnecting / cannot connect) — never
-/// "no resources". Needs no cluster.
+/// "no resources". Needs no cluster. Timings are reported, only hangs fail.
 #[test]
 fn unreachable_server_ui_is_up_and_says_so() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -127,14 +130,13 @@ fn unreachable_server_ui_is_up_and_says_so() {
     .unwrap();
     let mut k = ktui_with(&kubeconfig, &[], ROWS);
 
-    k.wait_until("the header", Duration::from_secs(5), |s| {
+    k.wait_until("the header", SLOW, |s| {
         s.lines()
             .next()
             .is_some_and(|l| l.contains("context: dead") && l.contains("https://127.0.0.1:1"))
     });
     let up = k.started.elapsed();
-    assert_within(
-        &k,
+    report_timing(
         "header drawn after spawn (server unreachable)",
         up,
         Duration::from_secs(1),
@@ -143,16 +145,15 @@ fn unreachable_server_ui_is_up_and_says_so() {
     let help_open = |s: &str| s.lines().any(|l| l.contains('┌') && l.contains("help"));
     let t0 = Instant::now();
     k.type_keys("?");
-    k.wait_until("`?` to open the help", Duration::from_secs(3), help_open);
+    k.wait_until("`?` to open the help", SLOW, help_open);
     let took = t0.elapsed();
-    assert_within(
-        &k,
+    report_timing(
         "help opened after `?` (server unreachable)",
         took,
         Duration::from_secs(1),
     );
     k.press_esc();
-    k.wait_until("the help to close", Duration::from_secs(3), |s| !help_open(s));
+    k.wait_until("the help to close", SLOW, |s| !help_open(s));
 
     let says_why = |s: &str| {
         let s = s.to_lowercase();
@@ -160,19 +161,10 @@ fn unreachable_server_ui_is_up_and_says_so() {
             .iter()
             .any(|w| s.contains(w))
     };
-    let took = k.wait_until(
-        "unreachable/reconnecting/cannot connect",
-        Duration::from_secs(8),
-        says_why,
-    );
+    let took = k.wait_until("unreachable/reconnecting/cannot connect", SLOW, says_why);
     eprintln!(
         "timing: unreachable state shown {took:.2?} after the help closed ({:.2?} after spawn)",
         k.started.elapsed()
-    );
-    assert!(
-        k.started.elapsed() < Duration::from_secs(6),
-        "took too long to say the server is unreachable\n{}",
-        k.dump()
     );
     // stays explained, never "no resources"
     let until = Instant::now() + Duration::from_secs(2);

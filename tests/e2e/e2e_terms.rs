@@ -4,10 +4,10 @@
 //! under `screen`, none at all with `NO_COLOR`) and never paints the background. Needs no
 //! cluster: the kubeconfig points at https://127.0.0.1:1.
 use crate::pty;
+use crate::util::SLOW;
 
 use std::ffi::OsStr;
 use std::path::Path;
-use std::time::Duration;
 
 use pty::Tui;
 
@@ -99,15 +99,13 @@ fn colours(params: &str) -> Vec<String> {
 fn session(term: &str, no_color: &str) -> (Vec<String>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let mut k = spawn(dir.path(), term, no_color);
-    k.wait_until("the header", Duration::from_secs(5), |s| {
+    k.wait_until("the header", SLOW, |s| {
         s.lines().next().is_some_and(|l| l.contains("context: dead"))
     });
     let help_open = |s: &str| s.lines().any(|l| l.contains('┌') && l.contains("help"));
     k.type_keys("?");
-    k.wait_until("`?` to open the help", Duration::from_secs(3), help_open);
-    k.wait_until("the help's last line", Duration::from_secs(3), |s| {
-        s.contains(":informers")
-    });
+    k.wait_until("`?` to open the help", SLOW, help_open);
+    k.wait_until("the help's last line", SLOW, |s| s.contains(":informers"));
     let screen = k.screen();
     for bad in ['\u{1b}', '\u{fffd}', '\u{7}'] {
         assert!(
@@ -129,7 +127,7 @@ fn session(term: &str, no_color: &str) -> (Vec<String>, Vec<String>) {
     let help: Vec<String> = lines[top..=bottom].to_vec();
     k.press_ctrl_c();
     let (status, _) = k
-        .wait_exit(Duration::from_secs(3))
+        .wait_exit(SLOW)
         .unwrap_or_else(|| panic!("ctrl-c did not exit\n{}", k.dump()));
     assert_eq!(status.exit_code(), 0, "TERM={term}\n{}", k.dump());
     let mut codes: Vec<String> = sgr_params(&k.raw()).iter().flat_map(|p| colours(p)).collect();

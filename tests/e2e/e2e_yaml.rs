@@ -6,6 +6,7 @@ use crate::{support, util};
 use util::*;
 
 #[test]
+#[ignore = "real tier"]
 fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
     let Some(cluster) = support::shared_cluster() else {
         return;
@@ -54,7 +55,7 @@ fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
         r#"{"data":{"mode":"green"}}"#,
     ]);
     let took = k.wait_for("mode: green", SLOW);
-    assert_within(&k, "YAML update after a patch", took, LIVE);
+    report_timing("YAML update after a patch", took, LIVE);
     cluster.kubectl_ok(&["-n", &ns, "delete", "configmap", "settings"]);
     k.wait_for("[deleted]", SLOW);
     k.press_esc();
@@ -82,6 +83,7 @@ fn yaml_is_live_and_secrets_are_hidden_until_confirmed() {
 }
 
 #[test]
+#[ignore = "real tier"]
 fn describe_summarises_a_pod_and_a_node() {
     let Some(cluster) = support::shared_cluster() else {
         return;

@@ -1,7 +1,8 @@
 //! ktui's real informer (`kube::informer::run::<PodObj>`) against the demo server with every
 //! fault kind on and churn running: once the faults stop (and the churn with them), the
-//! informer's published snapshot must equal the server's state within 5 s — no lost objects,
-//! no ghosts, no stale versions — after at least 100 fault cycles (watch drops).
+//! informer's published snapshot must equal the server's state — no lost objects, no ghosts,
+//! no stale versions — after at least 100 fault cycles (watch drops). The time to converge
+//! is reported; only a hang (30 s) fails.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -112,10 +113,10 @@ fn rss_mib() -> u64 {
 }
 
 /// Scale check, by hand, in release: `KTUI_DEMO_SCALE=100000 cargo test --release --test
-/// demo_convergence -- --ignored --nocapture scale` (1,000 changes/s of churn). Prints the
-/// time to full sync and the process RSS (server and informer share the process).
+/// scenarios -- --ignored --nocapture scale` (1,000 changes/s of churn). Prints the time to
+/// full sync and the process RSS (server and informer share the process).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
+#[ignore = "by hand: KTUI_DEMO_SCALE=N"]
 async fn scale_informer_syncs_a_large_churning_cluster() {
     let Some(n) = std::env::var("KTUI_DEMO_SCALE")
         .ok()
@@ -197,10 +198,11 @@ async fn informer_converges_after_every_fault_kind() {
     let (slot, stats, task) = informer(client(&demo).await, config);
     let started = Instant::now();
     let mut compactions = 0;
+    // 100 drops every 150 ms take 15 s on an idle machine; only a stalled server reaches 120 s.
     while demo.server.faults.drop_rounds() < CYCLES {
         assert!(
-            started.elapsed() < Duration::from_secs(40),
-            "only {} fault cycles in 40 s",
+            started.elapsed() < Duration::from_secs(120),
+            "only {} fault cycles in 120 s",
             demo.server.faults.drop_rounds()
         );
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -213,7 +215,8 @@ async fn informer_converges_after_every_fault_kind() {
     demo.server.faults.set(FaultSpec::default());
     demo.server.set_live(false);
     let want = truth(&demo);
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let faults_off = Instant::now();
+    let deadline = faults_off + Duration::from_secs(30);
     loop {
         let got = seen(&slot);
         if got == want {
@@ -221,12 +224,16 @@ async fn informer_converges_after_every_fault_kind() {
         }
         assert!(
             Instant::now() < deadline,
-            "informer did not converge within 5 s:\n{}",
+            "informer did not converge within 30 s:\n{}",
             diff(&want, &got)
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let s = &stats;
+    eprintln!(
+        "timing: converged {:.2?} after the faults stopped",
+        faults_off.elapsed()
+    );
     eprintln!(
         "converged after {} fault cycles in {:?}: {} pods, lists {}, reconnects {}, events {}",
         demo.server.faults.drop_rounds(),

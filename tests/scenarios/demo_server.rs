@@ -78,9 +78,9 @@ impl Kubectl {
 }
 
 /// Serves a demo cluster until killed, for trying clients by hand:
-/// `KTUI_DEMO_SERVE=1 cargo test --test demo_server -- --ignored --nocapture serve_by_hand`.
+/// `KTUI_DEMO_SERVE=1 cargo test --test scenarios -- --ignored --nocapture serve_by_hand`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
+#[ignore = "by hand: KTUI_DEMO_SERVE=1"]
 async fn serve_by_hand() {
     if std::env::var_os("KTUI_DEMO_SERVE").is_none() {
         return;
@@ -125,13 +125,13 @@ fn probe_pod(name: &str) -> serde_json::Value {
         "status": {"phase": "Pending"}})
 }
 
-/// Reads lines of a child's stdout until one contains `want` (or 20 s pass).
+/// Reads lines of a child's stdout until one contains `want` (or 30 s pass: a hang).
 async fn wait_for_line(child: &mut tokio::process::Child, want: &str) -> Vec<String> {
     use tokio::io::AsyncBufReadExt;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut lines = tokio::io::BufReader::new(stdout).lines();
     let mut seen = Vec::new();
-    let found = tokio::time::timeout(Duration::from_secs(20), async {
+    let found = tokio::time::timeout(Duration::from_secs(30), async {
         while let Ok(Some(l)) = lines.next_line().await {
             let hit = l.contains(want);
             seen.push(l);
