@@ -5,7 +5,6 @@ pub mod action;
 pub mod command;
 pub mod configure;
 pub mod decoders;
-pub mod describe;
 pub mod describe_events;
 pub mod discovered;
 pub mod input;
@@ -19,7 +18,6 @@ pub mod state;
 pub mod tasks;
 pub mod update;
 pub mod yaml;
-pub mod yaml_quote;
 pub mod yaml_update;
 
 pub use run::run;

@@ -12,6 +12,7 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod detail;
 pub mod kube;
 pub mod logging;
 pub mod sim;
