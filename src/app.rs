@@ -1,14 +1,12 @@
 //! The application: the event loop and the only place where terminal, informer pool, state
 //! and drawing are wired together.
 
-pub mod action;
 pub mod command;
 pub mod configure;
 pub mod decoders;
 pub mod describe_events;
 pub mod discovered;
 pub mod input;
-pub mod keymap;
 pub mod list;
 pub mod owner;
 pub mod prepare;
