@@ -7,4 +7,3 @@
 pub mod describe;
 pub mod events;
 pub mod yaml;
-mod yaml_quote;

@@ -1,6 +1,13 @@
 //! The YAML of one object as a detail view shows it and `ctrl-s` saves it: `apiVersion` and
 //! `kind` filled in, `managedFields` hidden unless asked, Secret values masked unless revealed.
-//! Pure: JSON in, text out; must not do I/O.
+//! The text is laid out as `kubectl get -o yaml` prints it and quoted so YAML 1.1 and 1.2
+//! readers both read it back unchanged (`emit`, `scalar`). Pure: JSON in, text out; must not
+//! do I/O.
+
+mod emit;
+#[cfg(test)]
+mod emit_tests;
+mod scalar;
 
 use std::sync::Arc;
 
@@ -60,11 +67,7 @@ pub fn yaml_text(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool
             }
         }
     }
-    match serde_yaml::to_string(&v) {
-        // kubectl reads YAML 1.1: `yes`, `on` or a date left plain would change type.
-        Ok(text) => super::yaml_quote::quote_yaml11(&text),
-        Err(e) => format!("# cannot render: {e}"),
-    }
+    emit::to_yaml(&v)
 }
 
 fn secret_value(val: &Value, base64: bool, reveal: bool) -> String {
