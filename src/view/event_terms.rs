@@ -80,3 +80,51 @@ pub fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
         Scoped::Object(v) => cell_text(row, 3).contains(v.as_str()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::kube::builtin::BuiltinKind;
+    use crate::kube::row::RowCtx;
+
+    fn event(name: &str, kind: &str, reason: &str) -> Row {
+        let ev = json!({"metadata": {"name": name, "namespace": "a", "uid": name},
+            "involvedObject": {"kind": "Pod", "name": "web-0", "namespace": "a", "uid": "u1"},
+            "type": kind, "reason": reason, "message": "m",
+            "lastTimestamp": "2026-11-30T10:00:00Z", "count": 1});
+        crate::table::decode_row(BuiltinKind::Event, ev.to_string().as_bytes(), &RowCtx::default()).unwrap()
+    }
+
+    #[test]
+    fn scoped_terms_split_off_the_generic_filter() {
+        let (scoped, rest) = split_scoped("web Type:Warning reason:Back obj:pod/web !x object:a");
+        assert_eq!(
+            scoped,
+            [
+                Scoped::Type("warning".into()),
+                Scoped::Reason("back".into()),
+                Scoped::Object("pod/web".into()),
+                Scoped::Object("a".into()),
+            ]
+        );
+        assert_eq!(rest, "web !x");
+    }
+
+    #[test]
+    fn the_lens_and_scoped_terms_narrow_event_rows() {
+        let (warning, normal) = (event("w", "Warning", "BackOff"), event("n", "Normal", "Pulled"));
+        let all = EventLens::default();
+        assert!(lens_keeps(&all, &[], &warning) && lens_keeps(&all, &[], &normal));
+        let warnings = EventLens {
+            warnings_only: true,
+            object: None,
+        };
+        assert!(lens_keeps(&warnings, &[], &warning) && !lens_keeps(&warnings, &[], &normal));
+        let (scoped, _) = split_scoped("reason:backoff type:warning obj:web-0");
+        assert!(lens_keeps(&all, &scoped, &warning) && !lens_keeps(&all, &scoped, &normal));
+        let (other, _) = split_scoped("obj:db-0");
+        assert!(!lens_keeps(&all, &other, &warning));
+    }
+}
