@@ -222,7 +222,7 @@ impl Config {
     }
 
     /// The keymap in use: defaults with `[keymap]` merged over them.
-    pub fn keymap(&self) -> crate::app::keymap::Keymap {
+    pub fn keymap(&self) -> crate::keys::Keymap {
         keymap::build(&self.keymap)
     }
 }

@@ -12,6 +12,8 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod detail;
+pub mod keys;
 pub mod kube;
 pub mod logging;
 pub mod sim;

@@ -146,8 +146,8 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
 
 /// Footer hints, generated from the keymap (first binding of the most useful actions).
 fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
-    use crate::app::action::Action;
-    use crate::app::keymap::KeyMode;
+    use crate::keys::Action;
+    use crate::keys::KeyMode;
     let wanted = [
         Action::CommandMode,
         Action::FilterMode,

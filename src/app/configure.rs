@@ -44,9 +44,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::app::action::Action;
-    use crate::app::keymap::{KeyMode, KeyPress, Lookup};
     use crate::app::state::{ListView, Screen};
+    use crate::keys::Action;
+    use crate::keys::{KeyMode, KeyPress, Lookup};
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
 

@@ -1,13 +1,13 @@
 //! Terminal input for the loop: keys through the keymap (chords, prompt typing) and the mouse
 //! (wheel, click to select). Owns that translation; must not perform I/O.
 
-use super::keymap::{KeyMode, KeyPress, Lookup};
 use super::state::UiState;
 use super::update::{type_char, update};
+use crate::keys::{KeyMode, KeyPress, Lookup};
 
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
 pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
-    use super::action::Action;
+    use crate::keys::Action;
     use crossterm::event::{MouseButton, MouseEventKind};
     match m.kind {
         MouseEventKind::ScrollDown => (0..3).for_each(|_| update(state, Action::Down)),

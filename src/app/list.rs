@@ -5,86 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::kube::row::{Cell, ObjRef, Row, UnixSecs};
+use crate::kube::row::{Row, UnixSecs};
 use crate::kube::store::{ObjKey, Snapshot};
+use crate::view::event_terms::{lens_keeps, split_scoped, EventLens, Scoped};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
 use super::state::SortBy;
-
-/// Event-timeline narrowing applied before the filter pipeline.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EventLens {
-    /// Only `type == Warning`.
-    pub warnings_only: bool,
-    /// Only events about this object.
-    pub object: Option<ObjRef>,
-}
-
-/// A `col:text` term of the event filter language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Scoped {
-    /// `type:Warning` — TYPE equals (case-insensitive).
-    Type(String),
-    /// `reason:BackOff` — REASON contains (case-insensitive).
-    Reason(String),
-    /// `obj:pod/web-0` — OBJECT contains (case-insensitive).
-    Object(String),
-}
-
-/// Splits the `type:`, `reason:` and `obj:` terms off an event filter; returns them and the
-/// rest of the text for the generic filter.
-fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
-    let mut scoped = Vec::new();
-    let mut rest = Vec::new();
-    for word in text.split_whitespace() {
-        let lower = word.to_ascii_lowercase();
-        let term = [
-            ("type:", Scoped::Type as fn(String) -> Scoped),
-            ("reason:", Scoped::Reason),
-            ("obj:", Scoped::Object),
-            ("object:", Scoped::Object),
-        ]
-        .into_iter()
-        .find_map(|(prefix, make)| lower.strip_prefix(prefix).map(|v| make(v.to_owned())));
-        match term {
-            Some(t) => scoped.push(t),
-            None => rest.push(word),
-        }
-    }
-    (scoped, rest.join(" "))
-}
-
-fn cell_text(row: &Row, i: usize) -> String {
-    row.cells
-        .get(i)
-        .and_then(Cell::literal)
-        .unwrap_or("")
-        .to_ascii_lowercase()
-}
-
-fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
-    let Some(ev) = row.event.as_deref() else {
-        return true;
-    };
-    if lens.warnings_only && !ev.warning {
-        return false;
-    }
-    if let Some(o) = &lens.object {
-        let i = &ev.involved;
-        let same = i.kind.eq_ignore_ascii_case(&o.kind)
-            && i.name == o.name
-            && i.namespace == o.namespace
-            && (i.uid.is_empty() || o.uid.is_empty() || i.uid == o.uid);
-        if !same {
-            return false;
-        }
-    }
-    scoped.iter().all(|t| match t {
-        Scoped::Type(v) => cell_text(row, 1) == *v,
-        Scoped::Reason(v) => cell_text(row, 2).contains(v.as_str()),
-        Scoped::Object(v) => cell_text(row, 3).contains(v.as_str()),
-    })
-}
 
 /// A snapshot narrowed by a lens, with what it was derived from.
 struct Lensed {

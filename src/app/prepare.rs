@@ -93,7 +93,7 @@ fn prepare_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.namespaced();
     let status_col = crate::table::spec(&l.key.kind).status_col;
-    let lens = super::list::EventLens {
+    let lens = crate::view::event_terms::EventLens {
         warnings_only: l.warnings_only,
         object: l.object.clone(),
     };

@@ -27,10 +27,10 @@ use crate::terminal::TerminalGuard;
 use super::command::run_command;
 use super::configure;
 use super::input::{on_key, on_mouse};
-use super::keymap::KeyPress;
 use super::state::{Conn, ListView, Screen, Source, UiState};
 use super::tasks::{spawn_connect, spawn_signals, spawn_terminal_reader};
 use super::update::type_char;
+use crate::keys::KeyPress;
 
 /// What wakes the loop.
 pub enum Event {

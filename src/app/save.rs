@@ -120,7 +120,7 @@ mod tests {
             !text.contains("hunter2") && !text.contains("aHVudGVyMg"),
             "{text}"
         );
-        let back: serde_json::Value = serde_yaml::from_str(&text).unwrap();
+        let back: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
         assert_eq!(back["metadata"]["labels"]["evil"], "x\u{202e}y\u{1b}");
     }
 }

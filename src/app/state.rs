@@ -12,8 +12,8 @@ use crate::kube::registry::Registry;
 use crate::kube::row::{ObjRef, Row};
 use crate::kube::store::{ObjKey, Slot, Snapshot};
 
-use super::keymap::{KeyPress, Keymap};
 use super::list::ListCache;
+use crate::keys::{KeyPress, Keymap};
 
 /// How the list is sorted. Pressing the same sort key again flips `reverse`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -306,8 +306,8 @@ impl UiState {
     }
 
     /// Whether `action` does something in the current view (drives help and hints).
-    pub fn applies(&self, action: super::action::Action) -> bool {
-        use super::action::Action::*;
+    pub fn applies(&self, action: crate::keys::Action) -> bool {
+        use crate::keys::Action::*;
         let has_row = |l: &ListView| l.cache.selected_row(l.selected).is_some();
         match (action, self.top_list()) {
             (ToggleWarnings, Some(l)) => l.is_timeline(),

@@ -7,8 +7,8 @@ use crate::kube::row::{Drill, ObjRef};
 
 pub use super::command::run_command;
 
-use super::action::Action;
 use super::state::{ListView, Prompt, Screen, SortBy, UiState};
+use crate::keys::Action;
 
 /// Applies one action.
 pub fn update(state: &mut UiState, action: Action) {

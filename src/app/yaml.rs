@@ -1,17 +1,12 @@
-//! The live YAML view of one object: its lines, rendered from the latest watched object with
-//! `managedFields` hidden unless asked and Secret values masked unless revealed, plus scroll
-//! and search positions. Must not do I/O (the watch is attached by the loop).
+//! The live YAML view of one object: its lines, rendered (by `crate::detail`) from the latest
+//! watched object with `managedFields` hidden unless asked and Secret values masked unless
+//! revealed, plus scroll and search positions. Must not do I/O (the watch is attached by the
+//! loop).
 
-use std::sync::Arc;
-
-use base64::Engine as _;
-use serde_json::Value;
-
-use crate::kube::builtin::BuiltinKind;
+use crate::detail::yaml::{render, yaml_text};
+use crate::detail::{describe, events};
 use crate::kube::key::ResourceKey;
-use crate::kube::kind::Kind;
 use crate::kube::object::ObjectWatch;
-use crate::kube::sanitize::sanitize;
 
 /// One YAML view.
 pub struct YamlView {
@@ -84,10 +79,10 @@ impl YamlView {
         self.lines = match &view.object {
             Some(obj) if self.describe => {
                 let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
-                let mut lines = super::describe::describe(obj, &self.key.kind, now);
+                let mut lines = describe::describe(obj, &self.key.kind, now);
                 let snap = self.events.as_ref().map(|s| s.slot.load());
                 let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
-                lines.extend(super::describe_events::lines(snap.as_deref(), uid, now));
+                lines.extend(events::lines(snap.as_deref(), uid, now));
                 lines
             }
             Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),
@@ -120,110 +115,5 @@ impl YamlView {
                 t
             }
         }
-    }
-}
-
-/// The object as YAML lines. `managedFields` are dropped unless `show_managed`; Secret
-/// `data`/`stringData` values are replaced by their decoded size unless `reveal`, in which
-/// case they are decoded to text (lossy UTF-8). Every line is sanitized.
-pub fn render(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> Vec<String> {
-    let text = yaml_text(obj, kind, show_managed, reveal);
-    text.lines().map(|l| sanitize(l).into_owned()).collect()
-}
-
-/// The object as YAML text, unsanitized (for a file, not a terminal); see [`render`].
-pub fn yaml_text(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> String {
-    let mut v = (**obj).clone();
-    if let Some(map) = v.as_object_mut() {
-        // List and watch items come without their type; kubectl shows it.
-        let api_version = if kind.group().is_empty() {
-            kind.version().to_owned()
-        } else {
-            format!("{}/{}", kind.group(), kind.version())
-        };
-        map.entry("apiVersion").or_insert(Value::String(api_version));
-        map.entry("kind")
-            .or_insert(Value::String(kind.kind_name().to_owned()));
-    }
-    if !show_managed {
-        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-            meta.remove("managedFields");
-        }
-    }
-    if *kind == BuiltinKind::Secret {
-        for field in ["data", "stringData"] {
-            if let Some(map) = v.get_mut(field).and_then(Value::as_object_mut) {
-                for val in map.values_mut() {
-                    *val = Value::String(secret_value(val, field == "data", reveal));
-                }
-            }
-        }
-        if let Some(meta) = v
-            .get_mut("metadata")
-            .and_then(|m| m.get_mut("annotations"))
-            .and_then(Value::as_object_mut)
-        {
-            // kubectl apply keeps the whole Secret, values included, in this annotation.
-            if meta.contains_key("kubectl.kubernetes.io/last-applied-configuration") && !reveal {
-                meta.insert(
-                    "kubectl.kubernetes.io/last-applied-configuration".into(),
-                    Value::String("<hidden: holds the secret's values>".into()),
-                );
-            }
-        }
-    }
-    match serde_yaml::to_string(&v) {
-        // kubectl reads YAML 1.1: `yes`, `on` or a date left plain would change type.
-        Ok(text) => super::yaml_quote::quote_yaml11(&text),
-        Err(e) => format!("# cannot render: {e}"),
-    }
-}
-
-fn secret_value(val: &Value, base64: bool, reveal: bool) -> String {
-    let raw = val.as_str().unwrap_or_default();
-    let bytes = if base64 {
-        base64::engine::general_purpose::STANDARD
-            .decode(raw)
-            .unwrap_or_else(|_| raw.as_bytes().to_vec())
-    } else {
-        raw.as_bytes().to_vec()
-    };
-    if reveal {
-        String::from_utf8_lossy(&bytes).into_owned()
-    } else {
-        format!("<hidden: {} bytes; x to decode>", bytes.len())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn secrets_are_masked_until_revealed_and_managed_fields_hidden() {
-        let obj = Arc::new(json!({
-            "apiVersion": "v1", "kind": "Secret",
-            "metadata": {"name": "db", "managedFields": [{"manager": "kubectl"}],
-                         "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"data\":{\"password\":\"aHVudGVyMg==\"}}"}},
-            "data": {"password": "aHVudGVyMg=="}, "type": "Opaque"
-        }));
-        let masked = render(&obj, &BuiltinKind::Secret.into(), false, false).join("\n");
-        assert!(
-            !masked.contains("hunter2") && !masked.contains("aHVudGVyMg"),
-            "{masked}"
-        );
-        assert!(masked.contains("<hidden: 7 bytes; x to decode>"), "{masked}");
-        assert!(!masked.contains("managedFields"));
-        let shown = render(&obj, &BuiltinKind::Secret.into(), true, true).join("\n");
-        assert!(shown.contains("password: hunter2"), "{shown}");
-        assert!(shown.contains("managedFields"));
-    }
-
-    #[test]
-    fn escape_sequences_in_values_are_neutralised() {
-        let obj = Arc::new(json!({"metadata": {"name": "x", "labels": {"a": "\u{1b}[2Jboom"}}}));
-        let lines = render(&obj, &BuiltinKind::ConfigMap.into(), false, false);
-        assert!(lines.iter().all(|l| !l.contains('\u{1b}')), "{lines:?}");
     }
 }

@@ -2,9 +2,9 @@
 //! managedFields, reveal Secret values after a confirmation, save. Pure state changes; the
 //! loop attaches the watch and writes saved files.
 
-use super::action::Action;
 use super::state::{Prompt, Screen, UiState};
 use super::yaml::YamlView;
+use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 

@@ -6,8 +6,7 @@
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
-use crate::app::action::Action;
-use crate::app::keymap::{Binding, KeyMode, KeyPress, Keymap};
+use crate::keys::{Action, Binding, KeyMode, KeyPress, Keymap};
 
 /// The embedded default keymap.
 pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
@@ -106,6 +105,13 @@ pub fn default_spec() -> Result<KeymapSpec, toml::de::Error> {
     toml::from_str(DEFAULT_KEYMAP)
 }
 
+impl Keymap {
+    /// The built-in bindings of `assets/keymap.toml` (k9s habits), without user overrides.
+    pub fn defaults() -> Keymap {
+        build(&KeymapSpec::default())
+    }
+}
+
 /// The keymap in use: the embedded defaults with `overrides` merged over them. An override
 /// whose keys equal a default's replaces it in place (keeping help order); `run = "none"`
 /// removes it; other overrides are appended.
@@ -165,7 +171,42 @@ fn binding(e: &EntrySpec, inherited: &str) -> Option<Binding> {
 
 #[cfg(test)]
 mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
     use super::*;
+    use crate::keys::Lookup;
+
+    #[test]
+    fn every_default_parses() {
+        let spec = default_spec().unwrap();
+        let km = Keymap::defaults();
+        assert_eq!(km.bindings(KeyMode::Normal).len(), spec.normal.bindings.len());
+        assert_eq!(km.bindings(KeyMode::Prompt).len(), spec.prompt.bindings.len());
+    }
+
+    #[test]
+    fn chord_and_shift() {
+        let km = Keymap::defaults();
+        let g = KeyPress::parse("g").unwrap();
+        let Lookup::Pending(p) = km.lookup(KeyMode::Normal, &[], g) else {
+            panic!("g is a prefix")
+        };
+        assert_eq!(km.lookup(KeyMode::Normal, &p, g), Lookup::Action(Action::Top));
+        let shift_n = KeyPress::from_event(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::SHIFT));
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], shift_n),
+            Lookup::Action(Action::SortName)
+        );
+        let ctrl_c = KeyPress::from_event(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], ctrl_c),
+            Lookup::Action(Action::Quit)
+        );
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], KeyPress::parse("alt-z").unwrap()),
+            Lookup::None
+        );
+    }
 
     #[test]
     fn embedded_defaults_parse_and_name_real_actions() {

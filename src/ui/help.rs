@@ -5,8 +5,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::app::keymap::KeyMode;
 use crate::app::state::UiState;
+use crate::keys::KeyMode;
 use crate::kube::builtin::BuiltinKind;
 
 use super::theme::Theme;

@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use ktui::app::action::Action;
-use ktui::app::keymap::{KeyMode, KeyPress, Keymap, Lookup};
 use ktui::config::{self, Config};
+use ktui::keys::Action;
+use ktui::keys::{KeyMode, KeyPress, Keymap, Lookup};
 
 const EXAMPLE: &str = include_str!("../../config.example.toml");
 const README: &str = include_str!("../../README.md");

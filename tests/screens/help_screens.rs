@@ -7,12 +7,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ktui::app::action::Action;
 use ktui::app::configure;
-use ktui::app::keymap::{KeyMode, KeyPress, Lookup};
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::config::theme::ColorSupport;
+use ktui::keys::Action;
+use ktui::keys::{KeyMode, KeyPress, Lookup};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;

@@ -265,8 +265,8 @@ fn forbidden_namespace_list_offers_the_configured_fallback() {
     );
     // The context's own namespace comes first, labelled as such.
     assert!(text.contains("shop    <context>"), "{text}");
-    ktui::app::update::update(&mut state, ktui::app::action::Action::Down);
-    ktui::app::update::update(&mut state, ktui::app::action::Action::Enter);
+    ktui::app::update::update(&mut state, ktui::keys::Action::Down);
+    ktui::app::update::update(&mut state, ktui::keys::Action::Enter);
     let l = state.top_list().unwrap();
     assert_eq!(
         (l.key.kind.builtin(), l.key.namespace.as_deref()),

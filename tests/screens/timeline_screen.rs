@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use ktui::app::action::Action;
 use ktui::app::prepare::prepare;
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
+use ktui::keys::Action;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;

@@ -1,7 +1,8 @@
 //! `Action`: the one vocabulary of user intents, produced by the keymap and consumed by
-//! `update`. Owns names and descriptions; must not perform anything.
+//! `app::update`. Owns names, descriptions and what each action may touch (`writes`); must
+//! not perform anything.
 
-/// A user intent. Keys map to actions through `keymap`; `update` interprets them.
+/// A user intent. Keys map to actions through `keymap`; `app::update` interprets them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Leave ktui (exit code 0).
@@ -114,6 +115,47 @@ impl Action {
         (Action::Favourite(8), "favourite_8"),
         (Action::Favourite(9), "favourite_9"),
     ];
+
+    /// Whether the action changes something in the cluster (a write; `save`, which writes a
+    /// local file, is not one). A write must name its context, be confirmed, and not exist in
+    /// read-only mode (`--readonly` or a `readonly` context): whatever decides whether an
+    /// action applies must check this flag. No action writes yet; the match has no
+    /// catch-all so that every new action decides.
+    pub fn writes(self) -> bool {
+        match self {
+            Action::Quit
+            | Action::CommandMode
+            | Action::FilterMode
+            | Action::Back
+            | Action::Enter
+            | Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::Help
+            | Action::SortName
+            | Action::SortAge
+            | Action::SortStatus
+            | Action::ToggleWide
+            | Action::Redraw
+            | Action::Submit
+            | Action::Cancel
+            | Action::Backspace
+            | Action::Complete
+            | Action::ToggleWarnings
+            | Action::ObjectEvents
+            | Action::JumpOwner
+            | Action::Yaml
+            | Action::Describe
+            | Action::Reveal
+            | Action::ToggleManaged
+            | Action::Save
+            | Action::NextMatch
+            | Action::Favourite(_) => false,
+        }
+    }
 
     /// Looks an action up by its keymap name.
     pub fn from_name(name: &str) -> Option<Action> {

@@ -1,7 +1,8 @@
 //! Keys as data: key sequences (`j`, `ctrl-c`, `shift-n`, `g g`) bound to [`Action`]s per
 //! mode, with the descriptions the help screen and footer show. The bindings come from
-//! `assets/keymap.toml` plus the user's `[keymap]` (see `crate::config::keymap`). Owns parsing
-//! and matching of keys; must not interpret actions.
+//! `assets/keymap.toml` plus the user's `[keymap]`: `crate::config::keymap` parses and merges
+//! them (and builds `Keymap::defaults`). Owns parsing and matching of keys; must not
+//! interpret actions nor read configuration.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -110,11 +111,6 @@ pub struct Keymap {
 }
 
 impl Keymap {
-    /// The built-in bindings of `assets/keymap.toml` (k9s habits; see `crate::config::keymap`).
-    pub fn defaults() -> Keymap {
-        crate::config::keymap::build(&Default::default())
-    }
-
     /// A keymap of these bindings, in help order.
     pub fn from_bindings(normal: Vec<Binding>, prompt: Vec<Binding>) -> Keymap {
         Keymap { normal, prompt }
@@ -176,42 +172,5 @@ impl Binding {
             run,
             desc: desc.to_owned(),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_default_parses() {
-        let spec = crate::config::keymap::default_spec().unwrap();
-        let km = Keymap::defaults();
-        assert_eq!(km.normal.len(), spec.normal.bindings.len());
-        assert_eq!(km.prompt.len(), spec.prompt.bindings.len());
-    }
-
-    #[test]
-    fn chord_and_shift() {
-        let km = Keymap::defaults();
-        let g = KeyPress::parse("g").unwrap();
-        let Lookup::Pending(p) = km.lookup(KeyMode::Normal, &[], g) else {
-            panic!("g is a prefix")
-        };
-        assert_eq!(km.lookup(KeyMode::Normal, &p, g), Lookup::Action(Action::Top));
-        let shift_n = KeyPress::from_event(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::SHIFT));
-        assert_eq!(
-            km.lookup(KeyMode::Normal, &[], shift_n),
-            Lookup::Action(Action::SortName)
-        );
-        let ctrl_c = KeyPress::from_event(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        assert_eq!(
-            km.lookup(KeyMode::Normal, &[], ctrl_c),
-            Lookup::Action(Action::Quit)
-        );
-        assert_eq!(
-            km.lookup(KeyMode::Normal, &[], KeyPress::parse("alt-z").unwrap()),
-            Lookup::None
-        );
     }
 }
