@@ -42,7 +42,7 @@ fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
     list.wide = wide;
     list.selected = selected;
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: "prod-eu".into(),
         server: "https://10.0.0.1:6443".into(),
         namespace: "default".into(),
@@ -51,14 +51,13 @@ fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
     state
 }
 
-/// The render loop's step: prepare, draw, remember the page size.
+/// The render loop's step: page size from the layout, prepare, draw.
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
+    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
     prepare(state);
-    let mut page = 0;
-    if let Err(e) = term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)) {
+    if let Err(e) = term.draw(|f| ktui::ui::draw(f, state, &[], NOW)) {
         panic!("draw: {e}");
     }
-    state.page_rows = page;
 }
 
 fn terminal() -> Terminal<TestBackend> {
@@ -99,7 +98,7 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
             g.bench_function("steady_draw_only", |b| {
                 b.iter(|| {
                     if let Err(e) = term.draw(|f| {
-                        black_box(ktui::ui::draw(f, &st, None, NOW));
+                        ktui::ui::draw(f, black_box(&st), &[], NOW);
                     }) {
                         panic!("draw: {e}");
                     }

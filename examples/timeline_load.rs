@@ -124,8 +124,8 @@ fn main() {
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot.clone()));
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
-    state.explicit_all = true;
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.explicit_all = true;
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: "load".into(),
         server: "http://127.0.0.1".into(),
         namespace: "default".into(),
@@ -144,10 +144,11 @@ fn main() {
         std::thread::sleep(wait);
         last = Instant::now();
         let t = Instant::now();
+        state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), &state);
         prepare(&mut state);
         let now = jiff::Timestamp::now().as_second();
         term.draw(|f| {
-            ktui::ui::draw(f, &state, None, now);
+            ktui::ui::draw(f, &state, &[], now);
         })
         .unwrap();
         frames.push(t.elapsed());

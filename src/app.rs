@@ -2,12 +2,15 @@
 //! and drawing are wired together.
 
 pub mod action;
+pub mod applies;
 pub mod command;
 pub mod configure;
+pub mod connect;
 pub mod decoders;
 pub mod describe;
 pub mod describe_events;
 pub mod discovered;
+pub mod effect;
 pub mod input;
 pub mod keymap;
 pub mod list;
@@ -15,6 +18,7 @@ pub mod owner;
 pub mod prepare;
 pub mod run;
 pub mod save;
+pub mod stack;
 pub mod state;
 pub mod tasks;
 pub mod update;

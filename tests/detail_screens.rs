@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::state::{ListView, ObjectFeed, Screen, Source, UiState};
 use ktui::app::yaml::YamlView;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::{ApiResource, Kind, PrinterColumn};
-use ktui::kube::object::{ObjectView, ObjectWatch};
+use ktui::kube::object::ObjectView;
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::RowBuilder;
 use ktui::kube::store::{Slot, StoreWriter};
@@ -44,7 +44,7 @@ fn detail(kind: BuiltinKind, ns: Option<&str>, obj: Value, deleted: bool, descri
     let mut y = YamlView::new(key.clone(), &name);
     y.describe = describe;
     y.clock = Some(NOW);
-    y.watch = Some(ObjectWatch::fixed(
+    y.watch = Some(ObjectFeed::fixed(
         key,
         ObjectView {
             object: Some(Arc::new(obj)),

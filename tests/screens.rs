@@ -192,7 +192,7 @@ fn filtered_view_highlights_matches() {
     insta::assert_snapshot!("filtered_80x24", term.backend());
     // The highlighted characters w, r, k of `worker-...` carry the highlight style.
     let buf = term.backend().buffer();
-    let hl = Theme::from_env().highlight;
+    let hl = Theme::new(&state.settings.theme).highlight;
     let y = (0..buf.area.height)
         .find(|&y| {
             (0..buf.area.width).any(|x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")
@@ -223,7 +223,7 @@ fn forbidden_namespace_list_offers_the_configured_fallback() {
     let mut w = StoreWriter::new(slot.clone(), tx);
     w.set_state(forbidden);
     let mut state = state_with(BuiltinKind::Namespace, slot, None);
-    state.fallback = vec!["team-a".into(), "team-b".into()];
+    state.settings.fallback = vec!["team-a".into(), "team-b".into()];
     let text = format!("{}", render(&mut state, 80, 24).backend());
     assert!(text.contains("forbidden: list namespaces"), "{text}");
     assert!(

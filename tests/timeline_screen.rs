@@ -132,10 +132,10 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
     let screen = draw(&mut f.state);
     assert!(screen.contains("second line"), "{screen}");
     assert!(screen.contains("no longer on the server"), "{screen}");
-    let row = f.state.detail.clone().unwrap();
+    let row = f.state.screens.detail.clone().unwrap();
     assert_eq!(row.health, ktui::kube::row::Health::Done);
     update(&mut f.state, Action::Down);
-    assert!(f.state.detail.is_none(), "any key closes the detail");
+    assert!(f.state.screens.detail.is_none(), "any key closes the detail");
     let _ = Arc::strong_count(&row);
 }
 

@@ -29,15 +29,16 @@ pub fn prepare(state: &mut UiState) {
 /// (`<context>`), the one in use (`<in use>`), then `[namespaces] fallback` and favourites
 /// (`<from config>`), without repeats.
 fn offered_namespaces(state: &UiState) -> Vec<(String, &'static str)> {
-    let context = match &state.conn {
+    let context = match &state.conn.status {
         super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
         _ => None,
     };
-    let in_use = state.namespace.iter().map(|n| (n, "<in use>"));
+    let in_use = state.conn.namespace.iter().map(|n| (n, "<in use>"));
     let config = state
+        .settings
         .fallback
         .iter()
-        .chain(&state.favourites)
+        .chain(&state.settings.favourites)
         .map(|n| (n, "<from config>"));
     let mut offer: Vec<(String, &'static str)> = Vec::new();
     for (ns, why) in context.into_iter().chain(in_use).chain(config) {
@@ -81,7 +82,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 }
 
 fn prepare_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
-    let page = state.page_rows.max(1);
+    let page = state.screens.page_rows.max(1);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
         y.scroll = y.scroll.min(y.lines.len().saturating_sub(1));

@@ -10,7 +10,6 @@ use serde_json::Value;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
-use crate::kube::object::ObjectWatch;
 use crate::kube::sanitize::sanitize;
 
 /// One YAML view.
@@ -19,8 +18,8 @@ pub struct YamlView {
     pub key: ResourceKey,
     /// `metadata.name` of the object.
     pub name: String,
-    /// The live watch, attached by the loop once connected.
-    pub watch: Option<ObjectWatch>,
+    /// What the live watch publishes, attached by the loop once connected.
+    pub watch: Option<super::state::ObjectFeed>,
     /// First line shown.
     pub scroll: usize,
     /// Show `metadata.managedFields`.

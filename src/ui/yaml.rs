@@ -11,7 +11,7 @@ use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> usize {
+pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) {
     let page = area.height.saturating_sub(2) as usize;
     let what = if y.describe { "describe" } else { "yaml" };
     let mut title = format!(
@@ -60,7 +60,6 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> us
         lines
     };
     f.render_widget(Paragraph::new(body).block(block), area);
-    page
 }
 
 /// `key: value` with the key in the label style; comments and list dashes dimmed.

@@ -1,6 +1,6 @@
 //! Shared by the screen-snapshot tests: a UI state connected to a made-up cluster and the
 //! real draw code rendered on ratatui's TestBackend at a fixed clock. Must not fake what the
-//! draw code does (two passes, as the loop learns the page size on its first frame).
+//! loop does before a draw (page size from the layout, then `prepare`).
 
 #![allow(dead_code)]
 
@@ -15,7 +15,7 @@ pub const NOW: i64 = 1_796_040_000;
 
 /// Marks `state` connected to context `context` (`https://10.0.0.1:6443`, namespace `shop`).
 pub fn connect(state: &mut UiState, context: &str) {
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: context.into(),
         server: "https://10.0.0.1:6443".into(),
         namespace: "shop".into(),
@@ -23,15 +23,11 @@ pub fn connect(state: &mut UiState, context: &str) {
     });
 }
 
-/// Prepares and draws `state` at `w`×`h` twice (the first pass learns the page size).
+/// Prepares and draws `state` at `w`×`h` as the loop does: page size, `prepare`, draw.
 pub fn render(state: &mut UiState, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW))
-            .expect("draw");
-        state.page_rows = page;
-    }
+    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, w, h), state);
+    prepare(state);
+    term.draw(|f| ktui::ui::draw(f, state, &[], NOW)).expect("draw");
     term
 }
