@@ -160,7 +160,7 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
                 Line::from(Span::styled(format!("filter: {err}"), theme.error))
             } else {
-                hints::line(state, theme)
+                hints::line(state, theme, area.width)
             }
         }
     };
