@@ -1,9 +1,9 @@
 //! Frame cost of a 100,000-row pod table (all namespaces, realistic pods from benches/common
-//! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `prepare` + one
+//! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `refresh_top` + one
 //! `terminal.draw(ui::draw)`, (a) steady state — the same snapshot again, the view answered
 //! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
-//! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
-//! with the cursor on the first row instead of the middle; (d) `prepare` and the draw alone.
+//! `refresh_top` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
+//! with the cursor on the first row instead of the middle; (d) `refresh_top` and the draw alone.
 //! Goal: (a) under 2 ms. Run: `cargo bench --bench frame` (wall time) or
 //! `BENCH_CPU=1 cargo bench --bench frame` (CPU time of the bench thread); medians land in
 //! `target/criterion/frame{,_cpu}/*/new/estimates.json`.
@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
-use ktui::app::prepare::prepare;
+use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
@@ -51,10 +51,10 @@ fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
     state
 }
 
-/// The render loop's step: page size from the layout, prepare, draw.
+/// The render loop's step: page size from the layout, refresh_top, draw.
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
     state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
-    prepare(state);
+    refresh_top(state);
     if let Err(e) = term.draw(|f| ktui::ui::draw(f, state, &[], NOW)) {
         panic!("draw: {e}");
     }
@@ -93,8 +93,10 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
                 "frame: first lines of the screen:\n{}",
                 screen.lines().take(6).collect::<Vec<_>>().join("\n")
             );
-            // The parts alone: prepare (memoised view, selection lookup) and the draw.
-            g.bench_function("steady_prepare_only", |b| b.iter(|| prepare(black_box(&mut st))));
+            // The parts alone: refresh_top (memoised view, selection lookup) and the draw.
+            g.bench_function("steady_prepare_only", |b| {
+                b.iter(|| refresh_top(black_box(&mut st)))
+            });
             g.bench_function("steady_draw_only", |b| {
                 b.iter(|| {
                     if let Err(e) = term.draw(|f| {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ktui::app::prepare::prepare;
+use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
@@ -120,7 +120,7 @@ fn main() {
             (w.len(), start.elapsed())
         })
     });
-    // The render side: one prepare + draw per notification, at most every 16 ms.
+    // The render side: one refresh_top + draw per notification, at most every 16 ms.
     let mut list = ListView::new(key, None);
     list.source = Some(Source::fixed(slot.clone()));
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
@@ -145,7 +145,7 @@ fn main() {
         last = Instant::now();
         let t = Instant::now();
         state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), &state);
-        prepare(&mut state);
+        refresh_top(&mut state);
         let now = jiff::Timestamp::now().as_second();
         term.draw(|f| {
             ktui::ui::draw(f, &state, &[], now);

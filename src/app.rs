@@ -15,7 +15,7 @@ pub mod input;
 pub mod keymap;
 pub mod list;
 pub mod owner;
-pub mod prepare;
+pub mod refresh_top;
 pub mod run;
 pub mod save;
 pub mod stack;

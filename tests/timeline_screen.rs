@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use ktui::app::action::Action;
-use ktui::app::prepare::prepare;
+use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{ListView, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::kube::builtin::BuiltinKind;
@@ -146,7 +146,7 @@ fn the_filter_searches_reason_object_and_message_not_the_event_name() {
         if let Some(l) = state.top_list_mut() {
             l.filter = filter.into();
         }
-        prepare(state);
+        refresh_top(state);
         state.top_list().unwrap().cache.len()
     };
     assert_eq!(count(&mut f.state, "BackOff"), 3, "by reason");

@@ -157,7 +157,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if Instant::now() >= due {
                 let size = guard.terminal.size()?;
                 state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
-                super::prepare::prepare(&mut state);
+                super::refresh_top::refresh_top(&mut state);
                 let informers = match (state.top(), &w.session) {
                     (Screen::Informers { .. }, Some(s)) => s.pool.informers(),
                     _ => Vec::new(),

@@ -1,10 +1,10 @@
 //! Shared by the screen-snapshot tests: a UI state connected to a made-up cluster and the
 //! real draw code rendered on ratatui's TestBackend at a fixed clock. Must not fake what the
-//! loop does before a draw (page size from the layout, then `prepare`).
+//! loop does before a draw (page size from the layout, then `refresh_top`).
 
 #![allow(dead_code)]
 
-use ktui::app::prepare::prepare;
+use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Conn, UiState};
 use ktui::kube::client::ClusterInfo;
 use ratatui::backend::TestBackend;
@@ -23,11 +23,11 @@ pub fn connect(state: &mut UiState, context: &str) {
     });
 }
 
-/// Prepares and draws `state` at `w`×`h` as the loop does: page size, `prepare`, draw.
+/// Prepares and draws `state` at `w`×`h` as the loop does: page size, `refresh_top`, draw.
 pub fn render(state: &mut UiState, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
     state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, w, h), state);
-    prepare(state);
+    refresh_top(state);
     term.draw(|f| ktui::ui::draw(f, state, &[], NOW)).expect("draw");
     term
 }

@@ -1,6 +1,7 @@
-//! Before a draw: bring the top list's memoised view up to date with its latest snapshot and
-//! keep the selection on the same object when rows move. Must stay cheap when nothing changed
-//! (the cache answers from memo).
+//! `refresh_top`, run by the loop before each draw: brings the view on top up to date with
+//! its latest snapshot — the list's memoised filter/sort result, its selection kept on the
+//! same object when rows move, its scroll offset for the page size; a detail view's rendered
+//! lines. Must stay cheap when nothing changed (the cache answers from memo).
 
 use std::sync::Arc;
 
@@ -12,8 +13,8 @@ use crate::kube::store::Snapshot;
 use crate::kube::sync::SyncState;
 
 /// Updates the top list's cache, selection and scroll offset.
-pub fn prepare(state: &mut UiState) {
-    // Built only for the namespace list: `prepare` runs before every frame.
+pub fn refresh_top(state: &mut UiState) {
+    // Built only for the namespace list: `refresh_top` runs before every frame.
     let offer = if state
         .top_list()
         .is_some_and(|l| l.key.kind == BuiltinKind::Namespace)
@@ -22,7 +23,7 @@ pub fn prepare(state: &mut UiState) {
     } else {
         Vec::new()
     };
-    prepare_with(state, &offer);
+    refresh_with(state, &offer);
 }
 
 /// Namespaces to offer when listing them is forbidden, each with why: the context's own
@@ -81,7 +82,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
     })
 }
 
-fn prepare_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
+fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     let page = state.screens.page_rows.max(1);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
