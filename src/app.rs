@@ -11,6 +11,7 @@ pub mod describe;
 pub mod describe_events;
 pub mod discovered;
 pub mod effect;
+pub mod feed;
 pub mod input;
 pub mod keymap;
 pub mod list;
