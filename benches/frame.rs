@@ -18,7 +18,7 @@ use std::time::Duration;
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
 use ktui::app::refresh_top::refresh_top;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::state::{Conn, ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
@@ -37,7 +37,7 @@ fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChang
 }
 
 fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
-    let mut list = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
+    let mut list = ListState::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     list.source = Some(Source::fixed(slot));
     list.wide = wide;
     list.selected = selected;

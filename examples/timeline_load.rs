@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ktui::app::refresh_top::refresh_top;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::state::{Conn, ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
@@ -121,7 +121,7 @@ fn main() {
         })
     });
     // The render side: one refresh_top + draw per notification, at most every 16 ms.
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot.clone()));
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
     state.conn.explicit_all = true;

@@ -11,7 +11,7 @@ use ktui::app::action::Action;
 use ktui::app::configure;
 use ktui::app::effect::Effect;
 use ktui::app::keymap::{KeyMode, KeyPress, Lookup};
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::config::theme::{ColorSupport, ThemeSpec};
 use ktui::kube::builtin::BuiltinKind;
@@ -59,7 +59,7 @@ fn slot(kind: BuiltinKind, objects: &[Vec<u8>]) -> Arc<Slot> {
 }
 
 fn list_state(kind: BuiltinKind, objects: &[Vec<u8>]) -> UiState {
-    let mut list = ListView::new(ResourceKey::new(kind, Some("shop")), None);
+    let mut list = ListState::new(ResourceKey::new(kind, Some("shop")), None);
     list.source = Some(Source::fixed(slot(kind, objects)));
     UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false)
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;
@@ -71,7 +71,7 @@ fn fixture_pods() -> Vec<Vec<u8>> {
 
 fn state_with(kind: BuiltinKind, slot: Arc<Slot>, namespace: Option<&str>) -> UiState {
     let key = ResourceKey::new(kind, namespace);
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = UiState::new(Screen::List(Box::new(list)), namespace.map(str::to_owned), false);
     screen::connect(&mut state, "prod-eu");

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ktui::app::action::Action;
 use ktui::app::refresh_top::refresh_top;
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
@@ -69,7 +69,7 @@ fn fixture() -> Fixture {
         ));
     }
     writer.init_done(Some("10".into()));
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = UiState::new(Screen::List(Box::new(list)), Some("shop".into()), false);
     screen::connect(&mut state, "prod");

@@ -5,7 +5,7 @@
 use crate::kube::builtin::BuiltinKind;
 
 use super::action::Action;
-use super::state::{ListView, Screen, UiState};
+use super::state::{ListState, Screen, UiState};
 
 impl Action {
     /// Whether the action changes something in the cluster (such actions do not exist in
@@ -23,7 +23,7 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
-        let has_row = |l: &ListView| l.cache.selected_row(l.selected).is_some();
+        let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();
         let yaml = match self.top() {
             Screen::Yaml(y) => Some(y),
             _ => None,

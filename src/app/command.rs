@@ -7,7 +7,7 @@ use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, ResolveError};
 
 use super::effect::Effect;
-use super::state::{ListView, Screen, UiState};
+use super::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
 const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "quit", "watches"];
@@ -129,7 +129,7 @@ pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Opti
     if let Some(sel) = labels {
         key = key.with_labels(sel);
     }
-    state.reset_stack(Screen::List(Box::new(ListView::new(key, None))));
+    state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
 }
 
 /// Completes the command's first word against ktui's commands, `[aliases]` and the

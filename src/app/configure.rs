@@ -47,14 +47,14 @@ mod tests {
     use super::*;
     use crate::app::action::Action;
     use crate::app::keymap::{KeyMode, KeyPress, Lookup};
-    use crate::app::state::{ListView, Screen};
+    use crate::app::state::{ListState, Screen};
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
 
     fn state() -> UiState {
         let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
         UiState::new(
-            Screen::List(Box::new(ListView::new(key, None))),
+            Screen::List(Box::new(ListState::new(key, None))),
             Some("default".into()),
             false,
         )

@@ -11,7 +11,7 @@ use crate::kube::key::ResourceKey;
 use crate::kube::registry::Registry;
 
 use super::effect::Effect;
-use super::state::{Conn, ListView, Screen, UiState};
+use super::state::{Conn, ListState, Screen, UiState};
 
 /// The client is ready: the state shows the connection and every view asks for its feed.
 pub fn connected(state: &mut UiState, info: ClusterInfo) -> Vec<Effect> {
@@ -54,7 +54,7 @@ impl UiState {
         conn.registry = Arc::new(Registry::builtins());
         self.screens.detail = None;
         self.screens.pending_command = None;
-        let first = ListView::new(
+        let first = ListState::new(
             ResourceKey::new(BuiltinKind::Pod, self.conn.namespace.as_deref()),
             None,
         );

@@ -9,7 +9,7 @@ use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, Registry};
 
 use super::effect::Effect;
-use super::state::{ListView, Screen, UiState, ViewId};
+use super::state::{ListState, Screen, UiState, ViewId};
 
 /// What a new registry means for one view.
 enum Fate {
@@ -64,7 +64,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
             crate::kube::builtin::BuiltinKind::Pod,
             state.conn.namespace.as_deref(),
         );
-        state.push(Screen::List(Box::new(ListView::new(pods, None))));
+        state.push(Screen::List(Box::new(ListState::new(pods, None))));
     }
     if discovered {
         if let Some((line, asked_again)) = state.screens.pending_command.take() {
@@ -98,8 +98,8 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Fate {
                 Screen::List(l) => {
                     // New printer columns or version: a fresh informer and cache; what the
                     // user set up stays.
-                    let view = ListView::new(l.key.clone(), l.origin.clone());
-                    **l = ListView {
+                    let view = ListState::new(l.key.clone(), l.origin.clone());
+                    **l = ListState {
                         filter: std::mem::take(&mut l.filter),
                         sort: l.sort,
                         reverse: l.reverse,

@@ -7,7 +7,7 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::row::{Cell, Owner};
 
-use super::state::{ListView, Screen, UiState};
+use super::state::{ListState, Screen, UiState};
 
 /// Opens the owner's list with the owner selected (`esc` comes back).
 pub fn jump(state: &mut UiState) {
@@ -69,7 +69,7 @@ fn node_of(cells: &[Cell]) -> Option<String> {
 }
 
 fn open_selected(state: &mut UiState, kind: Kind, ns: Option<&str>, name: &str, from: String) {
-    let mut view = ListView::new(ResourceKey::new(kind, ns), Some(format!("owner of {from}")));
+    let mut view = ListState::new(ResourceKey::new(kind, ns), Some(format!("owner of {from}")));
     let ns = view.key.namespace.clone();
     view.target = Some((ns, name.into()));
     state.push(Screen::List(Box::new(view)));

@@ -32,7 +32,7 @@ use super::connect::connected;
 use super::effect::Effect;
 use super::input::{on_key, on_mouse};
 use super::keymap::KeyPress;
-use super::state::{Conn, Feed, ListView, ObjectFeed, Screen, Source, UiState, ViewId};
+use super::state::{Conn, Feed, ListState, ObjectFeed, Screen, Source, UiState, ViewId};
 use super::tasks::{spawn_connect, spawn_signals, spawn_terminal_reader};
 use super::update::type_char;
 
@@ -217,7 +217,7 @@ fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>) {
     } else {
         cli.namespace.clone()
     };
-    let first = Screen::List(Box::new(ListView::new(
+    let first = Screen::List(Box::new(ListState::new(
         ResourceKey::new(BuiltinKind::Pod, ns.as_deref()),
         None,
     )));

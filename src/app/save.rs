@@ -1,7 +1,7 @@
 //! `ctrl-s` in the YAML or describe view: writes what the view shows to
 //! `<state dir>/saved/<context>_<kind>_<namespace>_<name>.yaml` (or `.describe.txt`), readable
 //! by the user only, and says where. Owns file naming and permissions; must not decide what
-//! is written (that is `YamlView::save_text`: Secret values are always masked).
+//! is written (that is `DetailState::save_text`: Secret values are always masked).
 
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
@@ -86,7 +86,7 @@ mod tests {
 
     use super::*;
     use crate::app::state::ObjectFeed;
-    use crate::app::yaml::YamlView;
+    use crate::app::yaml::DetailState;
     use crate::kube::key::ResourceKey;
     use crate::kube::object::ObjectView;
 
@@ -110,7 +110,7 @@ mod tests {
         let key = ResourceKey::new(BuiltinKind::Secret, Some("a"));
         let secret = json!({"metadata": {"name": "db", "namespace": "a",
             "labels": {"evil": "x\u{202e}y\u{1b}"}}, "data": {"password": "aHVudGVyMg=="}});
-        let mut y = YamlView::new(key.clone(), "db");
+        let mut y = DetailState::new(key.clone(), "db");
         y.reveal = true;
         y.watch = Some(ObjectFeed::fixed(
             key,

@@ -116,9 +116,9 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
 mod tests {
     use super::*;
     use crate::app::action::Action;
-    use crate::app::state::ListView;
+    use crate::app::state::ListState;
     use crate::app::update::{run_command, update};
-    use crate::app::yaml::YamlView;
+    use crate::app::yaml::DetailState;
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
 
@@ -128,7 +128,7 @@ mod tests {
 
     fn state() -> UiState {
         let mut s = UiState::new(
-            Screen::List(Box::new(ListView::new(pods("a"), None))),
+            Screen::List(Box::new(ListState::new(pods("a"), None))),
             Some("a".into()),
             false,
         );
@@ -148,7 +148,7 @@ mod tests {
                 Effect::Subscribe(ViewId(1), deploy)
             ]
         );
-        let y = YamlView::new(pods("b"), "web");
+        let y = DetailState::new(pods("b"), "web");
         let id = s.push(Screen::Yaml(Box::new(y)));
         assert_eq!(id, ViewId(2));
         assert_eq!(

@@ -54,8 +54,9 @@ pub enum Conn {
     Failed(String),
 }
 
-/// A list of one kind.
-pub struct ListView {
+/// The UI-local state of a list of one kind (what it shows, filter, sort, selection, its
+/// memoised rows); drawn by `ui::list`.
+pub struct ListState {
     /// What to show; the namespace is `None` for all namespaces.
     pub key: ResourceKey,
     /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
@@ -96,10 +97,10 @@ pub struct ListView {
     pub target: Option<ObjKey>,
 }
 
-impl ListView {
+impl ListState {
     /// A list of `key`, unfiltered, sorted by name.
     pub fn new(key: ResourceKey, origin: Option<String>) -> Self {
-        ListView {
+        ListState {
             key,
             origin,
             source: None,
@@ -145,7 +146,7 @@ pub struct ViewId(pub u64);
 /// One entry of the view stack.
 pub enum Screen {
     /// A resource list.
-    List(Box<ListView>),
+    List(Box<ListState>),
     /// `:informers`: the list-watch machinery.
     Informers { selected: usize },
     /// `:ctx`: the kubeconfig's contexts; `enter` switches.
@@ -153,7 +154,7 @@ pub enum Screen {
     /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
     ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
-    Yaml(Box<super::yaml::YamlView>),
+    Yaml(Box<super::yaml::DetailState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -319,7 +320,7 @@ impl UiState {
     }
 
     /// The list on top, if the top view is a list.
-    pub fn top_list(&self) -> Option<&ListView> {
+    pub fn top_list(&self) -> Option<&ListState> {
         match self.top() {
             Screen::List(l) => Some(l),
             _ => None,
@@ -327,7 +328,7 @@ impl UiState {
     }
 
     /// The list on top, mutable.
-    pub fn top_list_mut(&mut self) -> Option<&mut ListView> {
+    pub fn top_list_mut(&mut self) -> Option<&mut ListState> {
         match self.top_mut() {
             Screen::List(l) => Some(l),
             _ => None,

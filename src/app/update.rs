@@ -9,7 +9,7 @@ pub use super::command::run_command;
 
 use super::action::Action;
 use super::effect::Effect;
-use super::state::{ListView, Prompt, Screen, SortBy, UiState};
+use super::state::{ListState, Prompt, Screen, SortBy, UiState};
 
 /// Applies one action; returns the effects it asks for, in order.
 pub fn update(state: &mut UiState, action: Action) -> Vec<Effect> {
@@ -234,7 +234,7 @@ pub(super) fn enter(state: &mut UiState) {
             if r.listable() {
                 // Pushed, so that `esc` comes back to the listing.
                 let key = ResourceKey::new(kind, state.conn.namespace.as_deref());
-                state.push(Screen::List(Box::new(ListView::new(key, None))));
+                state.push(Screen::List(Box::new(ListState::new(key, None))));
             } else {
                 state.screens.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
@@ -257,7 +257,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            state.reset_stack(Screen::List(Box::new(ListView::new(key, None))));
+            state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -266,7 +266,7 @@ pub(super) fn enter(state: &mut UiState) {
         }
         None => return,
     };
-    state.push(Screen::List(Box::new(ListView::new(key, Some(title)))));
+    state.push(Screen::List(Box::new(ListState::new(key, Some(title)))));
 }
 
 /// `shift-e`: the live timeline of the selected object — events whose involvedObject has
@@ -286,7 +286,7 @@ fn object_events(state: &mut UiState) {
         uid: row.uid.clone(),
     };
     let key = ResourceKey::new(BuiltinKind::Event, row.namespace.as_deref());
-    let mut view = ListView::new(key, Some(format!("{}/{}", kind.singular(), row.name)));
+    let mut view = ListState::new(key, Some(format!("{}/{}", kind.singular(), row.name)));
     view.object = Some(object);
     state.push(Screen::List(Box::new(view)));
 }
@@ -307,11 +307,11 @@ fn favourite(state: &mut UiState, n: u8) {
     let kind = l.key.kind.clone();
     state.conn.explicit_all = ns.is_none();
     state.conn.namespace = ns.clone();
-    let view = ListView::new(ResourceKey::new(kind, ns.as_deref()), None);
+    let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
     state.reset_stack(Screen::List(Box::new(view)));
 }
 
-fn reset_position(l: &mut ListView) {
+fn reset_position(l: &mut ListState) {
     l.selected = 0;
     l.offset = 0;
     l.selected_key = None;

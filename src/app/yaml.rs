@@ -12,8 +12,9 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::sanitize::sanitize;
 
-/// One YAML view.
-pub struct YamlView {
+/// The UI-local state of one detail view (live YAML or describe of one object); drawn by
+/// `ui::yaml`.
+pub struct DetailState {
     /// What is watched: kind, namespace (no selectors; the watch adds `metadata.name`).
     pub key: ResourceKey,
     /// `metadata.name` of the object.
@@ -43,10 +44,10 @@ pub struct YamlView {
     pub clock: Option<i64>,
 }
 
-impl YamlView {
+impl DetailState {
     /// A view of `name` of `key.kind` in `key.namespace`.
     pub fn new(key: ResourceKey, name: &str) -> Self {
-        YamlView {
+        DetailState {
             key,
             name: name.to_owned(),
             watch: None,

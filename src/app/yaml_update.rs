@@ -5,7 +5,7 @@
 use super::action::Action;
 use super::effect::Effect;
 use super::state::{Prompt, Screen, UiState};
-use super::yaml::YamlView;
+use super::yaml::DetailState;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 
@@ -17,7 +17,7 @@ pub fn open(state: &mut UiState, describe: bool) {
         return;
     };
     let key = ResourceKey::new(list.kind().clone(), row.namespace.as_deref());
-    let mut view = YamlView::new(key, &row.name);
+    let mut view = DetailState::new(key, &row.name);
     view.describe = describe;
     state.push(Screen::Yaml(Box::new(view)));
 }

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row as TRow, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::state::{Conn, ListView, UiState};
+use crate::app::state::{Conn, ListState, UiState};
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::sync::SyncState;
 use crate::table::format::format_cell;
@@ -18,7 +18,7 @@ use super::theme::Theme;
 /// Widest a NAME or other cell may get before it is cut.
 const MAX_COL: usize = 64;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, theme: &Theme, now: UnixSecs) {
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
     let table = table_area(area, l);
     if table != area {
         let buckets = super::timeline::per_minute(l.cache.rows(), now);
@@ -154,7 +154,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListView, the
 }
 
 /// Where the table goes in `area`: below the per-minute sparkline of an event timeline.
-pub(super) fn table_area(area: Rect, l: &ListView) -> Rect {
+pub(super) fn table_area(area: Rect, l: &ListState) -> Rect {
     if l.is_timeline() && area.height > 4 {
         Rect {
             y: area.y + 1,
@@ -170,7 +170,7 @@ pub(super) fn table_area(area: Rect, l: &ListView) -> Rect {
 /// Picks a theme role for a placeholder message.
 type Role = fn(&Theme) -> Style;
 
-fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
+fn placeholder(state: &UiState, l: &ListState) -> Option<(String, Role)> {
     let warn: Role = |t| t.warn;
     let error: Role = |t| t.error;
     let dim: Role = |t| t.dim;

@@ -11,7 +11,7 @@ use crate::kube::registry::Registry;
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
     UiState::new(
-        Screen::List(Box::new(ListView::new(key, None))),
+        Screen::List(Box::new(ListState::new(key, None))),
         Some("default".into()),
         false,
     )
@@ -195,7 +195,7 @@ fn informers_view() {
 #[test]
 fn filter_applies_live_and_esc_clears_then_goes_back() {
     let mut s = state();
-    s.push(Screen::List(Box::new(ListView::new(
+    s.push(Screen::List(Box::new(ListState::new(
         ResourceKey::new(BuiltinKind::Pod, None),
         Some("x".into()),
     ))));
@@ -308,7 +308,7 @@ fn help_opens_and_any_key_closes_it() {
 #[test]
 fn yaml_search_says_when_nothing_matches() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::YamlView::new(key, "settings");
+    let mut y = crate::app::yaml::DetailState::new(key, "settings");
     y.lines = vec!["data:".into(), "  mode: blue".into()];
     let mut s = state();
     s.push(Screen::Yaml(Box::new(y)));
