@@ -1,9 +1,9 @@
 //! Frame cost of a 100,000-row pod table (all namespaces, realistic pods from benches/common
-//! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `prepare` + one
+//! decoded through `table::PodObj`) at 160×45 on ratatui's TestBackend: `refresh_top` + one
 //! `terminal.draw(ui::draw)`, (a) steady state — the same snapshot again, the view answered
 //! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
-//! `prepare` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
-//! with the cursor on the first row instead of the middle; (d) `prepare` and the draw alone.
+//! `refresh_top` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
+//! with the cursor on the first row instead of the middle; (d) `refresh_top` and the draw alone.
 //! Goal: (a) under 2 ms. Run: `cargo bench --bench frame` (wall time) or
 //! `BENCH_CPU=1 cargo bench --bench frame` (CPU time of the bench thread); medians land in
 //! `target/criterion/frame{,_cpu}/*/new/estimates.json`.
@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion};
-use ktui::app::prepare::prepare;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::refresh_top::refresh_top;
+use ktui::app::state::{Conn, ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
@@ -37,12 +37,12 @@ fn loaded(ctx: &RowCtx) -> (Arc<Slot>, StoreWriter, UnboundedReceiver<StoreChang
 }
 
 fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
-    let mut list = ListView::new(ResourceKey::new(BuiltinKind::Pod, None), None);
+    let mut list = ListState::new(ResourceKey::new(BuiltinKind::Pod, None), None);
     list.source = Some(Source::fixed(slot));
     list.wide = wide;
     list.selected = selected;
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: "prod-eu".into(),
         server: "https://10.0.0.1:6443".into(),
         namespace: "default".into(),
@@ -51,14 +51,13 @@ fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
     state
 }
 
-/// The render loop's step: prepare, draw, remember the page size.
+/// The render loop's step: page size from the layout, refresh_top, draw.
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
-    prepare(state);
-    let mut page = 0;
-    if let Err(e) = term.draw(|f| page = ktui::ui::draw(f, state, None, NOW)) {
+    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
+    refresh_top(state);
+    if let Err(e) = term.draw(|f| ktui::ui::draw(f, state, &[], NOW)) {
         panic!("draw: {e}");
     }
-    state.page_rows = page;
 }
 
 fn terminal() -> Terminal<TestBackend> {
@@ -94,12 +93,14 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
                 "frame: first lines of the screen:\n{}",
                 screen.lines().take(6).collect::<Vec<_>>().join("\n")
             );
-            // The parts alone: prepare (memoised view, selection lookup) and the draw.
-            g.bench_function("steady_prepare_only", |b| b.iter(|| prepare(black_box(&mut st))));
+            // The parts alone: refresh_top (memoised view, selection lookup) and the draw.
+            g.bench_function("steady_prepare_only", |b| {
+                b.iter(|| refresh_top(black_box(&mut st)))
+            });
             g.bench_function("steady_draw_only", |b| {
                 b.iter(|| {
                     if let Err(e) = term.draw(|f| {
-                        black_box(ktui::ui::draw(f, &st, None, NOW));
+                        ktui::ui::draw(f, black_box(&st), &[], NOW);
                     }) {
                         panic!("draw: {e}");
                     }

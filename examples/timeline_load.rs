@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ktui::app::prepare::prepare;
-use ktui::app::state::{Conn, ListView, Screen, Source, UiState};
+use ktui::app::refresh_top::refresh_top;
+use ktui::app::state::{Conn, ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
@@ -120,12 +120,12 @@ fn main() {
             (w.len(), start.elapsed())
         })
     });
-    // The render side: one prepare + draw per notification, at most every 16 ms.
-    let mut list = ListView::new(key, None);
+    // The render side: one refresh_top + draw per notification, at most every 16 ms.
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot.clone()));
     let mut state = UiState::new(Screen::List(Box::new(list)), None, false);
-    state.explicit_all = true;
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.explicit_all = true;
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: "load".into(),
         server: "http://127.0.0.1".into(),
         namespace: "default".into(),
@@ -144,10 +144,11 @@ fn main() {
         std::thread::sleep(wait);
         last = Instant::now();
         let t = Instant::now();
-        prepare(&mut state);
+        state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), &state);
+        refresh_top(&mut state);
         let now = jiff::Timestamp::now().as_second();
         term.draw(|f| {
-            ktui::ui::draw(f, &state, None, now);
+            ktui::ui::draw(f, &state, &[], now);
         })
         .unwrap();
         frames.push(t.elapsed());

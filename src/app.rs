@@ -1,17 +1,22 @@
 //! The application: the event loop and the only place where terminal, informer pool, state
 //! and drawing are wired together.
 
+pub mod applies;
 pub mod command;
 pub mod configure;
+pub mod connect;
 pub mod decoders;
 pub mod describe_events;
 pub mod discovered;
+pub mod effect;
+pub mod feed;
 pub mod input;
 pub mod list;
 pub mod owner;
-pub mod prepare;
+pub mod refresh_top;
 pub mod run;
 pub mod save;
+pub mod stack;
 pub mod state;
 pub mod tasks;
 pub mod update;

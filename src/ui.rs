@@ -1,10 +1,13 @@
 //! Drawing: read-only over [`UiState`], snapshots and the theme. Owns layout; must not change
-//! state or wait on anything.
+//! state or wait on anything. What the loop must know before a frame (the page size for
+//! paging keys) comes from [`page_rows`], computed from the same layout before drawing;
+//! what only the loop can read (the informer pool's rows) is passed in.
 
 mod api_resources;
 mod contexts;
 mod header;
 mod help;
+mod hints;
 mod informers;
 mod list;
 pub mod theme;
@@ -18,41 +21,58 @@ use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
 use crate::app::state::{Prompt, Screen, UiState};
-use crate::kube::pool::InformerPool;
+use crate::kube::pool::InformerInfo;
 use crate::kube::row::UnixSecs;
 use crate::kube::sanitize::sanitize;
 
 use theme::Theme;
 
-/// Draws one frame; returns how many table rows fit (the page size for paging keys).
-pub fn draw(f: &mut Frame, state: &UiState, pool: Option<&InformerPool>, now: UnixSecs) -> usize {
-    let theme = state.theme;
-    let [head, body, foot] =
-        Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1)]).areas(f.area());
+/// The screen's three areas: two header lines, the body, the footer line.
+fn areas(area: Rect) -> [Rect; 3] {
+    Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1)]).areas(area)
+}
+
+/// How many rows of the view on top fit on a screen of `area` (the page for paging keys);
+/// the loop calls it before each draw, with the terminal's size.
+pub fn page_rows(area: Rect, state: &UiState) -> usize {
+    let [_, body, _] = areas(area);
+    let rows = match state.top() {
+        Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
+        Screen::ApiResources { .. } => api_resources::table_area(body, state).height.saturating_sub(3),
+        Screen::Informers { .. } | Screen::Contexts { .. } => body.height.saturating_sub(3),
+        Screen::Yaml(_) => body.height.saturating_sub(2),
+    };
+    usize::from(rows)
+}
+
+/// Draws one frame of `state` at `now`; `informers` are the rows of `:informers` (the loop
+/// reads them from the pool; empty unless that view is on top).
+pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: UnixSecs) {
+    let theme = Theme::new(&state.settings.theme);
+    let [head, body, foot] = areas(f.area());
     header::draw(f, head, state, &theme);
-    let page = match state.top() {
+    match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
-        Screen::Informers { selected } => informers::draw(f, body, pool, *selected, &theme),
+        Screen::Informers { selected } => informers::draw(f, body, informers, *selected, &theme),
         Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
         Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
-    };
+    }
     footer(f, foot, state, &theme);
-    if state.help {
+    if state.screens.help {
         help::draw(f, f.area(), state, &theme);
     }
-    if let (Some(row), Some(l)) = (&state.detail, state.top_list()) {
+    if let (Some(row), Some(l)) = (&state.screens.detail, state.top_list()) {
         let spec = crate::table::spec(&l.key.kind);
         let headers: Vec<&str> = spec.columns.iter().map(|c| c.header.as_ref()).collect();
         timeline::detail(f, f.area(), row, &headers, now, &theme);
     }
-    page
 }
 
 /// A bordered, titled table (its header already set) with a highlighted selection — the
-/// `:ctx` and `:informers` screens; returns the rows that fit.
+/// `:ctx`, `:informers` and `:api-resources` screens.
 pub(crate) fn boxed_table(
     f: &mut Frame,
     area: Rect,
@@ -61,7 +81,7 @@ pub(crate) fn boxed_table(
     len: usize,
     selected: usize,
     theme: &Theme,
-) -> usize {
+) {
     use ratatui::widgets::{Block, Borders, TableState};
     let table = table
         .block(
@@ -73,7 +93,6 @@ pub(crate) fn boxed_table(
         .row_highlight_style(theme.selected);
     let mut ts = TableState::default().with_selected(Some(selected.min(len.saturating_sub(1))));
     f.render_stateful_widget(table, area, &mut ts);
-    area.height.saturating_sub(3) as usize
 }
 
 /// A `width`×`height` rectangle centred in `area` (clipped to it), for overlays.
@@ -94,7 +113,7 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         Screen::Informers { .. } => Duration::from_secs(1),
         Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         Screen::List(l) => {
-            let youngest = l.cache.visible_youngest(l.offset, state.page_rows);
+            let youngest = l.cache.visible_youngest(l.offset, state.screens.page_rows);
             match youngest {
                 Some(t) if now - t < 600 => Duration::from_secs(1),
                 _ => Duration::from_secs(15),
@@ -104,7 +123,7 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
 }
 
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let line = match &state.prompt {
+    let line = match &state.screens.prompt {
         Some(Prompt::Command(s)) => {
             let mut spans = vec![
                 Span::styled(":", theme.label),
@@ -112,7 +131,7 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 Span::raw("█"),
             ];
             // `tab` completion's candidates, after what is typed.
-            if let Some(m) = &state.message {
+            if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
             }
             Line::from(spans)
@@ -124,68 +143,26 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 Span::raw("█"),
             ];
             // The YAML search says when nothing matches.
-            if let Some(m) = &state.message {
+            if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
             }
             Line::from(spans)
         }
         Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
-            if let Some(m) = &state.message {
-                let style = if state.info { theme.value } else { theme.error };
+            if let Some(m) = &state.screens.message {
+                let style = if state.screens.info {
+                    theme.value
+                } else {
+                    theme.error
+                };
                 Line::from(Span::styled(sanitize(m).into_owned(), style))
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
                 Line::from(Span::styled(format!("filter: {err}"), theme.error))
             } else {
-                hints(state, theme)
+                hints::line(state, theme, area.width)
             }
         }
     };
     f.render_widget(line, area);
-}
-
-/// Footer hints, generated from the keymap (first binding of the most useful actions).
-fn hints(state: &UiState, theme: &Theme) -> Line<'static> {
-    use crate::keys::Action;
-    use crate::keys::KeyMode;
-    let wanted = [
-        Action::CommandMode,
-        Action::FilterMode,
-        Action::Help,
-        Action::Enter,
-        Action::Back,
-        Action::ToggleWarnings,
-        Action::Yaml,
-        Action::Describe,
-        Action::ObjectEvents,
-        Action::JumpOwner,
-        Action::ToggleManaged,
-        Action::Reveal,
-        Action::Save,
-        Action::Quit,
-    ];
-    // Words for actions whose help text does not start with one.
-    let word = |a: Action| match a {
-        Action::Yaml => Some("yaml"),
-        Action::JumpOwner => Some("owner"),
-        Action::ToggleManaged => Some("managed"),
-        Action::Reveal => Some("decode"),
-        Action::Back if !matches!(state.top(), crate::app::state::Screen::List(_)) => Some("back"),
-        Action::Enter if !matches!(state.top(), crate::app::state::Screen::List(_)) => Some("open"),
-        _ => None,
-    };
-    let mut spans = Vec::new();
-    for a in wanted {
-        if !state.applies(a) {
-            continue;
-        }
-        if let Some(b) = state.keymap.bindings(KeyMode::Normal).iter().find(|b| b.run == a) {
-            spans.push(Span::styled(format!("<{}>", b.on), theme.label));
-            let short = word(a)
-                .unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""))
-                .to_owned();
-            spans.push(Span::styled(format!(" {short}  "), theme.dim));
-        }
-    }
-    Line::from(spans)
 }

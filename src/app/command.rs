@@ -1,12 +1,13 @@
 //! `:` commands: what a command line means (a kind from the context's registry with its
 //! namespace and selector, or one of ktui's own views) and `tab` completion. Owns command
-//! syntax; must not perform I/O (the loop attaches subscriptions afterwards).
+//! syntax; must not perform I/O (it asks for effects: subscriptions, rediscovery, quit).
 
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, ResolveError};
 
-use super::state::{ListView, Screen, UiState};
+use super::effect::Effect;
+use super::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
 const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "quit", "watches"];
@@ -15,16 +16,17 @@ const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "q
 /// optional `-l selector` and an optional namespace or `-A`/`all`; `ctx [name]`,
 /// `informers`/`watches`, `api-resources`/`ar`, `q`/`quit`. An `[aliases]` name first
 /// expands to its command line. A name that only discovery can resolve is kept until
-/// discovery answers.
-pub fn run_command(state: &mut UiState, line: &str) {
+/// discovery answers. Returns the effects it asks for.
+pub fn run_command(state: &mut UiState, line: &str) -> Vec<Effect> {
     run(state, line, false);
+    state.take_effects()
 }
 
 /// [`run_command`]; `asked_again` is set when `line` waited for a rediscovery because its
 /// name was unknown (it is then reported unknown instead of asking once more).
 pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     // A new command replaces one still waiting for discovery.
-    state.pending_command = None;
+    state.screens.pending_command = None;
     let expanded = super::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
     let mut words = line.split_whitespace();
@@ -45,27 +47,26 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
                 continue;
             }
             _ => {
-                state.message = Some(format!("{cmd}: unexpected {w:?}"));
+                state.screens.message = Some(format!("{cmd}: unexpected {w:?}"));
                 return;
             }
         };
         match words.next() {
             Some(v) => *slot = Some(v),
             None => {
-                state.message = Some(format!("{cmd}: {w} needs a value"));
+                state.screens.message = Some(format!("{cmd}: {w} needs a value"));
                 return;
             }
         }
     }
     match cmd {
-        "q" | "q!" | "quit" | "exit" => state.quit = Some(0),
+        "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "informers" | "watches" | "informer" | "watch" => {
-            state.stack.truncate(1);
-            state.stack[0] = Screen::Informers { selected: 0 };
+            state.reset_stack(Screen::Informers { selected: 0 });
         }
         "ar" | "api-resources" | "apiresources" => {
-            state.rediscover = true;
-            state.stack.push(Screen::ApiResources {
+            state.emit(Effect::Rediscover);
+            state.push(Screen::ApiResources {
                 selected: 0,
                 filter: String::new(),
             });
@@ -74,36 +75,37 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             Some(name) => super::update::switch_context(state, name),
             None => {
                 let selected = state
+                    .conn
                     .context
                     .as_ref()
-                    .and_then(|c| state.contexts.iter().position(|x| x == c));
-                state.stack.push(Screen::Contexts {
+                    .and_then(|c| state.conn.contexts.iter().position(|x| x == c));
+                state.push(Screen::Contexts {
                     selected: selected.unwrap_or(0),
                 });
             }
         },
-        other => match state.registry.resolve(other) {
+        other => match state.conn.registry.resolve(other) {
             Ok(kind) => open_kind(state, kind, arg, labels),
-            Err(ResolveError::Unknown) if state.registry.known == Known::BuiltinsOnly => {
+            Err(ResolveError::Unknown) if state.conn.registry.known == Known::BuiltinsOnly => {
                 state.note(format!("{other}: waiting for API discovery…"));
-                state.pending_command = Some((line.to_owned(), false));
+                state.screens.pending_command = Some((line.to_owned(), false));
             }
             Err(ResolveError::Unknown) if !asked_again => {
                 // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
                 state.note(format!("{other}: not known yet; asking the API server again…"));
-                state.pending_command = Some((line.to_owned(), true));
-                state.rediscover = true;
+                state.screens.pending_command = Some((line.to_owned(), true));
+                state.emit(Effect::Rediscover);
             }
             Err(ResolveError::Unknown) => {
-                state.message = Some(format!(
+                state.screens.message = Some(format!(
                     "unknown command or resource: {other} (see :api-resources)"
                 ))
             }
             Err(ResolveError::Ambiguous(names)) => {
-                state.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
+                state.screens.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
             }
             Err(ResolveError::NotListable(name)) => {
-                state.message = Some(format!("{name} cannot be listed and watched"))
+                state.screens.message = Some(format!("{name} cannot be listed and watched"))
             }
         },
     }
@@ -114,21 +116,20 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
 pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Option<&str>) {
     match ns {
         Some("-A") | Some("all") | Some("*") => {
-            state.namespace = None;
-            state.explicit_all = true;
+            state.conn.namespace = None;
+            state.conn.explicit_all = true;
         }
         Some(ns) => {
-            state.namespace = Some(ns.to_owned());
-            state.explicit_all = false;
+            state.conn.namespace = Some(ns.to_owned());
+            state.conn.explicit_all = false;
         }
         None => {}
     }
-    let mut key = ResourceKey::new(kind, state.namespace.as_deref());
+    let mut key = ResourceKey::new(kind, state.conn.namespace.as_deref());
     if let Some(sel) = labels {
         key = key.with_labels(sel);
     }
-    state.stack.clear();
-    state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+    state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
 }
 
 /// Completes the command's first word against ktui's commands, `[aliases]` and the
@@ -139,7 +140,7 @@ pub fn complete(state: &mut UiState, typed: &str) -> String {
     // `:ctx <tab>` completes context names (as they are: they may hold upper case).
     for cmd in ["ctx ", "context ", "contexts "] {
         if let Some(rest) = t.strip_prefix(cmd).filter(|r| !r.contains(' ')) {
-            let contexts = state.contexts.clone();
+            let contexts = state.conn.contexts.clone();
             return match pick(state, &contexts, rest) {
                 Some(done) => format!("{cmd}{done}"),
                 None => typed.to_owned(),
@@ -150,9 +151,9 @@ pub fn complete(state: &mut UiState, typed: &str) -> String {
     if t.is_empty() || t.contains(' ') {
         return typed.to_owned();
     }
-    let mut names = state.registry.names();
+    let mut names = state.conn.registry.names();
     names.extend(COMMANDS.iter().map(|c| c.to_string()));
-    names.extend(state.aliases.keys().cloned());
+    names.extend(state.settings.aliases.keys().cloned());
     names.sort();
     names.dedup();
     pick(state, &names, &t).unwrap_or_else(|| typed.to_owned())

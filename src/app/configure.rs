@@ -2,8 +2,8 @@
 //! per-context overrides once the context is known. Owns that mapping; must not read files
 //! (the config is loaded by `main`) or perform I/O.
 
+use crate::config::theme::ThemeSpec;
 use crate::config::Config;
-use crate::ui::theme::Theme;
 
 use super::state::UiState;
 
@@ -11,18 +11,19 @@ use super::state::UiState;
 /// whenever the context in use is known or changes. `cli_readonly` is `--readonly`, which a
 /// context's `readonly = false` cannot undo.
 pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_readonly: bool) {
-    state.keymap = config.keymap();
-    state.theme = theme_for(config, context);
-    state.aliases = config.aliases.clone();
-    state.readonly = cli_readonly || config.readonly_for(context);
-    state.favourites = config.favourites_for(context).to_vec();
-    state.fallback = config.fallback_for(context).to_vec();
-    state.icons = config.ui.icons;
+    state.settings.keymap = config.keymap();
+    state.settings.theme = theme_for(config, context);
+    state.settings.aliases = config.aliases.clone();
+    state.settings.readonly = cli_readonly || config.readonly_for(context);
+    state.settings.favourites = config.favourites_for(context).to_vec();
+    state.settings.fallback = config.fallback_for(context).to_vec();
+    state.settings.icons = config.ui.icons;
 }
 
-/// The theme of `context` with the configured colour support.
-pub fn theme_for(config: &Config, context: Option<&str>) -> Theme {
-    Theme::load(config.theme_for(context), config.ui.colors.support()).unwrap_or_else(Theme::from_env)
+/// The theme of `context` with the configured colour support (`[ui] colors`; `auto` reads
+/// `NO_COLOR`, `COLORTERM` and `TERM` here, never in `UiState::new`).
+pub fn theme_for(config: &Config, context: Option<&str>) -> ThemeSpec {
+    ThemeSpec::load(config.theme_for(context), config.ui.colors.support()).unwrap_or_else(ThemeSpec::dark)
 }
 
 /// `line` with its first word replaced by the alias it names, if it does (`[aliases]`,
@@ -31,7 +32,7 @@ pub fn theme_for(config: &Config, context: Option<&str>) -> Theme {
 pub fn expand_alias(state: &UiState, line: &str) -> Option<String> {
     let line = line.trim();
     let (first, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let target = state.aliases.get(first)?;
+    let target = state.settings.aliases.get(first)?;
     Some(if rest.trim().is_empty() {
         target.clone()
     } else {
@@ -44,7 +45,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::app::state::{ListView, Screen};
+    use crate::app::state::{ListState, Screen};
     use crate::keys::Action;
     use crate::keys::{KeyMode, KeyPress, Lookup};
     use crate::kube::builtin::BuiltinKind;
@@ -53,7 +54,7 @@ mod tests {
     fn state() -> UiState {
         let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
         UiState::new(
-            Screen::List(Box::new(ListView::new(key, None))),
+            Screen::List(Box::new(ListState::new(key, None))),
             Some("default".into()),
             false,
         )
@@ -69,11 +70,11 @@ mod tests {
         .unwrap();
         let mut s = state();
         apply(&mut s, &cfg, Some("prod"), false);
-        assert!(s.readonly);
-        assert_eq!(s.theme.ok.fg, None);
+        assert!(s.settings.readonly);
+        assert_eq!(s.settings.theme.ok.fg, None);
         let q = KeyPress::parse("q").unwrap();
         assert_eq!(
-            s.keymap.lookup(KeyMode::Normal, &[], q),
+            s.settings.keymap.lookup(KeyMode::Normal, &[], q),
             Lookup::Action(Action::Quit)
         );
         assert_eq!(expand_alias(&s, "web").as_deref(), Some("pods -l app=web"));
@@ -83,7 +84,7 @@ mod tests {
         );
         assert_eq!(expand_alias(&s, "pods"), None);
         apply(&mut s, &cfg, Some("dev"), false);
-        assert!(!s.readonly);
+        assert!(!s.settings.readonly);
     }
 
     #[test]

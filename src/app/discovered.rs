@@ -1,27 +1,47 @@
 //! Adopting a new [`Registry`] from discovery: views of a kind whose CRD was deleted close
 //! with a message, views of a CRD whose printer columns changed re-subscribe, unavailable API
 //! groups are reported, and a command waiting for discovery runs. Owns those rules; must not
-//! perform I/O.
+//! perform I/O (closing and re-subscribing views are effects).
 
 use std::sync::Arc;
 
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, Registry};
 
-use super::state::{ListView, Screen, UiState};
+use super::effect::Effect;
+use super::state::{ListState, Screen, UiState, ViewId};
 
-/// Replaces the registry and brings the view stack in line with it.
-pub fn adopt(state: &mut UiState, registry: Registry) {
+/// What a new registry means for one view.
+enum Fate {
+    /// Nothing changed.
+    Same,
+    /// Its kind has another version or other printer columns: it subscribes again.
+    Changed,
+    /// Its kind is no longer served: it closes.
+    Gone(Kind),
+}
+
+/// Replaces the registry and brings the view stack in line with it; returns the effects
+/// (views closed or re-subscribed, the effects of a command that waited for discovery).
+pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
     let discovered = registry.known == Known::Discovered;
     let mut gone: Vec<String> = Vec::new();
+    let mut changed: Vec<ViewId> = Vec::new();
     if discovered {
-        state.stack.retain_mut(|s| match refresh(&registry, s) {
-            Some(kind) => {
+        state.retain_views(|id, s| match refresh(&registry, s) {
+            Fate::Gone(kind) => {
                 gone.push(kind.full_name());
                 false
             }
-            None => true,
+            Fate::Changed => {
+                changed.push(id);
+                true
+            }
+            Fate::Same => true,
         });
+    }
+    for id in changed {
+        state.resubscribe(id);
     }
     let mut notes = Vec::new();
     gone.dedup();
@@ -38,48 +58,48 @@ pub fn adopt(state: &mut UiState, registry: Registry) {
         let names: Vec<&str> = registry.broken.iter().map(|b| b.group_version.as_str()).collect();
         notes.push(format!("API groups unavailable: {} (see :ar)", names.join(", ")));
     }
-    state.registry = Arc::new(registry);
-    if state.stack.is_empty() {
+    state.conn.registry = Arc::new(registry);
+    if state.depth() == 0 {
         let pods = crate::kube::key::ResourceKey::new(
             crate::kube::builtin::BuiltinKind::Pod,
-            state.namespace.as_deref(),
+            state.conn.namespace.as_deref(),
         );
-        state
-            .stack
-            .push(Screen::List(Box::new(ListView::new(pods, None))));
+        state.push(Screen::List(Box::new(ListState::new(pods, None))));
     }
     if discovered {
-        if let Some((line, asked_again)) = state.pending_command.take() {
+        if let Some((line, asked_again)) = state.screens.pending_command.take() {
             // Its "waiting" note is answered now, one way or the other.
-            state.message = None;
-            state.info = false;
+            state.screens.message = None;
+            state.screens.info = false;
             super::command::run(state, &line, asked_again);
         }
     }
-    if !notes.is_empty() && state.message.is_none() {
-        state.message = Some(notes.join(" · "));
+    if !notes.is_empty() && state.screens.message.is_none() {
+        state.screens.message = Some(notes.join(" · "));
     }
+    state.take_effects()
 }
 
-/// Updates one view to `registry`; returns the kind when the view must close because its
-/// kind is no longer served.
-fn refresh(registry: &Registry, screen: &mut Screen) -> Option<Kind> {
+/// Updates one view to `registry`: what is to become of it.
+fn refresh(registry: &Registry, screen: &mut Screen) -> Fate {
     let key = match screen {
         Screen::List(l) => &mut l.key,
         Screen::Yaml(y) => &mut y.key,
-        _ => return None,
+        _ => return Fate::Same,
     };
-    let Kind::Api(_) = &key.kind else { return None };
+    let Kind::Api(_) = &key.kind else {
+        return Fate::Same;
+    };
     match registry.current(&key.kind) {
-        None => Some(key.kind.clone()),
+        None => Fate::Gone(key.kind.clone()),
         Some(k) if *k != key.kind => {
             key.kind = k.clone();
             match screen {
                 Screen::List(l) => {
                     // New printer columns or version: a fresh informer and cache; what the
                     // user set up stays.
-                    let view = ListView::new(l.key.clone(), l.origin.clone());
-                    **l = ListView {
+                    let view = ListState::new(l.key.clone(), l.origin.clone());
+                    **l = ListState {
                         filter: std::mem::take(&mut l.filter),
                         sort: l.sort,
                         reverse: l.reverse,
@@ -95,8 +115,8 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Option<Kind> {
                 }
                 _ => {}
             }
-            None
+            Fate::Changed
         }
-        Some(_) => None,
+        Some(_) => Fate::Same,
     }
 }

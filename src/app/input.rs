@@ -1,34 +1,34 @@
 //! Terminal input for the loop: keys through the keymap (chords, prompt typing) and the mouse
-//! (wheel, click to select). Owns that translation; must not perform I/O.
+//! (wheel, click to select). Owns that translation; must not perform I/O (it returns the
+//! effects `update` asks for).
 
+use super::effect::Effect;
 use super::state::UiState;
 use super::update::{type_char, update};
 use crate::keys::{KeyMode, KeyPress, Lookup};
 
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
-pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> bool {
+/// `None` when the event changes nothing; else the effects asked for.
+pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<Vec<Effect>> {
     use crate::keys::Action;
     use crossterm::event::{MouseButton, MouseEventKind};
+    let mut effects = Vec::new();
     match m.kind {
-        MouseEventKind::ScrollDown => (0..3).for_each(|_| update(state, Action::Down)),
-        MouseEventKind::ScrollUp => (0..3).for_each(|_| update(state, Action::Up)),
+        MouseEventKind::ScrollDown => (0..3).for_each(|_| effects.extend(update(state, Action::Down))),
+        MouseEventKind::ScrollUp => (0..3).for_each(|_| effects.extend(update(state, Action::Up))),
         MouseEventKind::Down(MouseButton::Left) => {
-            let Some(l) = state.top_list_mut() else {
-                return false;
-            };
+            let l = state.top_list_mut()?;
             // Header (2 lines), the sparkline of timelines, the border and the column header.
             let first = 4 + u16::from(l.is_timeline());
-            let Some(i) = m.row.checked_sub(first) else {
-                return false;
-            };
+            let i = m.row.checked_sub(first)?;
             let target = l.offset + usize::from(i);
             if target >= l.cache.len() {
-                return false;
+                return None;
             }
             if target != l.selected {
                 // Moving through `update` keeps the timeline's tail-mode bookkeeping right.
                 let delta = target as i64 - l.selected as i64;
-                update(state, if delta > 0 { Action::Down } else { Action::Up });
+                effects.extend(update(state, if delta > 0 { Action::Down } else { Action::Up }));
                 if let Some(l) = state.top_list_mut() {
                     l.selected = target;
                     l.selected_key = l
@@ -38,32 +38,34 @@ pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> 
                 }
             }
         }
-        _ => return false,
+        _ => return None,
     }
-    true
+    Some(effects)
 }
 
-/// One key press: an action from the keymap, part of a chord, or a typed character.
-pub(super) fn on_key(state: &mut UiState, key: KeyPress) {
-    let mode = if state.prompt.is_some() {
+/// One key press: an action from the keymap, part of a chord, or a typed character; returns
+/// the effects asked for.
+pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
+    let mode = if state.screens.prompt.is_some() {
         KeyMode::Prompt
     } else {
         KeyMode::Normal
     };
-    let pending = std::mem::take(&mut state.pending);
-    match state.keymap.lookup(mode, &pending, key) {
-        Lookup::Action(a) => update(state, a),
-        Lookup::Pending(p) => state.pending = p,
+    let pending = std::mem::take(&mut state.screens.pending);
+    match state.settings.keymap.lookup(mode, &pending, key) {
+        Lookup::Action(a) => return update(state, a),
+        Lookup::Pending(p) => state.screens.pending = p,
         Lookup::None => {
             if mode == KeyMode::Prompt {
                 if let crossterm::event::KeyCode::Char(c) = key.code {
                     if key.mods.is_empty() {
-                        type_char(state, c);
+                        return type_char(state, c);
                     }
                 }
-            } else if state.help {
-                state.help = false;
+            } else if state.screens.help {
+                state.screens.help = false;
             }
         }
     }
+    Vec::new()
 }

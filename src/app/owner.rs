@@ -7,7 +7,7 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::row::{Cell, Owner};
 
-use super::state::{ListView, Screen, UiState};
+use super::state::{ListState, Screen, UiState};
 
 /// Opens the owner's list with the owner selected (`esc` comes back).
 pub fn jump(state: &mut UiState) {
@@ -24,7 +24,7 @@ pub fn jump(state: &mut UiState) {
     let from = format!("{}/{}", kind.singular(), row.name);
     if let Some(owner) = &row.owner {
         let Some(owner_kind) = kind_of(state, owner) else {
-            state.message = Some(format!(
+            state.screens.message = Some(format!(
                 "owner {}/{} of {from}: that kind is not served",
                 owner.kind, owner.name
             ));
@@ -36,17 +36,18 @@ pub fn jump(state: &mut UiState) {
     if kind == BuiltinKind::Pod {
         match node_of(&row.cells) {
             Some(node) => open_selected(state, BuiltinKind::Node.into(), None, &node, from),
-            None => state.message = Some(format!("{from} has no owner and is not scheduled")),
+            None => state.screens.message = Some(format!("{from} has no owner and is not scheduled")),
         }
         return;
     }
-    state.message = Some(format!("{from} has no owner"));
+    state.screens.message = Some(format!("{from} has no owner"));
 }
 
 /// The kind an owner reference names: same group (from `apiVersion`) and `kind`.
 fn kind_of(state: &UiState, owner: &Owner) -> Option<Kind> {
     let group = owner.api_version.rsplit_once('/').map_or("", |(g, _)| g);
     state
+        .conn
         .registry
         .kinds
         .iter()
@@ -68,8 +69,8 @@ fn node_of(cells: &[Cell]) -> Option<String> {
 }
 
 fn open_selected(state: &mut UiState, kind: Kind, ns: Option<&str>, name: &str, from: String) {
-    let mut view = ListView::new(ResourceKey::new(kind, ns), Some(format!("owner of {from}")));
+    let mut view = ListState::new(ResourceKey::new(kind, ns), Some(format!("owner of {from}")));
     let ns = view.key.namespace.clone();
     view.target = Some((ns, name.into()));
-    state.stack.push(Screen::List(Box::new(view)));
+    state.push(Screen::List(Box::new(view)));
 }

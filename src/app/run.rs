@@ -1,8 +1,10 @@
-//! The event loop: await one event, drain the rest, update, attach subscriptions, draw only
-//! when something changed (at most `[ui] max_fps` times a second, default 60). Owns wiring of
-//! terminal, signals, client and pool; must not block on the network (the client is built in
-//! a spawned task).
+//! The event loop: await one event, drain the rest, update, execute the effects the update
+//! returned (in one `match`, see `Wiring::execute`), draw only when something changed (at
+//! most `[ui] max_fps` times a second, default 60). Owns wiring of terminal, signals, client
+//! and pool, and every subscription and object watch, kept by view id; must not block on the
+//! network (the client is built in a spawned task).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,16 +20,18 @@ use crate::kube::client::{self, ClusterInfo};
 use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
-use crate::kube::object::watch_object;
-use crate::kube::pool::InformerPool;
+use crate::kube::object::{watch_object, ObjectWatch};
+use crate::kube::pool::{InformerPool, Subscription};
 use crate::kube::registry::Registry;
 use crate::kube::store::StoreChanged;
 use crate::terminal::TerminalGuard;
 
 use super::command::run_command;
 use super::configure;
+use super::connect::connected;
+use super::effect::Effect;
 use super::input::{on_key, on_mouse};
-use super::state::{Conn, ListView, Screen, Source, UiState};
+use super::state::{Conn, Feed, ListState, ObjectFeed, Screen, Source, UiState, ViewId};
 use super::tasks::{spawn_connect, spawn_signals, spawn_terminal_reader};
 use super::update::type_char;
 use crate::keys::KeyPress;
@@ -56,7 +60,8 @@ pub enum Event {
     Signal(&'static str),
 }
 
-/// What runs on the network runtime for the context in use.
+/// What runs on the network runtime for the context in use. Dropped as a whole on a context
+/// switch or exit: every informer, watch and discovery task of the context stops.
 struct Session {
     /// The informers of the context, shared by every view.
     pool: InformerPool,
@@ -64,6 +69,16 @@ struct Session {
     discovery: tokio::task::AbortHandle,
     /// Wakes that task for a rediscovery.
     rediscover: Arc<tokio::sync::Notify>,
+    /// What feeds each view on the stack, by view id: the loop owns these, not the views.
+    feeds: HashMap<ViewId, Held>,
+}
+
+/// What the loop holds for one view: its informer subscriptions (a list's rows, a describe
+/// view's events) and its object watch. Dropping it releases them.
+#[derive(Default)]
+struct Held {
+    subs: Vec<Subscription>,
+    watch: Option<ObjectWatch>,
 }
 
 impl Drop for Session {
@@ -75,13 +90,18 @@ impl Drop for Session {
     }
 }
 
-/// The loop's senders and settings that event handling needs.
+/// The loop's wiring: senders, the connection attempt in force and its session.
 struct Wiring<'a> {
-    tx: &'a UnboundedSender<Event>,
-    store_tx: &'a UnboundedSender<StoreChanged>,
-    net: &'a tokio::runtime::Handle,
+    cli: &'a Cli,
+    tx: UnboundedSender<Event>,
+    store_tx: UnboundedSender<StoreChanged>,
+    net: tokio::runtime::Handle,
+    informer_config: InformerConfig,
+    /// The connection attempt in force; results of older ones are dropped.
     generation: u64,
-    informer_config: &'a InformerConfig,
+    session: Option<Session>,
+    /// Repaint the whole terminal at the next draw.
+    clear: bool,
 }
 
 /// Grace period before an unused informer stops.
@@ -95,32 +115,39 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     client::install_crypto_provider();
     let (tx, mut rx) = unbounded_channel::<Event>();
     spawn_signals(tx.clone());
-    let mut generation = 1;
-    spawn_connect(&cli, cli.context.clone(), generation, tx.clone(), &net);
-    let mut state = initial_state(&cli, &config);
-    let mut configured_for = state.context.clone();
-    let frame = config.ui.max_fps.frame();
-    let informer_config = InformerConfig {
-        timeline: config.timeline(),
-        ..InformerConfig::default()
+    let (store_tx, mut store_rx) = unbounded_channel::<StoreChanged>();
+    let mut w = Wiring {
+        cli: &cli,
+        tx: tx.clone(),
+        store_tx,
+        net: net.clone(),
+        informer_config: InformerConfig {
+            timeline: config.timeline(),
+            ..InformerConfig::default()
+        },
+        generation: 1,
+        session: None,
+        clear: false,
     };
+    spawn_connect(&cli, cli.context.clone(), w.generation, tx.clone(), &net);
+    let (mut state, first) = initial_state(&cli, &config);
+    let mut configured_for = state.conn.context.clone();
+    let frame = config.ui.max_fps.frame();
     if let Some(ns) = &cli.namespace {
-        state.namespace = Some(ns.clone());
+        state.conn.namespace = Some(ns.clone());
     }
     let mut guard = TerminalGuard::enter(config.ui.mouse)?;
     spawn_terminal_reader(tx.clone());
-    let (store_tx, mut store_rx) = unbounded_channel::<StoreChanged>();
-    {
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            while let Some(c) = store_rx.recv().await {
-                if tx.send(Event::Store(c)).is_err() {
-                    return;
-                }
+    tokio::spawn(async move {
+        while let Some(c) = store_rx.recv().await {
+            if tx.send(Event::Store(c)).is_err() {
+                return;
             }
-        });
+        }
+    });
+    if let Some(code) = w.execute(&mut state, first) {
+        return Ok(code);
     }
-    let mut session: Option<Session> = None;
     let mut dirty = true;
     let mut last_draw: Option<Instant> = None;
     let mut next_tick = Instant::now() + Duration::from_secs(1);
@@ -128,12 +155,15 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         if dirty {
             let due = last_draw.map_or_else(Instant::now, |t| t + frame);
             if Instant::now() >= due {
-                super::prepare::prepare(&mut state);
-                let pool_ref = session.as_ref().map(|s| &s.pool);
-                if matches!(state.top(), Screen::Informers { .. }) {
-                    state.informers_len = pool_ref.map_or(0, |p| p.informers().len());
-                }
-                if state.clear {
+                let size = guard.terminal.size()?;
+                state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
+                super::refresh_top::refresh_top(&mut state);
+                let informers = match (state.top(), &w.session) {
+                    (Screen::Informers { .. }, Some(s)) => s.pool.informers(),
+                    _ => Vec::new(),
+                };
+                state.screens.informers_len = informers.len();
+                if std::mem::take(&mut w.clear) {
                     // Not `Terminal::clear`: it asks the terminal for the cursor position,
                     // whose answer our own input reader would swallow (a 2 s stall, then an
                     // error). Clear the screen and blank both buffers for a full redraw.
@@ -141,14 +171,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     guard.terminal.backend_mut().clear()?;
                     guard.terminal.current_buffer_mut().reset();
                     guard.terminal.swap_buffers();
-                    state.clear = false;
                 }
                 let now = jiff::Timestamp::now().as_second();
-                let mut page_rows = state.page_rows;
-                guard.terminal.draw(|f| {
-                    page_rows = crate::ui::draw(f, &state, pool_ref, now);
-                })?;
-                state.page_rows = page_rows;
+                guard
+                    .terminal
+                    .draw(|f| crate::ui::draw(f, &state, &informers, now))?;
                 last_draw = Some(Instant::now());
                 dirty = false;
                 next_tick = Instant::now() + crate::ui::refresh_interval(&state, now);
@@ -163,160 +190,181 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         // The event that woke us, then everything else already queued.
         let mut next = Some(ev);
         while let Some(ev) = next {
-            let wiring = Wiring {
-                tx: &tx,
-                store_tx: &store_tx,
-                net: &net,
-                generation,
-                informer_config: &informer_config,
-            };
-            dirty |= handle(&mut state, &mut session, ev, &wiring);
+            let (changed, effects) = w.handle(&mut state, ev);
+            dirty |= changed || !effects.is_empty();
+            if let Some(code) = w.execute(&mut state, effects) {
+                drop(w.session.take());
+                drop(guard);
+                return Ok(code);
+            }
             next = rx.try_recv().ok();
         }
-        if std::mem::take(&mut state.save_yaml) {
-            super::save::save(&mut state);
-        }
-        if let Some(context) = state.switch_to.take() {
-            // Context switch: every informer of the old context stops now; results of the
-            // old connection attempt are recognised by their generation and dropped.
-            drop(session.take());
-            generation += 1;
-            reset_for_context(&mut state, &context);
-            spawn_connect(&cli, Some(context), generation, tx.clone(), &net);
-            dirty = true;
-        }
-        if state.context != configured_for {
+        if state.conn.context != configured_for {
             // Per-context theme, read-only and favourites of `[context."name"]`.
-            configured_for = state.context.clone();
+            configured_for = state.conn.context.clone();
             configure::apply(&mut state, &config, configured_for.as_deref(), cli.readonly);
             dirty = true;
-        }
-        if let Some(s) = &session {
-            attach(&mut state, &s.pool, &store_tx);
-            if std::mem::take(&mut state.rediscover) {
-                s.rediscover.notify_one();
-            }
-        }
-        if let Some(code) = state.quit {
-            drop(session.take());
-            drop(guard);
-            return Ok(code);
         }
     }
     Ok(0)
 }
 
-fn initial_state(cli: &Cli, config: &Config) -> UiState {
+/// The state at start and the effects of the command given on the command line (or the
+/// configured default view).
+fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>) {
     let ns = if cli.all_namespaces {
         None
     } else {
         cli.namespace.clone()
     };
-    let first = Screen::List(Box::new(ListView::new(
+    let first = Screen::List(Box::new(ListState::new(
         ResourceKey::new(BuiltinKind::Pod, ns.as_deref()),
         None,
     )));
     let mut state = UiState::new(first, ns, cli.readonly);
-    state.explicit_all = cli.all_namespaces;
-    state.context = cli.context.clone();
+    state.conn.explicit_all = cli.all_namespaces;
+    state.conn.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
-    run_command(
+    let effects = run_command(
         &mut state,
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
     );
-    state
+    (state, effects)
 }
 
-/// Handles one event; returns whether the screen may have changed.
-fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wiring) -> bool {
-    let generation = w.generation;
-    match ev {
-        Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
-            on_key(state, KeyPress::from_event(k));
-            true
-        }
-        Event::Term(TermEvent::Paste(text)) => {
-            for c in text.chars().filter(|c| !c.is_control()) {
-                type_char(state, c);
+impl Wiring<'_> {
+    /// Handles one event; returns whether the screen may have changed and the effects the
+    /// state transition asks for.
+    fn handle(&mut self, state: &mut UiState, ev: Event) -> (bool, Vec<Effect>) {
+        let generation = self.generation;
+        match ev {
+            Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+                (true, on_key(state, KeyPress::from_event(k)))
             }
-            true
-        }
-        Event::Term(TermEvent::Resize(..)) => true,
-        Event::Term(TermEvent::Mouse(m)) => on_mouse(state, m),
-        Event::Term(_) => false,
-        Event::TermGone | Event::Signal(_) => {
-            state.quit = Some(0);
-            true
-        }
-        Event::Store(changed) => visible_keys(state).contains(&changed.key),
-        Event::Tick => true,
-        Event::Kubeconfig {
-            generation: g,
-            contexts,
-            context,
-        } => {
-            if g == generation {
-                state.contexts = contexts;
-                state.context = context;
+            Event::Term(TermEvent::Paste(text)) => {
+                let mut effects = Vec::new();
+                for c in text.chars().filter(|c| !c.is_control()) {
+                    effects.extend(type_char(state, c));
+                }
+                (true, effects)
             }
-            true
-        }
-        Event::Connected(g, _) if g != generation => false,
-        Event::Connected(_, Ok((client, info))) => {
-            adopt_namespace(state, &info);
-            let tx = w.tx.clone();
-            let rediscover = Arc::new(tokio::sync::Notify::new());
-            let publish = move |reg| {
-                let _ = tx.send(Event::Discovered(generation, reg));
-            };
-            let task = keep_current(
-                client.clone(),
-                DiscoveryConfig::default(),
-                rediscover.clone(),
-                publish,
-            );
-            let discovery = w.net.spawn(task).abort_handle();
-            let pool = InformerPool::new_on(
-                w.net.clone(),
-                client,
-                Arc::new(super::decoders::TableDecoders),
-                w.store_tx.clone(),
-                w.informer_config.clone(),
-                GRACE,
-            );
-            *session = Some(Session {
-                pool,
-                discovery,
-                rediscover,
-            });
-            state.conn = Conn::Connected(info);
-            true
-        }
-        Event::Discovered(g, registry) => {
-            if g == generation {
-                super::discovered::adopt(state, registry);
+            Event::Term(TermEvent::Resize(..)) => (true, Vec::new()),
+            Event::Term(TermEvent::Mouse(m)) => match on_mouse(state, m) {
+                Some(effects) => (true, effects),
+                None => (false, Vec::new()),
+            },
+            Event::Term(_) => (false, Vec::new()),
+            Event::TermGone | Event::Signal(_) => (true, vec![Effect::Quit(0)]),
+            Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
+            Event::Tick => (true, Vec::new()),
+            Event::Kubeconfig {
+                generation: g,
+                contexts,
+                context,
+            } => {
+                if g == generation {
+                    state.conn.contexts = contexts;
+                    state.conn.context = context;
+                }
+                (true, Vec::new())
             }
-            g == generation
-        }
-        Event::Connected(_, Err(e)) => {
-            state.conn = Conn::Failed(e);
-            true
+            Event::Connected(g, _) if g != generation => (false, Vec::new()),
+            Event::Connected(_, Ok((client, info))) => {
+                self.start_session(client);
+                (true, connected(state, info))
+            }
+            Event::Discovered(g, registry) if g == generation => {
+                (true, super::discovered::adopt(state, registry))
+            }
+            Event::Discovered(..) => (false, Vec::new()),
+            Event::Connected(_, Err(e)) => {
+                state.conn.status = Conn::Failed(e);
+                (true, Vec::new())
+            }
         }
     }
-}
 
-/// Without `-n`/`-A`, views opened before the client was ready get the context's namespace.
-fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
-    if state.namespace.is_some() || state.explicit_all {
-        return;
+    /// Starts the informer pool and the discovery task of a new client.
+    fn start_session(&mut self, client: kube::Client) {
+        let tx = self.tx.clone();
+        let generation = self.generation;
+        let rediscover = Arc::new(tokio::sync::Notify::new());
+        let publish = move |reg| {
+            let _ = tx.send(Event::Discovered(generation, reg));
+        };
+        let task = keep_current(
+            client.clone(),
+            DiscoveryConfig::default(),
+            rediscover.clone(),
+            publish,
+        );
+        let discovery = self.net.spawn(task).abort_handle();
+        let pool = InformerPool::new_on(
+            self.net.clone(),
+            client,
+            Arc::new(super::decoders::TableDecoders),
+            self.store_tx.clone(),
+            self.informer_config.clone(),
+            GRACE,
+        );
+        self.session = Some(Session {
+            pool,
+            discovery,
+            rediscover,
+            feeds: HashMap::new(),
+        });
     }
-    state.namespace = Some(info.namespace.clone());
-    for s in &mut state.stack {
-        if let Screen::List(l) = s {
-            if l.key.kind.namespaced() && l.key.namespace.is_none() && l.source.is_none() {
-                l.key.namespace = Some(Arc::from(info.namespace.as_str()));
+
+    /// Carries out `effects` in order; `Some(code)` when ktui must exit.
+    fn execute(&mut self, state: &mut UiState, effects: Vec<Effect>) -> Option<u8> {
+        let mut queue = std::collections::VecDeque::from(effects);
+        while let Some(effect) = queue.pop_front() {
+            match effect {
+                Effect::Subscribe(id, key) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let sub = s.pool.subscribe(key);
+                    if state.attach(id, Feed::Rows(Source::of(&sub))) {
+                        s.feeds.entry(id).or_default().subs.push(sub);
+                    }
+                }
+                Effect::WatchObject(id, key, name) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let client = s.pool.client().clone();
+                    let watch = watch_object(s.pool.runtime(), client, key, &name, self.store_tx.clone());
+                    if state.attach(id, Feed::Object(ObjectFeed::of(&watch))) {
+                        s.feeds.entry(id).or_default().watch = Some(watch);
+                    }
+                }
+                Effect::Unsubscribe(id) => {
+                    if let Some(s) = &mut self.session {
+                        s.feeds.remove(&id);
+                    }
+                }
+                Effect::SwitchContext(context) => {
+                    // Every informer and watch of the old context stops now; results of the
+                    // old connection attempt are recognised by their generation and dropped.
+                    drop(self.session.take());
+                    self.generation += 1;
+                    queue.extend(state.reset_for_context(&context));
+                    spawn_connect(
+                        self.cli,
+                        Some(context),
+                        self.generation,
+                        self.tx.clone(),
+                        &self.net,
+                    );
+                }
+                Effect::Save(id) => super::save::save(state, id),
+                Effect::Rediscover => {
+                    if let Some(s) = &self.session {
+                        s.rediscover.notify_one();
+                    }
+                }
+                Effect::Clear => self.clear = true,
+                Effect::Quit(code) => return Some(code),
             }
         }
+        None
     }
 }
 
@@ -335,54 +383,4 @@ fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
             .into_iter()
             .collect(),
     }
-}
-
-/// Subscribes views that have no subscription yet; views popped off the stack dropped theirs.
-fn attach(state: &mut UiState, pool: &InformerPool, store_tx: &UnboundedSender<StoreChanged>) {
-    for s in &mut state.stack {
-        match s {
-            Screen::List(l) if l.source.is_none() => {
-                l.source = Some(Source::subscribed(pool.subscribe(l.key.clone())));
-            }
-            Screen::Yaml(y) if y.watch.is_none() || (y.describe && y.events.is_none()) => {
-                if let Some(key) = y.events_key().filter(|_| y.events.is_none()) {
-                    y.events = Some(Source::subscribed(pool.subscribe(key)));
-                }
-                if y.watch.is_some() {
-                    continue;
-                }
-                let client = pool.client().clone();
-                y.watch = Some(watch_object(
-                    pool.runtime(),
-                    client,
-                    y.key.clone(),
-                    &y.name,
-                    store_tx.clone(),
-                ));
-            }
-            _ => {}
-        }
-    }
-}
-
-/// After a context switch: a fresh pods view in the new context's namespace, nothing stale.
-/// Coming back to a context restores the namespace last used there (k9s does the same).
-fn reset_for_context(state: &mut UiState, context: &str) {
-    if let Some(old) = state.context.take() {
-        let scope = (state.namespace.take(), state.explicit_all);
-        state.last_namespace.insert(old, scope);
-    }
-    let (namespace, explicit_all) = state.last_namespace.get(context).cloned().unwrap_or_default();
-    state.conn = Conn::Connecting;
-    state.context = Some(context.to_owned());
-    state.namespace = namespace;
-    state.explicit_all = explicit_all;
-    state.detail = None;
-    state.registry = Arc::new(Registry::builtins());
-    state.pending_command = None;
-    let first = ListView::new(
-        ResourceKey::new(BuiltinKind::Pod, state.namespace.as_deref()),
-        None,
-    );
-    state.stack = vec![Screen::List(Box::new(first))];
 }

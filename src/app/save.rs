@@ -1,23 +1,26 @@
 //! `ctrl-s` in the YAML or describe view: writes what the view shows to
 //! `<state dir>/saved/<context>_<kind>_<namespace>_<name>.yaml` (or `.describe.txt`), readable
 //! by the user only, and says where. Owns file naming and permissions; must not decide what
-//! is written (that is `YamlView::save_text`: Secret values are always masked).
+//! is written (that is `DetailState::save_text`: Secret values are always masked).
 
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::state::{Screen, UiState};
+use super::state::{Screen, UiState, ViewId};
 use crate::kube::builtin::BuiltinKind;
 
-/// Saves the view on top, if it is a YAML or describe view; the outcome goes to the footer.
-pub fn save(state: &mut UiState) {
-    let Screen::Yaml(y) = state.top() else { return };
+/// Saves view `id`, if it is a YAML or describe view still on the stack (the loop runs this
+/// for `Effect::Save`); the outcome goes to the footer.
+pub fn save(state: &mut UiState, id: ViewId) {
+    let Some((_, Screen::Yaml(y))) = state.views().find(|(i, _)| *i == id) else {
+        return;
+    };
     if y.lines.is_empty() {
-        state.message = Some("nothing to save yet".into());
+        state.screens.message = Some("nothing to save yet".into());
         return;
     }
-    let context = state.context.as_deref().unwrap_or("default");
+    let context = state.conn.context.as_deref().unwrap_or("default");
     let ns = y.key.namespace.as_deref();
     let parts: Vec<&str> = [Some(context), Some(y.key.kind.singular()), ns, Some(&y.name)]
         .into_iter()
@@ -29,7 +32,7 @@ pub fn save(state: &mut UiState) {
     match write_private(&path, &text) {
         Ok(()) if masked => state.note(format!("saved {} (secret values masked)", path.display())),
         Ok(()) => state.note(format!("saved {}", path.display())),
-        Err(e) => state.message = Some(format!("cannot save {}: {e}", path.display())),
+        Err(e) => state.screens.message = Some(format!("cannot save {}: {e}", path.display())),
     }
 }
 
@@ -82,9 +85,10 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::app::yaml::YamlView;
+    use crate::app::state::ObjectFeed;
+    use crate::app::yaml::DetailState;
     use crate::kube::key::ResourceKey;
-    use crate::kube::object::{ObjectView, ObjectWatch};
+    use crate::kube::object::ObjectView;
 
     #[test]
     fn names_are_file_safe_and_files_private() {
@@ -106,9 +110,9 @@ mod tests {
         let key = ResourceKey::new(BuiltinKind::Secret, Some("a"));
         let secret = json!({"metadata": {"name": "db", "namespace": "a",
             "labels": {"evil": "x\u{202e}y\u{1b}"}}, "data": {"password": "aHVudGVyMg=="}});
-        let mut y = YamlView::new(key.clone(), "db");
+        let mut y = DetailState::new(key.clone(), "db");
         y.reveal = true;
-        y.watch = Some(ObjectWatch::fixed(
+        y.watch = Some(ObjectFeed::fixed(
             key,
             ObjectView {
                 object: Some(Arc::new(secret)),

@@ -1,17 +1,22 @@
-//! `UiState`: everything the screen shows that is not a snapshot — the view stack, prompt,
-//! selection, connection facts. Owns UI-local state; must not perform I/O (subscriptions are
-//! attached by the loop, see `run`).
+//! `UiState`: everything the screen shows that is not a snapshot, split by concern —
+//! [`Settings`] (from the config), [`Connection`] (the cluster as far as the UI knows) and
+//! [`Screens`] (the view stack, prompt, overlays, footer message). Owns UI-local state; must
+//! not perform I/O: stack changes queue [`Effect`]s (subscribe, unsubscribe, watch) that
+//! `update` hands to the loop, which owns every subscription and watch by [`ViewId`].
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use crate::config::theme::ThemeSpec;
 use crate::kube::client::ClusterInfo;
 use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
-use crate::kube::pool::Subscription;
 use crate::kube::registry::Registry;
 use crate::kube::row::{ObjRef, Row};
-use crate::kube::store::{ObjKey, Slot, Snapshot};
+use crate::kube::store::{ObjKey, Snapshot};
 
+use super::effect::Effect;
+pub use super::feed::{Feed, ObjectFeed, Source};
 use super::list::ListCache;
 use crate::keys::{KeyPress, Keymap};
 
@@ -49,8 +54,9 @@ pub enum Conn {
     Failed(String),
 }
 
-/// A list of one kind.
-pub struct ListView {
+/// The UI-local state of a list of one kind (what it shows, filter, sort, selection, its
+/// memoised rows); drawn by `ui::list`.
+pub struct ListState {
     /// What to show; the namespace is `None` for all namespaces.
     pub key: ResourceKey,
     /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
@@ -91,10 +97,10 @@ pub struct ListView {
     pub target: Option<ObjKey>,
 }
 
-impl ListView {
+impl ListState {
     /// A list of `key`, unfiltered, sorted by name.
     pub fn new(key: ResourceKey, origin: Option<String>) -> Self {
-        ListView {
+        ListState {
             key,
             origin,
             source: None,
@@ -132,46 +138,15 @@ impl ListView {
     }
 }
 
-/// The rows behind a list view: a slot to read snapshots from and, normally, the informer
-/// subscription that keeps it filled.
-pub struct Source {
-    /// Where the serving informer publishes.
-    pub slot: Arc<Slot>,
-    /// The key of the informer actually serving the view.
-    pub served_by: ResourceKey,
-    /// Rows must be filtered to this namespace (an all-namespaces informer serves the view).
-    pub filter_ns: Option<String>,
-    /// Keeps the informer alive; `None` for fixed slots (tests, snapshots).
-    _sub: Option<Subscription>,
-}
-
-impl Source {
-    /// The source behind a pool subscription.
-    pub fn subscribed(sub: Subscription) -> Source {
-        Source {
-            slot: sub.slot.clone(),
-            served_by: sub.served_by.clone(),
-            filter_ns: sub.filter_namespace().map(str::to_owned),
-            _sub: Some(sub),
-        }
-    }
-
-    /// A source reading a slot nobody fills through a pool (screen tests, benchmarks).
-    pub fn fixed(slot: Arc<Slot>) -> Source {
-        let served_by = slot.peek().key.clone();
-        Source {
-            slot,
-            served_by,
-            filter_ns: None,
-            _sub: None,
-        }
-    }
-}
+/// Identity of one view on the stack, given when it is pushed and never reused: the loop
+/// keys its subscriptions and watches by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ViewId(pub u64);
 
 /// One entry of the view stack.
 pub enum Screen {
     /// A resource list.
-    List(Box<ListView>),
+    List(Box<ListState>),
     /// `:informers`: the list-watch machinery.
     Informers { selected: usize },
     /// `:ctx`: the kubeconfig's contexts; `enter` switches.
@@ -179,178 +154,190 @@ pub enum Screen {
     /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
     ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
-    Yaml(Box<super::yaml::YamlView>),
+    Yaml(Box<super::yaml::DetailState>),
 }
 
-/// The whole UI state.
-pub struct UiState {
-    /// Views, last is on top; never empty.
-    pub stack: Vec<Screen>,
-    /// The open prompt.
-    pub prompt: Option<Prompt>,
-    /// The help overlay is open.
-    pub help: bool,
-    /// Connection facts.
-    pub conn: Conn,
-    /// The current namespace; `None` = all namespaces.
-    pub namespace: Option<String>,
-    /// The user chose all namespaces (`-A`, `:pods all`); the context's namespace must not
-    /// replace `None`.
-    pub explicit_all: bool,
-    /// A one-line message for the footer: errors of commands, or information (see `info`).
-    pub message: Option<String>,
-    /// `message` is information (`saved …`, `waiting for API discovery…`), not an error.
-    pub info: bool,
-    /// Set when ktui should exit with this code.
-    pub quit: Option<u8>,
-    /// Keys typed so far of an unfinished chord (`g` of `g g`).
-    pub pending: Vec<KeyPress>,
+/// What the config says, for the context in use (see `configure::apply`).
+pub struct Settings {
     /// The bindings in use.
     pub keymap: Keymap,
-    /// `--readonly`.
+    /// Colours by role, adapted to the terminal once (see `configure::apply`); `ui::draw`
+    /// builds its styles from it. Plain data: the environment is never read here.
+    pub theme: ThemeSpec,
+    /// `[aliases]` of the config: `:name` runs the command line it maps to.
+    pub aliases: BTreeMap<String, String>,
+    /// `--readonly`, or the context's `readonly = true`.
     pub readonly: bool,
-    /// Rows that fit in the table area at the last draw (for paging).
-    pub page_rows: usize,
-    /// Force a full repaint at the next draw (`ctrl-l`).
-    pub clear: bool,
-    /// The event shown in the detail overlay (`enter` on a timeline row).
-    pub detail: Option<Arc<Row>>,
-    /// Context names of the kubeconfig, in file order (known once it was read).
-    pub contexts: Vec<String>,
-    /// The context in use (or being connected to).
-    pub context: Option<String>,
-    /// Set by `update` when the user picked another context; the loop performs the switch.
-    pub switch_to: Option<String>,
-    /// Set by `update` on `ctrl-s` in the YAML view; the loop writes the file.
-    pub save_yaml: bool,
     /// Favourite namespaces of the context in use (`[namespaces] favourites`), for `1`–`9`.
     pub favourites: Vec<String>,
     /// Namespaces to offer when listing namespaces is forbidden (`[namespaces] fallback`).
     pub fallback: Vec<String>,
     /// Show status icons in the header.
     pub icons: bool,
-    /// Styles by role, loaded once (see `configure::apply`); `ui::draw` uses it.
-    pub theme: crate::ui::theme::Theme,
-    /// `[aliases]` of the config: `:name` runs the command line it maps to.
-    pub aliases: std::collections::BTreeMap<String, String>,
+}
+
+/// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
+/// context offers, and the namespace scope in use.
+pub struct Connection {
+    /// Connecting, connected or failed.
+    pub status: Conn,
+    /// Context names of the kubeconfig, in file order (known once it was read).
+    pub contexts: Vec<String>,
+    /// The context in use (or being connected to).
+    pub context: Option<String>,
     /// The kinds the context offers (built-ins until discovery answers).
     pub registry: Arc<Registry>,
+    /// The current namespace; `None` = all namespaces.
+    pub namespace: Option<String>,
+    /// The user chose all namespaces (`-A`, `:pods all`); the context's namespace must not
+    /// replace `None`.
+    pub explicit_all: bool,
+    /// Per context left: the namespace in use there and whether all namespaces were chosen,
+    /// restored when the user switches back.
+    pub last_namespace: HashMap<String, (Option<String>, bool)>,
+}
+
+/// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
+/// facts the loop learns outside `update` (page size, `:informers` rows).
+pub struct Screens {
+    /// Views with their ids, last is on top; never empty.
+    pub(super) views: Vec<(ViewId, Screen)>,
+    /// The id the next pushed view gets.
+    pub(super) next_id: u64,
+    /// The open prompt.
+    pub prompt: Option<Prompt>,
+    /// The help overlay is open.
+    pub help: bool,
+    /// The event shown in the detail overlay (`enter` on a timeline row).
+    pub detail: Option<Arc<Row>>,
+    /// A one-line message for the footer: errors of commands, or information (see `info`).
+    pub message: Option<String>,
+    /// `message` is information (`saved …`, `waiting for API discovery…`), not an error.
+    pub info: bool,
+    /// Keys typed so far of an unfinished chord (`g` of `g g`).
+    pub pending: Vec<KeyPress>,
     /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
-    /// the registry arrives.
+    /// the registry arrives (see `discovered::adopt`; the loop never polls it).
     /// The flag says it waits for a rediscovery asked because its name was unknown: if it is
     /// still unknown then, it is reported as unknown.
     pub pending_command: Option<(String, bool)>,
-    /// Set by `update` when `:api-resources` opens; the loop asks for a rediscovery.
-    pub rediscover: bool,
-    /// Rows of `:informers` at the last draw (set by the loop; `update` cannot see the pool).
+    /// Rows that fit in the table area of the view on top (for paging), from the layout
+    /// before each draw (`ui::page_rows`).
+    pub page_rows: usize,
+    /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
+    /// see the pool).
     pub informers_len: usize,
-    /// Per context left: the namespace in use there and whether all namespaces were chosen,
-    /// restored when the user switches back.
-    pub last_namespace: std::collections::HashMap<String, (Option<String>, bool)>,
 }
 
-impl UiState {
-    /// A state showing `first` while connecting.
-    pub fn new(first: Screen, namespace: Option<String>, readonly: bool) -> Self {
-        UiState {
-            stack: vec![first],
-            prompt: None,
-            help: false,
-            conn: Conn::Connecting,
-            namespace,
-            explicit_all: false,
-            message: None,
-            info: false,
-            quit: None,
-            pending: Vec::new(),
+/// The whole UI state.
+pub struct UiState {
+    /// From the config.
+    pub settings: Settings,
+    /// The cluster.
+    pub conn: Connection,
+    /// The view stack, prompt and overlays.
+    pub screens: Screens,
+    /// Effects queued by the current transition; `update` (and the other entry points the
+    /// loop calls) hand them over, see [`UiState::take_effects`].
+    pub(super) effects: Vec<Effect>,
+}
+
+impl Settings {
+    /// The defaults before a config is applied: default keymap, the neutral `dark` theme.
+    pub fn new(readonly: bool) -> Settings {
+        Settings {
             keymap: Keymap::defaults(),
+            theme: ThemeSpec::dark(),
+            aliases: BTreeMap::new(),
             readonly,
-            page_rows: 20,
-            clear: false,
-            detail: None,
-            contexts: Vec::new(),
-            context: None,
-            switch_to: None,
-            save_yaml: false,
             favourites: Vec::new(),
             fallback: Vec::new(),
             icons: true,
-            theme: crate::ui::theme::Theme::from_env(),
-            aliases: Default::default(),
-            registry: Arc::new(Registry::builtins()),
-            pending_command: None,
-            rediscover: false,
-            last_namespace: Default::default(),
-            informers_len: 0,
         }
+    }
+}
+
+impl UiState {
+    /// A state showing `first` while connecting, with neutral settings (the default keymap
+    /// and the `dark` theme in 16 colours, whatever the environment says; `configure::apply`
+    /// sets the configured ones).
+    pub fn new(first: Screen, namespace: Option<String>, readonly: bool) -> Self {
+        let mut state = UiState {
+            settings: Settings::new(readonly),
+            conn: Connection {
+                status: Conn::Connecting,
+                contexts: Vec::new(),
+                context: None,
+                registry: Arc::new(Registry::builtins()),
+                namespace,
+                explicit_all: false,
+                last_namespace: HashMap::new(),
+            },
+            screens: Screens {
+                views: Vec::new(),
+                next_id: 0,
+                prompt: None,
+                help: false,
+                detail: None,
+                message: None,
+                info: false,
+                pending: Vec::new(),
+                pending_command: None,
+                page_rows: 20,
+                informers_len: 0,
+            },
+            effects: Vec::new(),
+        };
+        state.push(first);
+        state
     }
 
     /// The view on top.
     pub fn top(&self) -> &Screen {
         // The stack is never empty: `pop` keeps the last view.
-        &self.stack[self.stack.len() - 1]
+        &self.screens.views[self.screens.views.len() - 1].1
     }
 
     /// The view on top, mutable.
     pub fn top_mut(&mut self) -> &mut Screen {
-        let n = self.stack.len() - 1;
-        &mut self.stack[n]
+        let n = self.screens.views.len() - 1;
+        &mut self.screens.views[n].1
+    }
+
+    /// The id of the view on top.
+    pub fn top_id(&self) -> ViewId {
+        self.screens.views[self.screens.views.len() - 1].0
+    }
+
+    /// The views, bottom first, with their ids.
+    pub fn views(&self) -> impl Iterator<Item = (ViewId, &Screen)> {
+        self.screens.views.iter().map(|(id, s)| (*id, s))
+    }
+
+    /// How many views are stacked.
+    pub fn depth(&self) -> usize {
+        self.screens.views.len()
     }
 
     /// The list on top, if the top view is a list.
-    pub fn top_list(&self) -> Option<&ListView> {
+    pub fn top_list(&self) -> Option<&ListState> {
         match self.top() {
             Screen::List(l) => Some(l),
             _ => None,
         }
     }
 
-    /// Whether `action` does something in the current view (drives help and hints).
-    pub fn applies(&self, action: crate::keys::Action) -> bool {
-        use crate::keys::Action::*;
-        let has_row = |l: &ListView| l.cache.selected_row(l.selected).is_some();
-        match (action, self.top_list()) {
-            (ToggleWarnings, Some(l)) => l.is_timeline(),
-            (Yaml | Describe, Some(l)) => has_row(l),
-            (Describe, None) => false,
-            (Favourite(n), Some(l)) => {
-                l.key.kind.namespaced() && (n == 0 || usize::from(n) <= self.favourites.len())
-            }
-            (Favourite(_), None) => false,
-            (Reveal, None) => {
-                matches!(self.top(), Screen::Yaml(y) if !y.describe && y.key.kind == crate::kube::builtin::BuiltinKind::Secret)
-            }
-            (ToggleManaged, None) => matches!(self.top(), Screen::Yaml(y) if !y.describe),
-            (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),
-            (Save | NextMatch, None) => matches!(self.top(), Screen::Yaml(_)),
-            (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
-            (Yaml, None) => false,
-            (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline() && has_row(l),
-            (Enter, None) => matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. }),
-            // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
-            (Enter, Some(l)) => {
-                l.is_timeline()
-                    || l.cache
-                        .selected_row(l.selected)
-                        .is_some_and(|r| r.drill.is_some())
-            }
-            (SortName | SortAge | SortStatus | ToggleWide, None) => false,
-            (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
-            _ => true,
+    /// The list on top, mutable.
+    pub fn top_list_mut(&mut self) -> Option<&mut ListState> {
+        match self.top_mut() {
+            Screen::List(l) => Some(l),
+            _ => None,
         }
     }
 
     /// Shows `text` in the footer as information rather than an error.
     pub fn note(&mut self, text: String) {
-        self.message = Some(text);
-        self.info = true;
-    }
-
-    /// The list on top, mutable.
-    pub fn top_list_mut(&mut self) -> Option<&mut ListView> {
-        match self.top_mut() {
-            Screen::List(l) => Some(l),
-            _ => None,
-        }
+        self.screens.message = Some(text);
+        self.screens.info = true;
     }
 }

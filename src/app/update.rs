@@ -1,5 +1,5 @@
-//! `update`: the pure state transition for one [`Action`] or typed character. Owns what keys
-//! mean; must not perform I/O (subscriptions are attached by the loop afterwards).
+//! `update`: the pure state transition for one [`Action`] or typed character, returning the
+//! [`Effect`]s it asks the loop for. Owns what keys mean; must not perform I/O.
 
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
@@ -7,13 +7,25 @@ use crate::kube::row::{Drill, ObjRef};
 
 pub use super::command::run_command;
 
-use super::state::{ListView, Prompt, Screen, SortBy, UiState};
+use super::effect::Effect;
+use super::state::{ListState, Prompt, Screen, SortBy, UiState};
 use crate::keys::Action;
 
-/// Applies one action.
-pub fn update(state: &mut UiState, action: Action) {
-    state.message = None;
-    state.info = false;
+/// Applies one action; returns the effects it asks for, in order.
+pub fn update(state: &mut UiState, action: Action) -> Vec<Effect> {
+    apply(state, action);
+    state.take_effects()
+}
+
+/// A printable character typed while a prompt is open; returns the effects it asks for.
+pub fn type_char(state: &mut UiState, c: char) -> Vec<Effect> {
+    typed(state, c);
+    state.take_effects()
+}
+
+fn apply(state: &mut UiState, action: Action) {
+    state.screens.message = None;
+    state.screens.info = false;
     if !matches!(
         action,
         Action::Up
@@ -28,30 +40,35 @@ pub fn update(state: &mut UiState, action: Action) {
     ) {
         // The user went elsewhere: a command still waiting for discovery must not take
         // the screen later.
-        state.pending_command = None;
+        state.screens.pending_command = None;
     }
-    if state.help && !matches!(action, Action::Quit | Action::Redraw) {
+    if state.screens.help && !matches!(action, Action::Quit | Action::Redraw) {
         // Any key closes help; it is an overlay, not a view.
-        state.help = false;
+        state.screens.help = false;
         return;
     }
-    if state.detail.is_some() && !matches!(action, Action::Quit | Action::Redraw) {
-        state.detail = None;
+    if state.screens.detail.is_some() && !matches!(action, Action::Quit | Action::Redraw) {
+        state.screens.detail = None;
         return;
     }
-    if let Some(prompt) = state.prompt.clone() {
+    if let Some(prompt) = state.screens.prompt.clone() {
         return update_prompt(state, prompt, action);
+    }
+    if !state.applies(action) {
+        return;
     }
     if super::yaml_update::handle(state, action) {
         return;
     }
-    let page = state.page_rows.max(1);
+    let page = state.screens.page_rows.max(1);
     match action {
-        Action::Quit => state.quit = Some(0),
-        Action::CommandMode => state.prompt = Some(Prompt::Command(String::new())),
+        Action::Quit => state.emit(Effect::Quit(0)),
+        Action::CommandMode => state.screens.prompt = Some(Prompt::Command(String::new())),
         Action::FilterMode => match state.top() {
-            Screen::List(l) => state.prompt = Some(Prompt::Filter(l.filter.clone())),
-            Screen::ApiResources { filter, .. } => state.prompt = Some(Prompt::Filter(filter.clone())),
+            Screen::List(l) => state.screens.prompt = Some(Prompt::Filter(l.filter.clone())),
+            Screen::ApiResources { filter, .. } => {
+                state.screens.prompt = Some(Prompt::Filter(filter.clone()))
+            }
             _ => {}
         },
         Action::Back => back(state),
@@ -62,7 +79,7 @@ pub fn update(state: &mut UiState, action: Action) {
         Action::PageDown => move_by(state, page as i64),
         Action::Top => move_by(state, i64::MIN / 2),
         Action::Bottom => move_by(state, i64::MAX / 2),
-        Action::Help => state.help = true,
+        Action::Help => state.screens.help = true,
         Action::SortName => sort(state, SortBy::Name),
         Action::SortAge => sort(state, SortBy::Age),
         Action::SortStatus => sort(state, SortBy::Status),
@@ -71,7 +88,7 @@ pub fn update(state: &mut UiState, action: Action) {
                 l.wide = !l.wide;
             }
         }
-        Action::Redraw => state.clear = true,
+        Action::Redraw => state.emit(Effect::Clear),
         Action::ToggleWarnings => {
             if let Some(l) = state.top_list_mut().filter(|l| l.is_timeline()) {
                 l.warnings_only = !l.warnings_only;
@@ -94,11 +111,10 @@ pub fn update(state: &mut UiState, action: Action) {
     }
 }
 
-/// A printable character typed while a prompt is open.
-pub fn type_char(state: &mut UiState, c: char) {
-    state.message = None;
-    state.info = false;
-    match &mut state.prompt {
+fn typed(state: &mut UiState, c: char) {
+    state.screens.message = None;
+    state.screens.info = false;
+    match &mut state.screens.prompt {
         Some(Prompt::Command(s)) => s.push(c),
         Some(Prompt::Filter(s)) => {
             s.push(c);
@@ -106,7 +122,7 @@ pub fn type_char(state: &mut UiState, c: char) {
             set_filter(state, text);
         }
         Some(Prompt::Confirm(_)) => {
-            state.prompt = None;
+            state.screens.prompt = None;
             super::yaml_update::confirmed(state, c == 'y' || c == 'Y');
         }
         None => {}
@@ -115,32 +131,32 @@ pub fn type_char(state: &mut UiState, c: char) {
 
 fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
     match (prompt, action) {
-        (_, Action::Quit) => state.quit = Some(0),
+        (_, Action::Quit) => state.emit(Effect::Quit(0)),
         (Prompt::Command(text), Action::Submit) => {
-            state.prompt = None;
-            super::command::run_command(state, text.trim());
+            state.screens.prompt = None;
+            super::command::run(state, text.trim(), false);
         }
-        (Prompt::Filter(_), Action::Submit) => state.prompt = None,
+        (Prompt::Filter(_), Action::Submit) => state.screens.prompt = None,
         (Prompt::Confirm(_), _) => {
-            state.prompt = None;
+            state.screens.prompt = None;
             super::yaml_update::confirmed(state, false);
         }
-        (Prompt::Command(_), Action::Cancel) => state.prompt = None,
+        (Prompt::Command(_), Action::Cancel) => state.screens.prompt = None,
         (Prompt::Filter(_), Action::Cancel) => {
-            state.prompt = None;
+            state.screens.prompt = None;
             set_filter(state, String::new());
         }
         (Prompt::Command(mut s), Action::Backspace) => {
             s.pop();
-            state.prompt = Some(Prompt::Command(s));
+            state.screens.prompt = Some(Prompt::Command(s));
         }
         (Prompt::Filter(mut s), Action::Backspace) => {
             s.pop();
-            state.prompt = Some(Prompt::Filter(s.clone()));
+            state.screens.prompt = Some(Prompt::Filter(s.clone()));
             set_filter(state, s);
         }
         (Prompt::Command(s), Action::Complete) => {
-            state.prompt = Some(Prompt::Command(super::command::complete(state, &s)));
+            state.screens.prompt = Some(Prompt::Command(super::command::complete(state, &s)));
         }
         _ => {}
     }
@@ -186,37 +202,41 @@ fn back(state: &mut UiState) {
             return;
         }
     }
-    if state.stack.len() > 1 {
-        state.stack.pop();
-    }
+    state.pop();
 }
 
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
 pub(super) fn switch_context(state: &mut UiState, name: &str) {
-    if !state.contexts.iter().any(|c| c == name) {
-        state.message = Some(format!("no context {name:?} in the kubeconfig"));
+    if !state.conn.contexts.iter().any(|c| c == name) {
+        state.screens.message = Some(format!("no context {name:?} in the kubeconfig"));
         return;
     }
-    state.switch_to = Some(name.to_owned());
+    state.emit(Effect::SwitchContext(name.to_owned()));
 }
 
 /// `enter`: switch to the selected context, open the selected resource of `:ar`, show a
 /// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
     if let Screen::Contexts { selected } = state.top() {
-        if let Some(name) = state.contexts.get(*selected).cloned() {
+        if let Some(name) = state.conn.contexts.get(*selected).cloned() {
             switch_context(state, &name);
         }
         return;
     }
     if let Screen::ApiResources { selected, filter } = state.top() {
-        if let Some((kind, r)) = state.registry.listing_matching(filter).into_iter().nth(*selected) {
+        if let Some((kind, r)) = state
+            .conn
+            .registry
+            .listing_matching(filter)
+            .into_iter()
+            .nth(*selected)
+        {
             if r.listable() {
                 // Pushed, so that `esc` comes back to the listing.
-                let key = ResourceKey::new(kind, state.namespace.as_deref());
-                state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+                let key = ResourceKey::new(kind, state.conn.namespace.as_deref());
+                state.push(Screen::List(Box::new(ListState::new(key, None))));
             } else {
-                state.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
+                state.screens.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
         }
         return;
@@ -226,7 +246,7 @@ pub(super) fn enter(state: &mut UiState) {
         return;
     };
     if row.event.is_some() {
-        state.detail = Some(row);
+        state.screens.detail = Some(row);
         return;
     }
     let kind = list.kind().clone();
@@ -234,11 +254,10 @@ pub(super) fn enter(state: &mut UiState) {
     let title = format!("{}/{}", kind.singular(), row.name);
     let key = match &row.drill {
         Some(Drill::Namespace(name)) => {
-            state.namespace = Some(name.to_string());
-            state.explicit_all = false;
+            state.conn.namespace = Some(name.to_string());
+            state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            state.stack.clear();
-            state.stack.push(Screen::List(Box::new(ListView::new(key, None))));
+            state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -247,9 +266,7 @@ pub(super) fn enter(state: &mut UiState) {
         }
         None => return,
     };
-    state
-        .stack
-        .push(Screen::List(Box::new(ListView::new(key, Some(title)))));
+    state.push(Screen::List(Box::new(ListState::new(key, Some(title)))));
 }
 
 /// `shift-e`: the live timeline of the selected object — events whose involvedObject has
@@ -269,16 +286,16 @@ fn object_events(state: &mut UiState) {
         uid: row.uid.clone(),
     };
     let key = ResourceKey::new(BuiltinKind::Event, row.namespace.as_deref());
-    let mut view = ListView::new(key, Some(format!("{}/{}", kind.singular(), row.name)));
+    let mut view = ListState::new(key, Some(format!("{}/{}", kind.singular(), row.name)));
     view.object = Some(object);
-    state.stack.push(Screen::List(Box::new(view)));
+    state.push(Screen::List(Box::new(view)));
 }
 
 /// `0`–`9`: the same kind in favourite namespace `n` (`0` = all namespaces).
 fn favourite(state: &mut UiState, n: u8) {
     let ns = match n {
         0 => None,
-        n => match state.favourites.get(usize::from(n) - 1) {
+        n => match state.settings.favourites.get(usize::from(n) - 1) {
             Some(ns) => Some(ns.clone()),
             None => return,
         },
@@ -288,13 +305,13 @@ fn favourite(state: &mut UiState, n: u8) {
         return;
     }
     let kind = l.key.kind.clone();
-    state.explicit_all = ns.is_none();
-    state.namespace = ns.clone();
-    let view = ListView::new(ResourceKey::new(kind, ns.as_deref()), None);
-    state.stack = vec![Screen::List(Box::new(view))];
+    state.conn.explicit_all = ns.is_none();
+    state.conn.namespace = ns.clone();
+    let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
+    state.reset_stack(Screen::List(Box::new(view)));
 }
 
-fn reset_position(l: &mut ListView) {
+fn reset_position(l: &mut ListState) {
     l.selected = 0;
     l.offset = 0;
     l.selected_key = None;
@@ -317,10 +334,10 @@ fn sort(state: &mut UiState, by: SortBy) {
 }
 
 fn move_by(state: &mut UiState, delta: i64) {
-    let n_contexts = state.contexts.len();
-    let n_informers = state.informers_len;
+    let n_contexts = state.conn.contexts.len();
+    let n_informers = state.screens.informers_len;
     let n_resources = match state.top() {
-        Screen::ApiResources { filter, .. } => state.registry.listing_matching(filter).len(),
+        Screen::ApiResources { filter, .. } => state.conn.registry.listing_matching(filter).len(),
         _ => 0,
     };
     match state.top_mut() {

@@ -6,16 +6,16 @@
 use crate::detail::yaml::{render, yaml_text};
 use crate::detail::{describe, events};
 use crate::kube::key::ResourceKey;
-use crate::kube::object::ObjectWatch;
 
-/// One YAML view.
-pub struct YamlView {
+/// The UI-local state of one detail view (live YAML or describe of one object); drawn by
+/// `ui::yaml`.
+pub struct DetailState {
     /// What is watched: kind, namespace (no selectors; the watch adds `metadata.name`).
     pub key: ResourceKey,
     /// `metadata.name` of the object.
     pub name: String,
-    /// The live watch, attached by the loop once connected.
-    pub watch: Option<ObjectWatch>,
+    /// What the live watch publishes, attached by the loop once connected.
+    pub watch: Option<super::state::ObjectFeed>,
     /// First line shown.
     pub scroll: usize,
     /// Show `metadata.managedFields`.
@@ -39,10 +39,10 @@ pub struct YamlView {
     pub clock: Option<i64>,
 }
 
-impl YamlView {
+impl DetailState {
     /// A view of `name` of `key.kind` in `key.namespace`.
     pub fn new(key: ResourceKey, name: &str) -> Self {
-        YamlView {
+        DetailState {
             key,
             name: name.to_owned(),
             watch: None,

@@ -1,9 +1,10 @@
 //! Key handling of the YAML view: open it from a list row, scroll, search, toggle
 //! managedFields, reveal Secret values after a confirmation, save. Pure state changes; the
-//! loop attaches the watch and writes saved files.
+//! watch and the saved file are effects the loop carries out.
 
+use super::effect::Effect;
 use super::state::{Prompt, Screen, UiState};
-use super::yaml::YamlView;
+use super::yaml::DetailState;
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
@@ -16,14 +17,14 @@ pub fn open(state: &mut UiState, describe: bool) {
         return;
     };
     let key = ResourceKey::new(list.kind().clone(), row.namespace.as_deref());
-    let mut view = YamlView::new(key, &row.name);
+    let mut view = DetailState::new(key, &row.name);
     view.describe = describe;
-    state.stack.push(Screen::Yaml(Box::new(view)));
+    state.push(Screen::Yaml(Box::new(view)));
 }
 
 /// Handles `action` when the YAML view is on top; returns false when it is not.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let page = state.page_rows.max(1);
+    let page = state.screens.page_rows.max(1);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
@@ -43,15 +44,18 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         }
         Action::FilterMode => {
             let s = y.search.clone();
-            state.prompt = Some(Prompt::Filter(s));
+            state.screens.prompt = Some(Prompt::Filter(s));
         }
         Action::Reveal if y.key.kind == BuiltinKind::Secret && !y.reveal => {
-            state.prompt = Some(Prompt::Confirm(format!(
+            state.screens.prompt = Some(Prompt::Confirm(format!(
                 "decode and show the values of secret {}? (y/n)",
                 crate::kube::sanitize::sanitize(&y.name)
             )));
         }
-        Action::Save => state.save_yaml = true,
+        Action::Save => {
+            let id = state.top_id();
+            state.emit(Effect::Save(id));
+        }
         Action::Enter | Action::SortAge | Action::SortName | Action::SortStatus | Action::ToggleWide => {}
         _ => return false,
     }

@@ -1,9 +1,9 @@
 //! Theme files (`assets/themes/*.toml`, embedded) and the terminal's colour support: colours
 //! by role, each role `{ fg, bg, bold, dim, italic, underline, reversed }`, adapted to what
 //! the terminal can show (true colour → 256 → the 16 ANSI colours → none). Owns parsing and
-//! colour downgrading; must not decide what is drawn.
+//! colour downgrading, as plain data (the UI state keeps a [`ThemeSpec`]; `crate::ui::theme`
+//! turns it into terminal styles); must not decide what is drawn nor mention ratatui.
 
-use ratatui::style::{Color, Modifier, Style};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
@@ -51,18 +51,6 @@ impl ColorSupport {
     /// [`ColorSupport::detect`] on the process environment.
     pub fn from_env() -> ColorSupport {
         Self::detect(|k| std::env::var(k).ok())
-    }
-
-    /// `colors` of `[ui]`: `auto` detects; `none`, `16`, `256`, `truecolor` force.
-    pub fn from_setting(setting: &str) -> Option<ColorSupport> {
-        match setting {
-            "auto" => Some(Self::from_env()),
-            "none" => Some(ColorSupport::None),
-            "16" => Some(ColorSupport::Ansi16),
-            "256" => Some(ColorSupport::Ansi256),
-            "truecolor" => Some(ColorSupport::TrueColor),
-            _ => None,
-        }
     }
 }
 
@@ -117,29 +105,38 @@ pub struct StyleSpec {
 /// A colour as written: one of the 16 ANSI names (`red`, `light_blue`, `dark_gray`, …),
 /// `reset`, a palette index `"0"`–`"255"` or `"#rrggbb"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ColorSpec(pub Color);
+pub enum ColorSpec {
+    /// The terminal's own colour.
+    Reset,
+    /// One of the 16 ANSI colours, by index in [`ANSI_NAMES`] (0 black … 15 white).
+    Ansi(u8),
+    /// An xterm 256-colour palette index.
+    Indexed(u8),
+    /// 24-bit colour.
+    Rgb(u8, u8, u8),
+}
 
-const NAMES: [(&str, Color); 17] = [
-    ("reset", Color::Reset),
-    ("black", Color::Black),
-    ("red", Color::Red),
-    ("green", Color::Green),
-    ("yellow", Color::Yellow),
-    ("blue", Color::Blue),
-    ("magenta", Color::Magenta),
-    ("cyan", Color::Cyan),
-    ("gray", Color::Gray),
-    ("dark_gray", Color::DarkGray),
-    ("light_red", Color::LightRed),
-    ("light_green", Color::LightGreen),
-    ("light_yellow", Color::LightYellow),
-    ("light_blue", Color::LightBlue),
-    ("light_magenta", Color::LightMagenta),
-    ("light_cyan", Color::LightCyan),
-    ("white", Color::White),
+/// The names of the 16 ANSI colours, in palette order (`ColorSpec::Ansi(i)` is `ANSI_NAMES[i]`).
+pub const ANSI_NAMES: [&str; 16] = [
+    "black",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "magenta",
+    "cyan",
+    "gray",
+    "dark_gray",
+    "light_red",
+    "light_green",
+    "light_yellow",
+    "light_blue",
+    "light_magenta",
+    "light_cyan",
+    "white",
 ];
 
-/// Approximate RGB of the 16 ANSI colours (xterm defaults), index order = `NAMES[1..]`.
+/// Approximate RGB of the 16 ANSI colours (xterm defaults), in [`ANSI_NAMES`] order.
 const ANSI_RGB: [(u8, u8, u8); 16] = [
     (0, 0, 0),
     (205, 0, 0),
@@ -162,7 +159,7 @@ const ANSI_RGB: [(u8, u8, u8); 16] = [
 impl<'de> Deserialize<'de> for ColorSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        parse_color(&s).map(ColorSpec).ok_or_else(|| {
+        parse_color(&s).ok_or_else(|| {
             de::Error::custom(format!(
                 "unknown colour {s:?} (an ANSI name like \"light_blue\", \"0\"-\"255\" or \"#rrggbb\")"
             ))
@@ -170,15 +167,19 @@ impl<'de> Deserialize<'de> for ColorSpec {
     }
 }
 
-fn parse_color(s: &str) -> Option<Color> {
-    if let Some((_, c)) = NAMES.iter().find(|(n, _)| *n == s) {
-        return Some(*c);
+/// Parses a colour as written in a theme file (see [`ColorSpec`]).
+pub fn parse_color(s: &str) -> Option<ColorSpec> {
+    if s == "reset" {
+        return Some(ColorSpec::Reset);
+    }
+    if let Some(i) = ANSI_NAMES.iter().position(|n| *n == s) {
+        return Some(ColorSpec::Ansi(i as u8));
     }
     if let Some(hex) = s.strip_prefix('#').filter(|h| h.len() == 6) {
         let v = u32::from_str_radix(hex, 16).ok()?;
-        return Some(Color::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8));
+        return Some(ColorSpec::Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8));
     }
-    s.parse::<u8>().ok().map(Color::Indexed)
+    s.parse::<u8>().ok().map(ColorSpec::Indexed)
 }
 
 /// The built-in theme `name`, parsed.
@@ -192,48 +193,85 @@ pub fn exists(name: &str) -> bool {
     THEMES.iter().any(|(n, _)| *n == name)
 }
 
+impl ThemeSpec {
+    /// The built-in theme `name` (see `assets/themes/`) with colours adapted to `support`;
+    /// without colour support the `mono` theme whatever `name` says. `None` for an unknown
+    /// name. Parses a theme file: call when the settings change, not per frame.
+    pub fn load(name: &str, support: ColorSupport) -> Option<ThemeSpec> {
+        let name = if support == ColorSupport::None {
+            "mono"
+        } else {
+            name
+        };
+        Some(spec(name)?.adapted(support))
+    }
+
+    /// The neutral default, independent of the environment: `dark` in the 16 ANSI colours
+    /// (what it is written in), so it looks the same in every terminal.
+    pub fn dark() -> ThemeSpec {
+        ThemeSpec::load("dark", ColorSupport::Ansi16).unwrap_or_else(ThemeSpec::plain)
+    }
+
+    /// No colours: only the selection reversed (if an embedded theme failed to parse, which
+    /// a unit test rules out).
+    fn plain() -> ThemeSpec {
+        let p = StyleSpec::default();
+        ThemeSpec {
+            description: "plain".into(),
+            label: p,
+            value: p,
+            column: p,
+            selected: StyleSpec { reversed: true, ..p },
+            ok: p,
+            warn: p,
+            error: p,
+            dim: p,
+            highlight: p,
+            border: p,
+        }
+    }
+
+    /// Every role's colours adapted to `support`.
+    pub fn adapted(&self, support: ColorSupport) -> ThemeSpec {
+        let a = |s: &StyleSpec| s.adapted(support);
+        ThemeSpec {
+            description: self.description.clone(),
+            label: a(&self.label),
+            value: a(&self.value),
+            column: a(&self.column),
+            selected: a(&self.selected),
+            ok: a(&self.ok),
+            warn: a(&self.warn),
+            error: a(&self.error),
+            dim: a(&self.dim),
+            highlight: a(&self.highlight),
+            border: a(&self.border),
+        }
+    }
+}
+
 impl StyleSpec {
-    /// The ratatui style, colours adapted to `support`.
-    pub fn style(&self, support: ColorSupport) -> Style {
-        let mut s = Style::new();
-        if let Some(c) = self
-            .fg
-            .map(|c| adapt(c.0, support))
-            .filter(|c| *c != Color::Reset)
-        {
-            s = s.fg(c);
+    /// The same style, colours adapted to `support` (`Reset` colours dropped).
+    pub fn adapted(&self, support: ColorSupport) -> StyleSpec {
+        let adapt_opt =
+            |c: Option<ColorSpec>| c.map(|c| adapt(c, support)).filter(|c| *c != ColorSpec::Reset);
+        StyleSpec {
+            fg: adapt_opt(self.fg),
+            bg: adapt_opt(self.bg),
+            ..*self
         }
-        if let Some(c) = self
-            .bg
-            .map(|c| adapt(c.0, support))
-            .filter(|c| *c != Color::Reset)
-        {
-            s = s.bg(c);
-        }
-        for (on, m) in [
-            (self.bold, Modifier::BOLD),
-            (self.dim, Modifier::DIM),
-            (self.italic, Modifier::ITALIC),
-            (self.underline, Modifier::UNDERLINED),
-            (self.reversed, Modifier::REVERSED),
-        ] {
-            if on {
-                s = s.add_modifier(m);
-            }
-        }
-        s
     }
 }
 
 /// `c` as the terminal can show it: the nearest palette colour, or `Reset` without colour.
-pub fn adapt(c: Color, support: ColorSupport) -> Color {
+pub fn adapt(c: ColorSpec, support: ColorSupport) -> ColorSpec {
     match (support, c) {
-        (ColorSupport::None, _) => Color::Reset,
+        (ColorSupport::None, _) => ColorSpec::Reset,
         (ColorSupport::TrueColor, c) => c,
-        (ColorSupport::Ansi256, Color::Rgb(r, g, b)) => Color::Indexed(nearest_256(r, g, b)),
+        (ColorSupport::Ansi256, ColorSpec::Rgb(r, g, b)) => ColorSpec::Indexed(nearest_256(r, g, b)),
         (ColorSupport::Ansi256, c) => c,
-        (ColorSupport::Ansi16, Color::Rgb(r, g, b)) => nearest_16(r, g, b),
-        (ColorSupport::Ansi16, Color::Indexed(i)) => {
+        (ColorSupport::Ansi16, ColorSpec::Rgb(r, g, b)) => nearest_16(r, g, b),
+        (ColorSupport::Ansi16, ColorSpec::Indexed(i)) => {
             let (r, g, b) = index_rgb(i);
             nearest_16(r, g, b)
         }
@@ -266,9 +304,11 @@ fn dist((r1, g1, b1): (u8, u8, u8), (r2, g2, b2): (u8, u8, u8)) -> u32 {
     d(r1, r2).pow(2) + d(g1, g2).pow(2) + d(b1, b2).pow(2)
 }
 
-fn nearest_16(r: u8, g: u8, b: u8) -> Color {
-    let best = (0..16).min_by_key(|&i| dist(ANSI_RGB[i], (r, g, b))).unwrap_or(0);
-    NAMES[best + 1].1
+fn nearest_16(r: u8, g: u8, b: u8) -> ColorSpec {
+    let best = (0..16u8)
+        .min_by_key(|&i| dist(ANSI_RGB[usize::from(i)], (r, g, b)))
+        .unwrap_or(0);
+    ColorSpec::Ansi(best)
 }
 
 fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
@@ -320,15 +360,17 @@ mod tests {
 
     #[test]
     fn colours_downgrade() {
-        let orange = Color::Rgb(255, 135, 0);
+        let orange = ColorSpec::Rgb(255, 135, 0);
+        let yellow = ColorSpec::Ansi(3);
+        let (blue, dark_gray) = (ColorSpec::Ansi(4), ColorSpec::Ansi(8));
         assert_eq!(adapt(orange, ColorSupport::TrueColor), orange);
-        assert_eq!(adapt(orange, ColorSupport::Ansi256), Color::Indexed(208));
-        assert_eq!(adapt(orange, ColorSupport::Ansi16), Color::Yellow);
-        assert_eq!(adapt(Color::Indexed(244), ColorSupport::Ansi16), Color::DarkGray);
-        assert_eq!(adapt(Color::Blue, ColorSupport::Ansi16), Color::Blue);
-        assert_eq!(adapt(Color::Blue, ColorSupport::None), Color::Reset);
+        assert_eq!(adapt(orange, ColorSupport::Ansi256), ColorSpec::Indexed(208));
+        assert_eq!(adapt(orange, ColorSupport::Ansi16), yellow);
+        assert_eq!(adapt(ColorSpec::Indexed(244), ColorSupport::Ansi16), dark_gray);
+        assert_eq!(adapt(blue, ColorSupport::Ansi16), blue);
+        assert_eq!(adapt(blue, ColorSupport::None), ColorSpec::Reset);
         assert_eq!(parse_color("#ff8700"), Some(orange));
-        assert_eq!(parse_color("light_blue"), Some(Color::LightBlue));
+        assert_eq!(parse_color("light_blue"), Some(ColorSpec::Ansi(12)));
         assert_eq!(parse_color("blurple"), None);
     }
 }

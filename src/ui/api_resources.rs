@@ -27,8 +27,8 @@ pub(super) fn draw(
     state: &UiState,
     (selected, filter): (usize, &str),
     theme: &Theme,
-) -> usize {
-    let reg = &state.registry;
+) {
+    let reg = &state.conn.registry;
     let listing = reg.listing_matching(filter);
     let rows: Vec<Row> = listing
         .iter()
@@ -80,8 +80,7 @@ pub(super) fn draw(
             theme.warn,
         ));
     }
-    let [table_area, notes_area] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(notes.len() as u16)]).areas(area);
+    let [table_area, notes_area] = split(area, notes.len());
     f.render_widget(Paragraph::new(notes), notes_area);
     let widest = |f: &dyn Fn(&crate::kube::kind::ApiResource) -> usize| {
         listing.iter().map(|(_, r)| f(r)).max().unwrap_or(0).clamp(8, 48) as u16
@@ -102,4 +101,18 @@ pub(super) fn draw(
     let header = Row::new(HEADERS.map(Line::from));
     let table = Table::new(rows, widths).header(header.style(theme.column));
     super::boxed_table(f, table_area, title, table, listing.len(), selected, theme)
+}
+
+/// The table above `notes` lines of notes.
+fn split(area: Rect, notes: usize) -> [Rect; 2] {
+    Layout::vertical([Constraint::Min(3), Constraint::Length(notes as u16)]).areas(area)
+}
+
+/// Where the table goes in `area` (for the page size): above one note per unavailable API
+/// group, one while discovery is pending or failed, one for unknown CRD printer columns.
+pub(super) fn table_area(area: Rect, state: &UiState) -> Rect {
+    let reg = &state.conn.registry;
+    let notes =
+        reg.broken.len() + usize::from(reg.known != Known::Discovered) + usize::from(reg.crd_error.is_some());
+    split(area, notes)[0]
 }

@@ -14,12 +14,12 @@ use crate::text::thousands;
 use super::theme::Theme;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let (ctx, server) = match &state.conn {
+    let (ctx, server) = match &state.conn.status {
         Conn::Connected(i) => (i.context.clone(), i.server.clone()),
         Conn::Connecting => ("…".into(), "connecting…".into()),
         Conn::Failed(_) => ("-".into(), "not connected".into()),
     };
-    let ns = match (&state.namespace, state.explicit_all, &state.conn) {
+    let ns = match (&state.conn.namespace, state.conn.explicit_all, &state.conn.status) {
         (Some(ns), _, _) => ns.clone(),
         (None, true, _) => "all".into(),
         // Until the kubeconfig is read the context's namespace is unknown.
@@ -34,11 +34,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Span::styled("  namespace: ", theme.label),
         Span::styled(sanitize(&ns).into_owned(), theme.value),
     ];
-    if state.readonly {
+    if state.settings.readonly {
         first.push(Span::styled("  [readonly]", theme.warn));
     }
-    if let Some(b) = state.registry.broken.first() {
-        let more = state.registry.broken.len() - 1;
+    if let Some(b) = state.conn.registry.broken.first() {
+        let more = state.conn.registry.broken.len() - 1;
         let more = if more > 0 {
             format!(" +{more}")
         } else {
@@ -84,7 +84,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
                         _ => theme.error,
                     };
-                    if state.icons {
+                    if state.settings.icons {
                         spans.push(Span::styled(format!("{} ", icon(&snap.state)), style));
                     }
                     spans.push(Span::styled(
@@ -101,7 +101,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         spans.push(Span::styled("  [warnings only]", theme.warn));
                     }
                 }
-                None => match &state.conn {
+                None => match &state.conn.status {
                     Conn::Failed(_) => spans.push(Span::styled("  not connected", theme.error)),
                     _ => spans.push(Span::styled("  waiting for the client…", theme.warn)),
                 },

@@ -15,6 +15,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let mut lines = vec![Line::from(Span::styled("Keys", theme.column))];
     let mut seen: Vec<(String, String)> = Vec::new();
     for b in state
+        .settings
         .keymap
         .bindings(KeyMode::Normal)
         .iter()

@@ -1,12 +1,13 @@
 //! `:informers`: one row per running informer with its live counters, so users (and tests)
-//! can watch bookmarks, relists and reconnects happen.
+//! can watch bookmarks, relists and reconnects happen. The rows come from the loop (it reads
+//! the pool); drawing never touches the pool.
 
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
-use crate::kube::pool::InformerPool;
+use crate::kube::pool::InformerInfo;
 use crate::text::thousands;
 
 use super::theme::Theme;
@@ -24,14 +25,7 @@ const HEADERS: [&str; 10] = [
     "STOPS IN",
 ];
 
-pub(super) fn draw(
-    f: &mut Frame,
-    area: Rect,
-    pool: Option<&InformerPool>,
-    selected: usize,
-    theme: &Theme,
-) -> usize {
-    let infos = pool.map(|p| p.informers()).unwrap_or_default();
+pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: usize, theme: &Theme) {
     let rows: Vec<Row> = infos
         .iter()
         .map(|i| {

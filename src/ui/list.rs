@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row as TRow, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::state::{Conn, ListView, UiState};
+use crate::app::state::{Conn, ListState, UiState};
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::sync::SyncState;
 use crate::table::format::format_cell;
@@ -18,28 +18,16 @@ use super::theme::Theme;
 /// Widest a NAME or other cell may get before it is cut.
 const MAX_COL: usize = 64;
 
-pub(super) fn draw(
-    f: &mut Frame,
-    area: Rect,
-    state: &UiState,
-    l: &ListView,
-    theme: &Theme,
-    now: UnixSecs,
-) -> usize {
-    let area = if l.is_timeline() && area.height > 4 {
+pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
+    let table = table_area(area, l);
+    if table != area {
         let buckets = super::timeline::per_minute(l.cache.rows(), now);
         f.render_widget(
             super::timeline::sparkline(&buckets, theme),
             Rect { height: 1, ..area },
         );
-        Rect {
-            y: area.y + 1,
-            height: area.height - 1,
-            ..area
-        }
-    } else {
-        area
-    };
+    }
+    let area = table;
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
         Some(ns) if l.key.kind.namespaced() => format!("({ns})"),
@@ -86,7 +74,7 @@ pub(super) fn draw(
                 .alignment(Alignment::Center),
             line,
         );
-        return page;
+        return;
     }
     let all_ns = l.key.kind.namespaced() && l.key.namespace.is_none();
     let spec = crate::table::spec(&l.key.kind);
@@ -163,18 +151,30 @@ pub(super) fn draw(
     let sel = l.selected.checked_sub(offset).filter(|s| *s < page);
     let mut ts = TableState::default().with_selected(sel);
     f.render_stateful_widget(table, area, &mut ts);
-    page
+}
+
+/// Where the table goes in `area`: below the per-minute sparkline of an event timeline.
+pub(super) fn table_area(area: Rect, l: &ListState) -> Rect {
+    if l.is_timeline() && area.height > 4 {
+        Rect {
+            y: area.y + 1,
+            height: area.height - 1,
+            ..area
+        }
+    } else {
+        area
+    }
 }
 
 /// What to show instead of rows, if anything: never "no resources" before a complete list.
 /// Picks a theme role for a placeholder message.
 type Role = fn(&Theme) -> Style;
 
-fn placeholder(state: &UiState, l: &ListView) -> Option<(String, Role)> {
+fn placeholder(state: &UiState, l: &ListState) -> Option<(String, Role)> {
     let warn: Role = |t| t.warn;
     let error: Role = |t| t.error;
     let dim: Role = |t| t.dim;
-    match &state.conn {
+    match &state.conn.status {
         Conn::Connecting => return Some(("connecting…".into(), warn)),
         Conn::Failed(e) => {
             let e = crate::kube::sanitize::sanitize(e).into_owned();

@@ -1,12 +1,12 @@
-//! Colours by role, built from the theme files in `assets/themes/` (see
-//! `crate::config::theme`). Owns the styles handed to widgets; must not decide what is drawn.
-//! `NO_COLOR` (any non-empty value) turns every colour off; the terminal's background is
-//! never painted unless a theme asks for it.
+//! Styles by role, built from the [`ThemeSpec`] the UI state keeps (see
+//! `crate::config::theme`, which parses the theme files and adapts their colours to the
+//! terminal). Owns the mapping to ratatui styles handed to widgets; must not decide what is
+//! drawn nor read the environment. The terminal's background is never painted unless a theme
+//! asks for it.
 
-use ratatui::style::{Modifier, Style};
+use ratatui::style::{Color, Modifier, Style};
 
-use crate::config::theme::{self, ColorSupport};
-
+use crate::config::theme::{ColorSpec, StyleSpec, ThemeSpec};
 use crate::kube::row::Health;
 
 /// Styles by role.
@@ -34,62 +34,73 @@ pub struct Theme {
     pub border: Style,
 }
 
+/// The 16 ANSI colours in `ColorSpec::Ansi` index order.
+const ANSI: [Color; 16] = [
+    Color::Black,
+    Color::Red,
+    Color::Green,
+    Color::Yellow,
+    Color::Blue,
+    Color::Magenta,
+    Color::Cyan,
+    Color::Gray,
+    Color::DarkGray,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::LightYellow,
+    Color::LightBlue,
+    Color::LightMagenta,
+    Color::LightCyan,
+    Color::White,
+];
+
+/// The ratatui colour of `c` (already adapted to the terminal by the spec).
+pub fn color(c: ColorSpec) -> Color {
+    match c {
+        ColorSpec::Reset => Color::Reset,
+        ColorSpec::Ansi(i) => ANSI.get(usize::from(i)).copied().unwrap_or(Color::Reset),
+        ColorSpec::Indexed(i) => Color::Indexed(i),
+        ColorSpec::Rgb(r, g, b) => Color::Rgb(r, g, b),
+    }
+}
+
+/// The ratatui style of one role; a `reset` colour leaves the terminal's own.
+fn style(s: &StyleSpec) -> Style {
+    let mut out = Style::new();
+    if let Some(c) = s.fg.filter(|c| *c != ColorSpec::Reset) {
+        out = out.fg(color(c));
+    }
+    if let Some(c) = s.bg.filter(|c| *c != ColorSpec::Reset) {
+        out = out.bg(color(c));
+    }
+    for (on, m) in [
+        (s.bold, Modifier::BOLD),
+        (s.dim, Modifier::DIM),
+        (s.italic, Modifier::ITALIC),
+        (s.underline, Modifier::UNDERLINED),
+        (s.reversed, Modifier::REVERSED),
+    ] {
+        if on {
+            out = out.add_modifier(m);
+        }
+    }
+    out
+}
+
 impl Theme {
-    /// The built-in theme `name` (see `assets/themes/`) with colours adapted to `support`;
-    /// without colour support the `mono` theme whatever `name` says. `None` for an unknown
-    /// name.
-    pub fn load(name: &str, support: ColorSupport) -> Option<Theme> {
-        let name = if support == ColorSupport::None {
-            "mono"
-        } else {
-            name
-        };
-        let t = theme::spec(name)?;
-        Some(Theme {
-            label: t.label.style(support),
-            value: t.value.style(support),
-            column: t.column.style(support),
-            selected: t.selected.style(support),
-            ok: t.ok.style(support),
-            warn: t.warn.style(support),
-            error: t.error.style(support),
-            dim: t.dim.style(support),
-            highlight: t.highlight.style(support),
-            border: t.border.style(support),
-        })
-    }
-
-    /// The dark default, in the 16 ANSI colours so it survives every terminal.
-    pub fn dark() -> Theme {
-        Theme::load("dark", ColorSupport::Ansi16).unwrap_or_else(Theme::plain)
-    }
-
-    /// No colours at all: emphasis by bold, reverse and underline only.
-    pub fn mono() -> Theme {
-        Theme::load("mono", ColorSupport::Ansi16).unwrap_or_else(Theme::plain)
-    }
-
-    /// `dark` with the colours the environment allows (`mono` when `NO_COLOR` is set and
-    /// non-empty). Parses a theme file: call once, not per frame.
-    pub fn from_env() -> Theme {
-        Theme::load("dark", ColorSupport::from_env()).unwrap_or_else(Theme::plain)
-    }
-
-    /// Unstyled (only if an embedded theme failed to parse, which a unit test rules out).
-    fn plain() -> Theme {
-        let p = Style::new();
-        let selected = p.add_modifier(Modifier::REVERSED);
+    /// The styles of `spec` (cheap: no parsing, built once per frame).
+    pub fn new(spec: &ThemeSpec) -> Theme {
         Theme {
-            label: p,
-            value: p,
-            column: p,
-            selected,
-            ok: p,
-            warn: p,
-            error: p,
-            dim: p,
-            highlight: p,
-            border: p,
+            label: style(&spec.label),
+            value: style(&spec.value),
+            column: style(&spec.column),
+            selected: style(&spec.selected),
+            ok: style(&spec.ok),
+            warn: style(&spec.warn),
+            error: style(&spec.error),
+            dim: style(&spec.dim),
+            highlight: style(&spec.highlight),
+            border: style(&spec.border),
         }
     }
 
@@ -107,19 +118,23 @@ impl Theme {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::style::Color;
+    use crate::config::theme::{self, ColorSupport};
+
+    fn load(name: &str, support: ColorSupport) -> Option<Theme> {
+        ThemeSpec::load(name, support).map(|s| Theme::new(&s))
+    }
 
     #[test]
     fn builtins_load_and_mono_has_no_colour() {
         for (name, _) in theme::THEMES {
-            assert!(Theme::load(name, ColorSupport::TrueColor).is_some(), "{name}");
+            assert!(load(name, ColorSupport::TrueColor).is_some(), "{name}");
         }
-        let t = Theme::dark();
+        let t = Theme::new(&ThemeSpec::dark());
         assert_eq!(
             (t.label.fg, t.highlight.fg),
             (Some(Color::Yellow), Some(Color::LightMagenta))
         );
-        let no_colour = Theme::load("light", ColorSupport::None).unwrap();
+        let no_colour = load("light", ColorSupport::None).unwrap();
         for s in [
             no_colour.label,
             no_colour.ok,
@@ -129,7 +144,15 @@ mod tests {
         ] {
             assert_eq!((s.fg, s.bg), (None, None));
         }
-        let light16 = Theme::load("light", ColorSupport::Ansi16).unwrap();
+        let light16 = load("light", ColorSupport::Ansi16).unwrap();
         assert_eq!(light16.dim.fg, Some(Color::DarkGray));
+    }
+
+    #[test]
+    fn ansi_names_map_to_their_colours() {
+        for (i, name) in theme::ANSI_NAMES.iter().enumerate() {
+            let want = format!("{:?}", ANSI[i]).to_lowercase();
+            assert_eq!(name.replace('_', ""), want, "{name}");
+        }
     }
 }

@@ -6,12 +6,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::yaml::YamlView;
+use crate::app::yaml::DetailState;
 use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> usize {
+pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
     let page = area.height.saturating_sub(2) as usize;
     let what = if y.describe { "describe" } else { "yaml" };
     let mut title = format!(
@@ -60,7 +60,6 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &YamlView, theme: &Theme) -> us
         lines
     };
     f.render_widget(Paragraph::new(body).block(block), area);
-    page
 }
 
 /// `key: value` with the key in the label style; comments and list dashes dimmed.

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use ktui::app::state::{ListView, Screen, Source, UiState};
-use ktui::app::yaml::YamlView;
+use ktui::app::state::{ListState, ObjectFeed, Screen, Source, UiState};
+use ktui::app::yaml::DetailState;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::{ApiResource, Kind, PrinterColumn};
-use ktui::kube::object::{ObjectView, ObjectWatch};
+use ktui::kube::object::ObjectView;
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::RowBuilder;
 use ktui::kube::store::{Slot, StoreWriter};
@@ -37,13 +37,13 @@ fn render(state: &mut UiState, w: u16, h: u16) -> String {
     format!("{}", screen::render(state, w, h).backend())
 }
 
-fn detail(kind: BuiltinKind, ns: Option<&str>, obj: Value, deleted: bool, describe: bool) -> YamlView {
+fn detail(kind: BuiltinKind, ns: Option<&str>, obj: Value, deleted: bool, describe: bool) -> DetailState {
     let key = ResourceKey::new(kind, ns);
     let name = obj["metadata"]["name"].as_str().unwrap().to_owned();
-    let mut y = YamlView::new(key.clone(), &name);
+    let mut y = DetailState::new(key.clone(), &name);
     y.describe = describe;
     y.clock = Some(NOW);
-    y.watch = Some(ObjectWatch::fixed(
+    y.watch = Some(ObjectFeed::fixed(
         key,
         ObjectView {
             object: Some(Arc::new(obj)),
@@ -245,7 +245,7 @@ fn crd_list_shows_printer_columns_and_wide_adds_priority_ones() {
         w.init_apply(rows.build(CustomObj(obj), &RowCtx::default()));
     }
     w.init_done(Some("9".into()));
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = connected(Screen::List(Box::new(list)));
     let text = render(&mut state, 80, 12);

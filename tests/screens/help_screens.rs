@@ -8,17 +8,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ktui::app::configure;
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::effect::Effect;
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::app::update::update;
-use ktui::config::theme::ColorSupport;
-use ktui::keys::Action;
-use ktui::keys::{KeyMode, KeyPress, Lookup};
+use ktui::config::theme::{ColorSupport, ThemeSpec};
+use ktui::keys::{Action, KeyMode, KeyPress, Lookup};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::table::decode_row;
-use ktui::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratatui::Terminal;
@@ -58,7 +57,7 @@ fn slot(kind: BuiltinKind, objects: &[Vec<u8>]) -> Arc<Slot> {
 }
 
 fn list_state(kind: BuiltinKind, objects: &[Vec<u8>]) -> UiState {
-    let mut list = ListView::new(ResourceKey::new(kind, Some("shop")), None);
+    let mut list = ListState::new(ResourceKey::new(kind, Some("shop")), None);
     list.source = Some(Source::fixed(slot(kind, objects)));
     screen::ui_state(Screen::List(Box::new(list)), Some("shop".into()), false)
 }
@@ -78,7 +77,7 @@ fn render(state: &mut UiState) -> Terminal<TestBackend> {
 
 fn with_help(mut state: UiState) -> Terminal<TestBackend> {
     update(&mut state, Action::Help);
-    assert!(state.help);
+    assert!(state.screens.help);
     render(&mut state)
 }
 
@@ -151,11 +150,14 @@ fn a_user_override_changes_dispatch_and_help() {
     configure::apply(&mut state, &cfg, None, false);
     let press = |s: &str| KeyPress::parse(s).unwrap();
     assert_eq!(
-        state.keymap.lookup(KeyMode::Normal, &[], press("ctrl-w")),
+        state
+            .settings
+            .keymap
+            .lookup(KeyMode::Normal, &[], press("ctrl-w")),
         Lookup::None
     );
     assert_eq!(
-        state.keymap.lookup(KeyMode::Normal, &[], press("j")),
+        state.settings.keymap.lookup(KeyMode::Normal, &[], press("j")),
         Lookup::Action(Action::PageDown)
     );
     let term = with_help(pods_state_with(&cfg));
@@ -169,11 +171,11 @@ fn a_user_override_changes_dispatch_and_help() {
         "q joins ctrl-c on the quit line:\n{text}"
     );
     insta::assert_snapshot!("help_pods_overridden_80x36", help_box(&term));
-    let Lookup::Action(a) = state.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
+    let Lookup::Action(a) = state.settings.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
         panic!("q is bound")
     };
-    update(&mut state, a);
-    assert_eq!(state.quit, Some(0));
+    let effects = update(&mut state, a);
+    assert_eq!(effects, [Effect::Quit(0)]);
 }
 
 fn pods_state_with(cfg: &ktui::config::Config) -> UiState {
@@ -198,32 +200,32 @@ fn coloured(term: &Terminal<TestBackend>) -> Vec<(u16, u16, Color, Color)> {
     out
 }
 
-fn busy_screens(theme: Theme) -> Vec<Terminal<TestBackend>> {
+fn busy_screens(theme: ThemeSpec) -> Vec<Terminal<TestBackend>> {
     let mut filtered = pods_state();
-    filtered.theme = theme;
+    filtered.settings.theme = theme.clone();
     if let Some(l) = filtered.top_list_mut() {
         l.filter = "wr".into();
     }
     let mut help = pods_state();
-    help.theme = theme;
+    help.settings.theme = theme.clone();
     update(&mut help, Action::Help);
     let mut plain = pods_state();
-    plain.theme = theme;
+    plain.settings.theme = theme;
     vec![render(&mut filtered), render(&mut help), render(&mut plain)]
 }
 
 #[test]
 fn mono_and_no_color_draw_no_colour() {
     // A control: the dark theme does colour these screens.
-    assert!(busy_screens(Theme::dark())
+    assert!(busy_screens(ThemeSpec::dark())
         .iter()
         .all(|t| !coloured(t).is_empty()));
     let no_color = ColorSupport::detect(|k| (k == "NO_COLOR").then(|| "1".to_owned()));
     assert_eq!(no_color, ColorSupport::None);
     let themes = [
-        ("mono", Theme::load("mono", ColorSupport::TrueColor).unwrap()),
-        ("dark + NO_COLOR", Theme::load("dark", no_color).unwrap()),
-        ("light + NO_COLOR", Theme::load("light", no_color).unwrap()),
+        ("mono", ThemeSpec::load("mono", ColorSupport::TrueColor).unwrap()),
+        ("dark + NO_COLOR", ThemeSpec::load("dark", no_color).unwrap()),
+        ("light + NO_COLOR", ThemeSpec::load("light", no_color).unwrap()),
     ];
     for (name, theme) in themes {
         for term in busy_screens(theme) {
@@ -241,7 +243,7 @@ fn mono_and_no_color_draw_no_colour() {
 #[test]
 fn light_theme_falls_back_to_16_colours() {
     let mut state = pods_state();
-    state.theme = Theme::load("light", ColorSupport::Ansi16).unwrap();
+    state.settings.theme = ThemeSpec::load("light", ColorSupport::Ansi16).unwrap();
     let term = render(&mut state);
     for (x, y, fg, bg) in coloured(&term) {
         for c in [fg, bg] {
@@ -251,7 +253,7 @@ fn light_theme_falls_back_to_16_colours() {
             );
         }
     }
-    state.theme = Theme::load("light", ColorSupport::Ansi256).unwrap();
+    state.settings.theme = ThemeSpec::load("light", ColorSupport::Ansi256).unwrap();
     let term = render(&mut state);
     assert!(
         coloured(&term).iter().any(|c| matches!(c.2, Color::Indexed(_))),

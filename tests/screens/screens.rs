@@ -5,13 +5,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::kube::sync::SyncState;
 use ktui::table::decode_row;
+use ktui::ui::theme::Theme;
 use ratatui::style::Color;
 use serde_json::json;
 
@@ -70,7 +71,7 @@ fn fixture_pods() -> Vec<Vec<u8>> {
 
 fn state_with(kind: BuiltinKind, slot: Arc<Slot>, namespace: Option<&str>) -> UiState {
     let key = ResourceKey::new(kind, namespace);
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = screen::ui_state(Screen::List(Box::new(list)), namespace.map(str::to_owned), false);
     screen::connect(&mut state, "prod-eu");
@@ -191,7 +192,7 @@ fn filtered_view_highlights_matches() {
     insta::assert_snapshot!("filtered_80x24", term.backend());
     // The highlighted characters w, r, k of `worker-...` carry the highlight style.
     let buf = term.backend().buffer();
-    let hl = state.theme.highlight;
+    let hl = Theme::new(&state.settings.theme).highlight;
     let y = (0..buf.area.height)
         .find(|&y| {
             (0..buf.area.width).any(|x| buf[(x, y)].symbol() == "w" && buf[(x + 1, y)].symbol() == "o")
@@ -256,7 +257,7 @@ fn forbidden_namespace_list_offers_the_configured_fallback() {
     let mut w = StoreWriter::new(slot.clone(), tx);
     w.set_state(forbidden);
     let mut state = state_with(BuiltinKind::Namespace, slot, None);
-    state.fallback = vec!["team-a".into(), "team-b".into()];
+    state.settings.fallback = vec!["team-a".into(), "team-b".into()];
     let text = format!("{}", render(&mut state, 80, 24).backend());
     assert!(text.contains("forbidden: list namespaces"), "{text}");
     assert!(

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use ktui::app::prepare::prepare;
-use ktui::app::state::{ListView, Screen, Source, UiState};
+use ktui::app::refresh_top::refresh_top;
+use ktui::app::state::{ListState, Screen, Source, UiState};
 use ktui::app::update::update;
 use ktui::keys::Action;
 use ktui::kube::builtin::BuiltinKind;
@@ -68,7 +68,7 @@ fn fixture() -> Fixture {
         ));
     }
     writer.init_done(Some("10".into()));
-    let mut list = ListView::new(key, None);
+    let mut list = ListState::new(key, None);
     list.source = Some(Source::fixed(slot));
     let mut state = screen::ui_state(Screen::List(Box::new(list)), Some("shop".into()), false);
     screen::connect(&mut state, "prod");
@@ -131,10 +131,10 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
     let screen = draw(&mut f.state);
     assert!(screen.contains("second line"), "{screen}");
     assert!(screen.contains("no longer on the server"), "{screen}");
-    let row = f.state.detail.clone().unwrap();
+    let row = f.state.screens.detail.clone().unwrap();
     assert_eq!(row.health, ktui::kube::row::Health::Done);
     update(&mut f.state, Action::Down);
-    assert!(f.state.detail.is_none(), "any key closes the detail");
+    assert!(f.state.screens.detail.is_none(), "any key closes the detail");
     let _ = Arc::strong_count(&row);
 }
 
@@ -145,7 +145,7 @@ fn the_filter_searches_reason_object_and_message_not_the_event_name() {
         if let Some(l) = state.top_list_mut() {
             l.filter = filter.into();
         }
-        prepare(state);
+        refresh_top(state);
         state.top_list().unwrap().cache.len()
     };
     assert_eq!(count(&mut f.state, "BackOff"), 3, "by reason");

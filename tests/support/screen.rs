@@ -1,15 +1,15 @@
 //! Shared by the screen-snapshot tests: a UI state with an explicit theme, connected to a
 //! made-up cluster, and the real draw code rendered on ratatui's TestBackend at a fixed
-//! clock. Must not fake what the draw code does (two passes, as the loop learns the page size
-//! on its first frame), and must not let the environment (`NO_COLOR`, `TERM`, `COLORTERM`)
-//! reach a test's result.
+//! clock. Must not fake what the loop does before a draw (page size from the layout, then
+//! `refresh_top`), and must not let the environment (`NO_COLOR`, `TERM`, `COLORTERM`) reach a
+//! test's result.
 
 #![allow(dead_code)]
 
-use ktui::app::prepare::prepare;
+use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Conn, Screen, UiState};
+use ktui::config::theme::ThemeSpec;
 use ktui::kube::client::ClusterInfo;
-use ktui::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -24,14 +24,14 @@ pub fn ui_state(first: Screen, namespace: Option<String>, readonly: bool) -> UiS
 }
 
 /// Sets the screen tests' theme: `dark` in the 16 ANSI colours, whatever the environment
-/// says (`UiState::new` and `configure::apply` with `colors = "auto"` read it).
+/// says (`configure::apply` with `colors = "auto"` reads it).
 pub fn set_theme(state: &mut UiState) {
-    state.theme = Theme::dark();
+    state.settings.theme = ThemeSpec::dark();
 }
 
 /// Marks `state` connected to context `context` (`https://10.0.0.1:6443`, namespace `shop`).
 pub fn connect(state: &mut UiState, context: &str) {
-    state.conn = Conn::Connected(ClusterInfo {
+    state.conn.status = Conn::Connected(ClusterInfo {
         context: context.into(),
         server: "https://10.0.0.1:6443".into(),
         namespace: "shop".into(),
@@ -39,15 +39,11 @@ pub fn connect(state: &mut UiState, context: &str) {
     });
 }
 
-/// Prepares and draws `state` at `w`×`h` twice (the first pass learns the page size).
+/// Prepares and draws `state` at `w`×`h` as the loop does: page size, `refresh_top`, draw.
 pub fn render(state: &mut UiState, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    for _ in 0..2 {
-        prepare(state);
-        let mut page = 0;
-        term.draw(|f| page = ktui::ui::draw(f, state, None, NOW))
-            .expect("draw");
-        state.page_rows = page;
-    }
+    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, w, h), state);
+    refresh_top(state);
+    term.draw(|f| ktui::ui::draw(f, state, &[], NOW)).expect("draw");
     term
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::effect::Effect;
 use crate::app::state::{Prompt, Screen, SortBy, UiState};
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use crate::kube::registry::Registry;
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
     UiState::new(
-        Screen::List(Box::new(ListView::new(key, None))),
+        Screen::List(Box::new(ListState::new(key, None))),
         Some("default".into()),
         false,
     )
@@ -28,7 +29,7 @@ fn command_switches_kind_by_short_name_and_keeps_namespace() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "deploy");
     update(&mut s, Action::Submit);
-    assert!(s.prompt.is_none());
+    assert!(s.screens.prompt.is_none());
     let l = s.top_list().unwrap();
     assert_eq!(l.key.kind, BuiltinKind::Deployment);
     assert_eq!(l.key.namespace.as_deref(), Some("default"));
@@ -44,7 +45,7 @@ fn command_with_namespace_and_all() {
     );
     run_command(&mut s, "po -A");
     assert_eq!(s.top_list().unwrap().key.namespace, None);
-    assert!(s.explicit_all);
+    assert!(s.conn.explicit_all);
     run_command(&mut s, "no");
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Node);
 }
@@ -53,16 +54,16 @@ fn command_with_namespace_and_all() {
 fn unknown_command_says_so_once_discovery_answered() {
     let mut s = state();
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
-    run_command(&mut s, "gizmos");
+    let effects = run_command(&mut s, "gizmos");
     // Perhaps created since: ktui asks the server again first.
     assert_eq!(
-        s.message.as_deref(),
+        s.screens.message.as_deref(),
         Some("gizmos: not known yet; asking the API server again…")
     );
-    assert!(s.rediscover);
+    assert!(effects.contains(&Effect::Rediscover));
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
     assert_eq!(
-        s.message.as_deref(),
+        s.screens.message.as_deref(),
         Some("unknown command or resource: gizmos (see :api-resources)")
     );
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
@@ -70,7 +71,7 @@ fn unknown_command_says_so_once_discovery_answered() {
     run_command(&mut s, "gz");
     crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
     assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
-    assert_eq!(s.message, None, "the waiting note is gone");
+    assert_eq!(s.screens.message, None, "the waiting note is gone");
     // Another command meanwhile cancels the wait.
     run_command(&mut s, "nope");
     run_command(&mut s, "po");
@@ -113,7 +114,10 @@ fn discovered(resources: Vec<Arc<ApiResource>>) -> Registry {
 fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
     let mut s = state();
     run_command(&mut s, "gz -A");
-    assert_eq!(s.message.as_deref(), Some("gz: waiting for API discovery…"));
+    assert_eq!(
+        s.screens.message.as_deref(),
+        Some("gz: waiting for API discovery…")
+    );
     crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color"])]));
     let l = s.top_list().unwrap();
     assert_eq!(l.key.kind.full_name(), "gizmos.demo.ktui.dev");
@@ -126,7 +130,7 @@ fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
     crate::app::discovered::adopt(&mut s, discovered(vec![]));
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
     assert_eq!(
-        s.message.as_deref(),
+        s.screens.message.as_deref(),
         Some("gizmos.demo.ktui.dev: the resource type was deleted; its view closed")
     );
 }
@@ -144,11 +148,11 @@ fn api_resources_lists_and_opens_and_broken_groups_are_named() {
     });
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(d));
     assert_eq!(
-        s.message.as_deref(),
+        s.screens.message.as_deref(),
         Some("API groups unavailable: metrics.k8s.io/v1beta1 (see :ar)")
     );
     run_command(&mut s, "ar");
-    let listing = s.registry.listing();
+    let listing = s.conn.registry.listing();
     update(&mut s, Action::Bottom);
     assert!(matches!(s.top(), Screen::ApiResources { selected, .. } if *selected == listing.len() - 1));
     // `/` narrows the listing; `enter` opens the match; `esc` comes back to the listing.
@@ -168,8 +172,8 @@ fn api_resources_lists_and_opens_and_broken_groups_are_named() {
 fn quit_commands() {
     for q in ["q", "quit", "q!"] {
         let mut s = state();
-        run_command(&mut s, q);
-        assert_eq!(s.quit, Some(0), "{q}");
+        let effects = run_command(&mut s, q);
+        assert_eq!(effects.last(), Some(&Effect::Quit(0)), "{q}");
     }
 }
 
@@ -182,7 +186,7 @@ fn informers_view() {
     for a in [Action::Down, Action::Bottom, Action::Up, Action::PageDown] {
         update(&mut s, a);
     }
-    s.informers_len = 3;
+    s.screens.informers_len = 3;
     update(&mut s, Action::Bottom);
     update(&mut s, Action::Up);
     assert!(matches!(s.top(), Screen::Informers { selected: 1 }));
@@ -191,7 +195,7 @@ fn informers_view() {
 #[test]
 fn filter_applies_live_and_esc_clears_then_goes_back() {
     let mut s = state();
-    s.stack.push(Screen::List(Box::new(ListView::new(
+    s.push(Screen::List(Box::new(ListState::new(
         ResourceKey::new(BuiltinKind::Pod, None),
         Some("x".into()),
     ))));
@@ -201,15 +205,15 @@ fn filter_applies_live_and_esc_clears_then_goes_back() {
     update(&mut s, Action::Backspace);
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Submit);
-    assert!(s.prompt.is_none());
+    assert!(s.screens.prompt.is_none());
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Back);
     assert_eq!(s.top_list().unwrap().filter, "");
-    assert_eq!(s.stack.len(), 2);
+    assert_eq!(s.depth(), 2);
     update(&mut s, Action::Back);
-    assert_eq!(s.stack.len(), 1);
+    assert_eq!(s.depth(), 1);
     update(&mut s, Action::Back);
-    assert_eq!(s.stack.len(), 1, "the last view stays");
+    assert_eq!(s.depth(), 1, "the last view stays");
 }
 
 #[test]
@@ -218,7 +222,7 @@ fn esc_in_filter_prompt_cancels_the_filter() {
     update(&mut s, Action::FilterMode);
     typed(&mut s, "abc");
     update(&mut s, Action::Cancel);
-    assert!(s.prompt.is_none());
+    assert!(s.screens.prompt.is_none());
     assert_eq!(s.top_list().unwrap().filter, "");
 }
 
@@ -248,66 +252,72 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "dep");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("deploy".into())));
+    assert_eq!(s.screens.prompt, Some(Prompt::Command("deploy".into())));
     assert_eq!(
-        s.message.as_deref(),
+        s.screens.message.as_deref(),
         Some("deploy  deployments  deployments.apps")
     );
     typed(&mut s, "ments.");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("deployments.apps ".into())));
+    assert_eq!(
+        s.screens.prompt,
+        Some(Prompt::Command("deployments.apps ".into()))
+    );
     let mut s = state();
     crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
     update(&mut s, Action::CommandMode);
     typed(&mut s, "giz");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("gizmos".into())));
+    assert_eq!(s.screens.prompt, Some(Prompt::Command("gizmos".into())));
     typed(&mut s, ".");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("gizmos.demo.ktui.dev ".into())));
+    assert_eq!(
+        s.screens.prompt,
+        Some(Prompt::Command("gizmos.demo.ktui.dev ".into()))
+    );
 }
 
 #[test]
 fn tab_completes_context_names() {
     let mut s = state();
-    s.contexts = vec!["prod-eu".into(), "prod-us".into(), "Staging".into()];
+    s.conn.contexts = vec!["prod-eu".into(), "prod-us".into(), "Staging".into()];
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx pr");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("ctx prod-".into())));
-    assert_eq!(s.message.as_deref(), Some("prod-eu  prod-us"));
+    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-".into())));
+    assert_eq!(s.screens.message.as_deref(), Some("prod-eu  prod-us"));
     typed(&mut s, "u");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("ctx prod-us ".into())));
+    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-us ".into())));
     update(&mut s, Action::Cancel);
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx S");
     update(&mut s, Action::Complete);
-    assert_eq!(s.prompt, Some(Prompt::Command("ctx Staging ".into())));
+    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx Staging ".into())));
 }
 
 #[test]
 fn help_opens_and_any_key_closes_it() {
     let mut s = state();
     update(&mut s, Action::Help);
-    assert!(s.help);
+    assert!(s.screens.help);
     update(&mut s, Action::Down);
-    assert!(!s.help);
+    assert!(!s.screens.help);
 }
 
 #[test]
 fn yaml_search_says_when_nothing_matches() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::YamlView::new(key, "settings");
+    let mut y = crate::app::yaml::DetailState::new(key, "settings");
     y.lines = vec!["data:".into(), "  mode: blue".into()];
     let mut s = state();
-    s.stack.push(Screen::Yaml(Box::new(y)));
+    s.push(Screen::Yaml(Box::new(y)));
     update(&mut s, Action::FilterMode);
     typed(&mut s, "mode");
-    assert_eq!(s.message, None);
+    assert_eq!(s.screens.message, None);
     assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 1));
     typed(&mut s, "x");
-    assert_eq!(s.message.as_deref(), Some("no match"));
+    assert_eq!(s.screens.message.as_deref(), Some("no match"));
 }
 
 #[test]
@@ -331,7 +341,7 @@ fn command_arguments_in_any_order() {
         Some("kube-system")
     );
     run_command(&mut s, "po shop junk");
-    assert_eq!(s.message.as_deref(), Some("po: unexpected \"junk\""));
+    assert_eq!(s.screens.message.as_deref(), Some("po: unexpected \"junk\""));
     run_command(&mut s, "po -l");
-    assert_eq!(s.message.as_deref(), Some("po: -l needs a value"));
+    assert_eq!(s.screens.message.as_deref(), Some("po: -l needs a value"));
 }

@@ -1,6 +1,7 @@
-//! Before a draw: bring the top list's memoised view up to date with its latest snapshot and
-//! keep the selection on the same object when rows move. Must stay cheap when nothing changed
-//! (the cache answers from memo).
+//! `refresh_top`, run by the loop before each draw: brings the view on top up to date with
+//! its latest snapshot — the list's memoised filter/sort result, its selection kept on the
+//! same object when rows move, its scroll offset for the page size; a detail view's rendered
+//! lines. Must stay cheap when nothing changed (the cache answers from memo).
 
 use std::sync::Arc;
 
@@ -12,8 +13,8 @@ use crate::kube::store::Snapshot;
 use crate::kube::sync::SyncState;
 
 /// Updates the top list's cache, selection and scroll offset.
-pub fn prepare(state: &mut UiState) {
-    // Built only for the namespace list: `prepare` runs before every frame.
+pub fn refresh_top(state: &mut UiState) {
+    // Built only for the namespace list: `refresh_top` runs before every frame.
     let offer = if state
         .top_list()
         .is_some_and(|l| l.key.kind == BuiltinKind::Namespace)
@@ -22,22 +23,23 @@ pub fn prepare(state: &mut UiState) {
     } else {
         Vec::new()
     };
-    prepare_with(state, &offer);
+    refresh_with(state, &offer);
 }
 
 /// Namespaces to offer when listing them is forbidden, each with why: the context's own
 /// (`<context>`), the one in use (`<in use>`), then `[namespaces] fallback` and favourites
 /// (`<from config>`), without repeats.
 fn offered_namespaces(state: &UiState) -> Vec<(String, &'static str)> {
-    let context = match &state.conn {
+    let context = match &state.conn.status {
         super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
         _ => None,
     };
-    let in_use = state.namespace.iter().map(|n| (n, "<in use>"));
+    let in_use = state.conn.namespace.iter().map(|n| (n, "<in use>"));
     let config = state
+        .settings
         .fallback
         .iter()
-        .chain(&state.favourites)
+        .chain(&state.settings.favourites)
         .map(|n| (n, "<from config>"));
     let mut offer: Vec<(String, &'static str)> = Vec::new();
     for (ns, why) in context.into_iter().chain(in_use).chain(config) {
@@ -80,8 +82,8 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
     })
 }
 
-fn prepare_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
-    let page = state.page_rows.max(1);
+fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
+    let page = state.screens.page_rows.max(1);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
         y.scroll = y.scroll.min(y.lines.len().saturating_sub(1));

@@ -1,0 +1,51 @@
+//! Whether an action does something in the current view: the one rule that `update`'s
+//! dispatch, the footer hints and the `?` help all consult, so they cannot drift apart.
+//! Owns that rule; must not change state.
+
+use crate::kube::builtin::BuiltinKind;
+
+use super::state::{ListState, Screen, UiState};
+use crate::keys::Action;
+
+impl UiState {
+    /// Whether `action` does something in the current view (with no prompt or overlay
+    /// open): `update` ignores it otherwise, and help and the footer do not offer it.
+    pub fn applies(&self, action: Action) -> bool {
+        use Action::*;
+        if action.writes() && self.settings.readonly {
+            return false;
+        }
+        let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();
+        let yaml = match self.top() {
+            Screen::Yaml(y) => Some(y),
+            _ => None,
+        };
+        match (action, self.top_list()) {
+            (ToggleWarnings, Some(l)) => l.is_timeline(),
+            (Yaml | Describe, Some(l)) => has_row(l),
+            (Describe, None) => false,
+            (Favourite(n), Some(l)) => {
+                l.key.kind.namespaced() && (n == 0 || usize::from(n) <= self.settings.favourites.len())
+            }
+            (Favourite(_), None) => false,
+            (Reveal, None) => yaml.is_some_and(|y| !y.describe && y.key.kind == BuiltinKind::Secret),
+            (ToggleManaged, None) => yaml.is_some_and(|y| !y.describe),
+            (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),
+            (Save | NextMatch, None) => yaml.is_some(),
+            (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
+            (Yaml, None) => false,
+            (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline() && has_row(l),
+            (Enter, None) => matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. }),
+            // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
+            (Enter, Some(l)) => {
+                l.is_timeline()
+                    || l.cache
+                        .selected_row(l.selected)
+                        .is_some_and(|r| r.drill.is_some())
+            }
+            (SortName | SortAge | SortStatus | ToggleWide, None) => false,
+            (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
+            _ => true,
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! `Effect`: a side effect a state transition asks for, as a value. `update` (and the other
+//! transitions the loop calls) return them; the loop executes them in one `match` (see
+//! `run`). Owns the vocabulary; must not perform anything.
+
+use crate::kube::key::ResourceKey;
+
+use super::state::ViewId;
+
+/// A side-effect request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Feed view `id` from the informer of `key` (the list's rows, or a describe view's
+    /// events); the loop keeps the subscription under `id`. Dropped while not connected:
+    /// the loop subscribes every view once the client is ready.
+    Subscribe(ViewId, ResourceKey),
+    /// Watch the object `name` of `key.kind` in `key.namespace` for detail view `id`; the
+    /// loop keeps the watch under `id`.
+    WatchObject(ViewId, ResourceKey, String),
+    /// Release every subscription and watch of view `id` (it left the stack, or its kind
+    /// changed and it subscribes again).
+    Unsubscribe(ViewId),
+    /// Stop everything of the context in use and connect to this one.
+    SwitchContext(String),
+    /// Write what detail view `id` shows to a file (`ctrl-s`); the outcome goes to the footer.
+    Save(ViewId),
+    /// Ask the API server's discovery again now (`:api-resources`, an unknown name).
+    Rediscover,
+    /// Repaint the whole terminal at the next draw (`ctrl-l`).
+    Clear,
+    /// Leave ktui with this exit code.
+    Quit(u8),
+}

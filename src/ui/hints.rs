@@ -1,0 +1,79 @@
+//! The footer's key hints, generated from the keymap in use and filtered by what applies in
+//! the view on top (`UiState::applies`, the rule dispatch uses too). Whole hints only, as
+//! many as fit the width, in order of usefulness; the quit hint always stays.
+
+use ratatui::text::{Line, Span};
+
+use crate::keys::Action;
+use crate::keys::KeyMode;
+use crate::app::state::{Screen, UiState};
+
+use super::theme::Theme;
+
+/// The hinted actions, most useful first; `Quit` is kept whatever the width.
+const WANTED: [Action; 13] = [
+    Action::CommandMode,
+    Action::FilterMode,
+    Action::Help,
+    Action::Enter,
+    Action::Back,
+    Action::ToggleWarnings,
+    Action::Yaml,
+    Action::Describe,
+    Action::ObjectEvents,
+    Action::JumpOwner,
+    Action::ToggleManaged,
+    Action::Reveal,
+    Action::Save,
+];
+
+/// Gap after each hint.
+const GAP: &str = "  ";
+
+/// Footer hints for a footer `width` cells wide: the first binding of each action that
+/// applies, `<key> word`, then `<key> quit`.
+pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> {
+    let hint = |a: Action| {
+        let b = state
+            .settings
+            .keymap
+            .bindings(KeyMode::Normal)
+            .iter()
+            .find(|b| b.run == a)?;
+        let short = word(state, a).unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""));
+        Some((format!("<{}>", b.on), format!(" {short}")))
+    };
+    let cells = |(k, w): &(String, String)| k.chars().count() + w.chars().count();
+    let quit = Some(Action::Quit).filter(|a| state.applies(*a)).and_then(hint);
+    let mut budget = usize::from(width).saturating_sub(quit.as_ref().map_or(0, cells));
+    let mut shown = Vec::new();
+    for h in WANTED.into_iter().filter(|a| state.applies(*a)).filter_map(hint) {
+        let need = cells(&h) + GAP.len();
+        if need > budget {
+            break;
+        }
+        budget -= need;
+        shown.push(h);
+    }
+    shown.extend(quit);
+    let mut spans = Vec::new();
+    for (key, word) in shown {
+        spans.push(Span::styled(key, theme.label));
+        spans.push(Span::styled(format!("{word}{GAP}"), theme.dim));
+    }
+    Line::from(spans)
+}
+
+/// Words for actions whose help text does not start with one.
+fn word(state: &UiState, a: Action) -> Option<&'static str> {
+    let list = matches!(state.top(), Screen::List(_));
+    match a {
+        Action::Yaml => Some("yaml"),
+        Action::JumpOwner => Some("owner"),
+        Action::ToggleManaged => Some("managed"),
+        Action::Reveal => Some("decode"),
+        Action::Back if !list => Some("back"),
+        Action::Enter if !list => Some("open"),
+        _ => None,
+    }
+}
