@@ -4,7 +4,6 @@
 pub mod action;
 pub mod command;
 pub mod configure;
-pub mod decoders;
 pub mod describe;
 pub mod describe_events;
 pub mod discovered;

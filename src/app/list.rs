@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::kube::row::{Cell, ObjRef, Row, UnixSecs};
+use crate::kube::row::{ObjRef, Row, UnixSecs};
 use crate::kube::store::{ObjKey, Snapshot};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
@@ -54,12 +54,8 @@ fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
     (scoped, rest.join(" "))
 }
 
-fn cell_text(row: &Row, i: usize) -> String {
-    row.cells
-        .get(i)
-        .and_then(Cell::literal)
-        .unwrap_or("")
-        .to_ascii_lowercase()
+fn cell_text(row: &Row, header: &str) -> String {
+    crate::table::event::cell(row, header).to_ascii_lowercase()
 }
 
 fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
@@ -80,9 +76,9 @@ fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
         }
     }
     scoped.iter().all(|t| match t {
-        Scoped::Type(v) => cell_text(row, 1) == *v,
-        Scoped::Reason(v) => cell_text(row, 2).contains(v.as_str()),
-        Scoped::Object(v) => cell_text(row, 3).contains(v.as_str()),
+        Scoped::Type(v) => cell_text(row, "TYPE") == *v,
+        Scoped::Reason(v) => cell_text(row, "REASON").contains(v.as_str()),
+        Scoped::Object(v) => cell_text(row, "OBJECT").contains(v.as_str()),
     })
 }
 

@@ -279,7 +279,7 @@ fn handle(state: &mut UiState, session: &mut Option<Session>, ev: Event, w: &Wir
             let pool = InformerPool::new_on(
                 w.net.clone(),
                 client,
-                Arc::new(super::decoders::TableDecoders),
+                Arc::new(crate::table::TableDecoders),
                 w.store_tx.clone(),
                 w.informer_config.clone(),
                 GRACE,
