@@ -15,7 +15,6 @@ use futures::future::BoxFuture;
 use futures::StreamExt;
 use kube::api::{ListParams, WatchEvent, WatchParams};
 use kube::core::Request;
-use serde::Deserialize;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::backoff::Backoff;
@@ -28,36 +27,11 @@ use super::stats::InformerStats;
 use super::store::Publisher;
 use super::sync::SyncState;
 
-/// Tunables of the list-watch loop.
-#[derive(Debug, Clone)]
-pub struct InformerConfig {
-    /// Objects per list page (`limit`).
-    pub page_size: u32,
-    /// Server-side watch `timeoutSeconds`; jittered by ±10 % per watch so informers do not
-    /// reconnect in lockstep. Cloud load balancers drop idle connections near 240 s.
-    pub watch_timeout: Duration,
-    /// Deadline for one list page or for a watch to start answering.
-    pub request_timeout: Duration,
-    /// First and largest retry delay.
-    pub backoff_base: Duration,
-    /// Largest retry delay.
-    pub backoff_cap: Duration,
-    /// Bounds of event timelines.
-    pub timeline: super::timeline::TimelineBounds,
-}
+mod config;
+mod page;
 
-impl Default for InformerConfig {
-    fn default() -> Self {
-        InformerConfig {
-            page_size: 500,
-            watch_timeout: Duration::from_secs(180),
-            request_timeout: Duration::from_secs(60),
-            backoff_base: Duration::from_secs(1),
-            backoff_cap: Duration::from_secs(30),
-            timeline: super::timeline::TimelineBounds::default(),
-        }
-    }
-}
+pub use config::InformerConfig;
+use page::Page;
 
 /// Starts the informer of one kind with the decode type and sink it needs: implemented by
 /// `crate::table`, which owns the slim decode types, so that this module stays free of
@@ -106,33 +80,7 @@ enum Phase {
     Pausing { resume: String },
 }
 
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "T: Deserialize<'de>"))]
-struct Page<T> {
-    #[serde(default)]
-    metadata: PageMeta,
-    #[serde(default = "Vec::new", deserialize_with = "null_as_empty")]
-    items: Vec<T>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct PageMeta {
-    #[serde(default)]
-    resource_version: Option<String>,
-    #[serde(default, rename = "continue")]
-    continue_: Option<String>,
-}
-
-fn null_as_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
-}
-
-/// How a watch connection ended, with the newest resourceVersion seen.
+/// How a watch connection ended.
 enum WatchEnd {
     /// The server closed the stream (timeoutSeconds) or it went idle: resume.
     Clean,
