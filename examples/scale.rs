@@ -1,4 +1,4 @@
-//! Scale harness: the real pod informer (`ktui::kube::informer::run::<PodObj>`, real
+//! Scale harness: the real pod informer (`ktui::kube::informer::Informer`, real
 //! `kube::Client`, real hyper over loopback TCP, no TLS) syncs N realistic ~3 KB pods from a
 //! tiny HTTP/1.1 server, then applies a churn of MODIFIED watch events. Prints wall time to
 //! full sync, this process's CPU time (getrusage) during the sync, VmRSS before/after, VmHWM,
@@ -22,11 +22,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{run, InformerConfig, InformerCtx};
+use ktui::kube::informer::{Informer, InformerConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::{Row, RowCtx};
+use ktui::kube::sink::ByIntoRow;
 use ktui::kube::stats::InformerStats;
-use ktui::kube::store::{Slot, Snapshot, StoreWriter};
+use ktui::kube::store::{Publisher, Slot, Snapshot, StoreWriter};
 use ktui::table::PodObj;
 
 const PAGE: usize = 500;
@@ -173,19 +174,13 @@ async fn client(a: Args) -> anyhow::Result<()> {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let stats = Arc::new(InformerStats::default());
     let rows = RowCtx::default();
-    let ctx = InformerCtx {
-        key,
-        client,
-        writer: StoreWriter::new(slot.clone(), tx),
-        stats: stats.clone(),
-        rows: rows.clone(),
-        config: InformerConfig::default(),
-    };
+    let informer = Informer::new(key, client, stats.clone(), InformerConfig::default());
+    let writer = StoreWriter::with_builder(Publisher::new(slot.clone(), tx), rows.clone(), ByIntoRow);
 
     let rss_before = proc_mib("VmRSS");
     let (u0, s0) = cpu();
     let t0 = Instant::now();
-    let task = tokio::spawn(run::<PodObj>(ctx));
+    let task = tokio::spawn(informer.run::<PodObj, _>(writer));
     let snap = loop {
         rx.recv().await.context("informer stopped")?;
         let snap = slot.load();

@@ -17,7 +17,7 @@ use ktui::kube::client::ClusterInfo;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::Sink;
-use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::store::{Publisher, Slot};
 use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
 use ktui::table::EventObj;
 use ratatui::backend::TestBackend;
@@ -92,7 +92,7 @@ fn main() {
             .unwrap();
         rt.block_on(async move {
             let mut w = TimelineWriter::<EventObj>::new(
-                StoreWriter::new(writer_slot, tx),
+                Publisher::new(writer_slot, tx),
                 RowCtx::default(),
                 TimelineBounds::default(),
             );
@@ -109,10 +109,10 @@ fn main() {
                     w.apply(ev);
                     i += 1;
                     if i.is_multiple_of(256) {
-                        w.maybe_publish();
+                        w.flush();
                     }
                 }
-                w.maybe_publish();
+                w.flush();
                 w_handled.store(i, Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(1)).await;
             }

@@ -5,7 +5,6 @@ pub mod applies;
 pub mod command;
 pub mod configure;
 pub mod connect;
-pub mod decoders;
 pub mod describe_events;
 pub mod discovered;
 pub mod effect;

@@ -14,12 +14,7 @@ pub fn state_dir() -> PathBuf {
 }
 
 /// Sends `tracing` output to `path` (default `state_dir()/ktui.log`), filtered by
-/// `KTUI_LOG` (default `info`). Returns the path used.
-pub fn init(path: Option<PathBuf>) -> Result<PathBuf> {
-    init_with(path, "info")
-}
-
-/// Like [`init`] with `level` (the config's `[log] level`) when `KTUI_LOG` is not set.
+/// `KTUI_LOG`, else by `level` (the config's `[log] level`). Returns the path used.
 pub fn init_with(path: Option<PathBuf>, level: &str) -> Result<PathBuf> {
     let path = path.unwrap_or_else(|| state_dir().join("ktui.log"));
     if let Some(dir) = path.parent() {

@@ -7,6 +7,20 @@
 //! [`scenario`] engine and a client's DELETE; [`http`] routes requests to [`discovery`] and
 //! [`api`] (list/get/delete) or [`watch`]; [`faults`] decides what goes wrong; [`cli`] is the
 //! `--demo` / `demo-server` entry point.
+//!
+//! What the demo tier can and cannot prove: the server is honest about the protocol (revisions,
+//! paging, 410, bookmarks, watch fan-out, faults), so demo-tier tests prove ktui's list-watch
+//! loop, store and screens. It is not independent of ktui where it reuses client code: its
+//! Table answers build cells with ktui's own row builders ([`table`]) and its selectors parse
+//! with ktui's own label-selector code ([`matching`]), so a wrong column or a wrong selector
+//! semantic shows up identically on both sides and no demo-tier test can catch it. The real
+//! tier covers those: `tests/golden_columns.rs` compares every built-in kind's cells with the
+//! real kube-apiserver's printers; server-side label selectors are exercised against the real
+//! apiserver by `tests/e2e.rs` (deployment drill-in) and `tests/e2e_owner.rs` (service → its
+//! pods). `tests/demo_server.rs` checks hand-written expectations for a label plus field
+//! selector against the demo. Not covered by the real tier: field selectors (the node drill-in's
+//! `spec.nodeName`) and ktui's client-side `-l` filter against the apiserver's answer for the
+//! same set-based selector (`in`, `notin`, `!key`); only unit tests check those semantics.
 
 pub mod api;
 mod batch;

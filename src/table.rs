@@ -1,35 +1,20 @@
 //! Pure object → row builders per built-in kind, with kubectl's columns (see
-//! /work/shared/kubectl-columns.md): one slim serde type per kind in `table/<kind>.rs`, its
-//! [`IntoRow`] impl, and the column specs the UI draws headers from. No I/O, no clock: time
-//! cells are formatted at draw time by [`format::format_cell`].
+//! /work/shared/kubectl-columns.md): one file per kind, `table/<kind>.rs`, holding its slim
+//! serde type, its [`IntoRow`] impl and its column spec (`SPEC`); the modules, dispatch by
+//! [`BuiltinKind`] and the informer wiring ([`decoders`]) are generated from the one
+//! registration line per kind in `crate::kube::builtin`. No I/O, no clock: time cells are
+//! formatted at draw time by [`format::format_cell`].
 
-pub mod configmap;
-pub mod cronjob;
 pub mod custom;
-pub mod daemonset;
-pub mod deployment;
-pub mod endpoints;
-pub mod event;
+pub mod decoders;
 pub mod format;
-pub mod hpa;
-pub mod ingress;
-pub mod job;
 pub mod join;
 pub mod jsonpath;
 pub mod labels;
 pub mod meta;
-pub mod namespace;
-pub mod node;
-pub mod pod;
 pub mod pod_status;
 pub mod printer;
-pub mod pv;
-pub mod pvc;
 pub mod quantity;
-pub mod replicaset;
-pub mod secret;
-pub mod service;
-pub mod statefulset;
 pub mod workload;
 
 #[cfg(test)]
@@ -37,28 +22,53 @@ mod testutil;
 
 use std::borrow::Cow;
 
-use crate::kube::builtin::BuiltinKind;
+use crate::kube::builtin::{builtin_kinds, BuiltinKind};
 use crate::kube::kind::Kind;
-use crate::kube::row::{IntoRow, Row, RowCtx};
+use crate::kube::row::{IntoRow, Row, RowCtx, Versioned};
 
-pub use configmap::ConfigMapObj;
-pub use cronjob::CronJobObj;
-pub use daemonset::DaemonSetObj;
-pub use deployment::DeploymentObj;
-pub use endpoints::{EndpointSliceObj, EndpointsObj};
-pub use event::EventObj;
-pub use hpa::HpaObj;
-pub use ingress::IngressObj;
-pub use job::JobObj;
-pub use namespace::NamespaceObj;
-pub use node::NodeObj;
-pub use pod::PodObj;
-pub use pv::PvObj;
-pub use pvc::PvcObj;
-pub use replicaset::ReplicaSetObj;
-pub use secret::SecretObj;
-pub use service::ServiceObj;
-pub use statefulset::StatefulSetObj;
+pub use decoders::TableDecoders;
+
+/// Generates, from the registration in `crate::kube::builtin`: one `pub mod` per kind with its
+/// slim type re-exported, the slim type's [`Versioned`] impl (every slim type keeps its
+/// `metadata: ObjMeta`), [`builtin_spec`], [`decode_row`] and [`decoders::run_builtin`].
+macro_rules! define_tables {
+    ($($variant:ident: $module:ident::$obj:ident = $group:literal/$version:literal, $plural:literal,
+        $singular:literal, [$($short:literal),*], $scope:ident;)*) => {
+        $(
+            pub mod $module;
+            pub use $module::$obj;
+
+            impl Versioned for $obj {
+                fn version(&self) -> Option<&str> {
+                    self.metadata.resource_version.as_deref()
+                }
+            }
+        )*
+
+        /// The column spec of a built-in kind (its module's `SPEC`).
+        pub fn builtin_spec(kind: BuiltinKind) -> &'static KindSpec {
+            match kind {
+                $(BuiltinKind::$variant => &$module::SPEC,)*
+            }
+        }
+
+        /// Decodes one object's JSON with the kind's slim type and builds its row.
+        pub fn decode_row(kind: BuiltinKind, json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
+            match kind {
+                $(BuiltinKind::$variant => decode::<$obj>(json, ctx),)*
+            }
+        }
+
+        /// The informer future of a built-in kind, with its slim type.
+        fn dispatch_run(kind: BuiltinKind, start: decoders::Start) -> futures::future::BoxFuture<'static, ()> {
+            match kind {
+                $(BuiltinKind::$variant => decoders::run_builtin::<$obj>(kind, start),)*
+            }
+        }
+    };
+}
+
+builtin_kinds!(define_tables);
 
 /// One column header after NAME.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,208 +99,29 @@ impl KindSpec {
             .enumerate()
             .filter(move |(_, c)| wide || !c.wide)
     }
+
+    /// The cell index of the column headed `header` (as kubectl prints it: `REASON`,
+    /// `PORT(S)`), if the kind has one.
+    pub fn index_of(&self, header: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.header == header)
+    }
 }
 
-const fn c(header: &'static str) -> Column {
+/// A column shown by default.
+pub(crate) const fn col(header: &'static str) -> Column {
     Column {
         header: Cow::Borrowed(header),
         wide: false,
     }
 }
 
-const fn w(header: &'static str) -> Column {
+/// A column shown only in wide mode.
+pub(crate) const fn wide(header: &'static str) -> Column {
     Column {
         header: Cow::Borrowed(header),
         wide: true,
     }
 }
-
-static POD: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("READY"),
-        c("STATUS"),
-        c("RESTARTS"),
-        c("AGE"),
-        w("IP"),
-        w("NODE"),
-        w("NOMINATED NODE"),
-        w("READINESS GATES"),
-    ]),
-    status_col: Some(1),
-};
-static DEPLOYMENT: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("READY"),
-        c("UP-TO-DATE"),
-        c("AVAILABLE"),
-        c("AGE"),
-        w("CONTAINERS"),
-        w("IMAGES"),
-        w("SELECTOR"),
-    ]),
-    status_col: None,
-};
-static REPLICASET: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("DESIRED"),
-        c("CURRENT"),
-        c("READY"),
-        c("AGE"),
-        w("CONTAINERS"),
-        w("IMAGES"),
-        w("SELECTOR"),
-    ]),
-    status_col: None,
-};
-static STATEFULSET: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("READY"), c("AGE"), w("CONTAINERS"), w("IMAGES")]),
-    status_col: None,
-};
-static DAEMONSET: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("DESIRED"),
-        c("CURRENT"),
-        c("READY"),
-        c("UP-TO-DATE"),
-        c("AVAILABLE"),
-        c("NODE SELECTOR"),
-        c("AGE"),
-        w("CONTAINERS"),
-        w("IMAGES"),
-        w("SELECTOR"),
-    ]),
-    status_col: None,
-};
-static JOB: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("STATUS"),
-        c("COMPLETIONS"),
-        c("DURATION"),
-        c("AGE"),
-        w("CONTAINERS"),
-        w("IMAGES"),
-        w("SELECTOR"),
-    ]),
-    status_col: Some(0),
-};
-static CRONJOB: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("SCHEDULE"),
-        c("TIMEZONE"),
-        c("SUSPEND"),
-        c("ACTIVE"),
-        c("LAST SCHEDULE"),
-        c("AGE"),
-        w("CONTAINERS"),
-        w("IMAGES"),
-        w("SELECTOR"),
-    ]),
-    status_col: Some(2),
-};
-static HPA: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("REFERENCE"),
-        c("TARGETS"),
-        c("MINPODS"),
-        c("MAXPODS"),
-        c("REPLICAS"),
-        c("AGE"),
-    ]),
-    status_col: None,
-};
-static SERVICE: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("TYPE"),
-        c("CLUSTER-IP"),
-        c("EXTERNAL-IP"),
-        c("PORT(S)"),
-        c("AGE"),
-        w("SELECTOR"),
-    ]),
-    status_col: None,
-};
-static INGRESS: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("CLASS"), c("HOSTS"), c("ADDRESS"), c("PORTS"), c("AGE")]),
-    status_col: None,
-};
-static ENDPOINTS: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("ENDPOINTS"), c("AGE")]),
-    status_col: None,
-};
-static ENDPOINTSLICE: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("ADDRESSTYPE"), c("PORTS"), c("ENDPOINTS"), c("AGE")]),
-    status_col: None,
-};
-static CONFIGMAP: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("DATA"), c("AGE")]),
-    status_col: None,
-};
-static SECRET: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("TYPE"), c("DATA"), c("AGE")]),
-    status_col: None,
-};
-static NODE: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("STATUS"),
-        c("ROLES"),
-        c("AGE"),
-        c("VERSION"),
-        w("INTERNAL-IP"),
-        w("EXTERNAL-IP"),
-        w("OS-IMAGE"),
-        w("KERNEL-VERSION"),
-        w("CONTAINER-RUNTIME"),
-    ]),
-    status_col: Some(0),
-};
-static NAMESPACE: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[c("STATUS"), c("AGE")]),
-    status_col: Some(0),
-};
-static PVC: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("STATUS"),
-        c("VOLUME"),
-        c("CAPACITY"),
-        c("ACCESS MODES"),
-        c("STORAGECLASS"),
-        c("VOLUMEATTRIBUTESCLASS"),
-        c("AGE"),
-        w("VOLUMEMODE"),
-    ]),
-    status_col: Some(0),
-};
-static PV: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("CAPACITY"),
-        c("ACCESS MODES"),
-        c("RECLAIM POLICY"),
-        c("STATUS"),
-        c("CLAIM"),
-        c("STORAGECLASS"),
-        c("VOLUMEATTRIBUTESCLASS"),
-        c("REASON"),
-        c("AGE"),
-        w("VOLUMEMODE"),
-    ]),
-    status_col: Some(3),
-};
-/// The event timeline's columns: `kubectl get events` cells, with COUNT and SOURCE shown
-/// by default (the timeline's order), SUBOBJECT and FIRST SEEN wide only.
-static EVENT: KindSpec = KindSpec {
-    columns: Cow::Borrowed(&[
-        c("LAST SEEN"),
-        c("TYPE"),
-        c("REASON"),
-        c("OBJECT"),
-        c("COUNT"),
-        c("MESSAGE"),
-        c("SOURCE"),
-        w("SUBOBJECT"),
-        w("FIRST SEEN"),
-    ]),
-    status_col: Some(1),
-};
 
 /// The column spec of any kind: kubectl's columns for built-ins, the printer columns (or
 /// AGE) for other kinds, see [`custom::spec`].
@@ -301,60 +132,8 @@ pub fn spec(kind: &Kind) -> Cow<'static, KindSpec> {
     }
 }
 
-/// The column spec of a built-in kind.
-pub fn builtin_spec(kind: BuiltinKind) -> &'static KindSpec {
-    use BuiltinKind::*;
-    match kind {
-        Pod => &POD,
-        Deployment => &DEPLOYMENT,
-        ReplicaSet => &REPLICASET,
-        StatefulSet => &STATEFULSET,
-        DaemonSet => &DAEMONSET,
-        Job => &JOB,
-        CronJob => &CRONJOB,
-        HorizontalPodAutoscaler => &HPA,
-        Service => &SERVICE,
-        Ingress => &INGRESS,
-        Endpoints => &ENDPOINTS,
-        EndpointSlice => &ENDPOINTSLICE,
-        ConfigMap => &CONFIGMAP,
-        Secret => &SECRET,
-        Node => &NODE,
-        Namespace => &NAMESPACE,
-        PersistentVolumeClaim => &PVC,
-        PersistentVolume => &PV,
-        Event => &EVENT,
-    }
-}
-
 fn decode<T: IntoRow>(json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
     serde_json::from_slice::<T>(json).map(|o| o.into_row(ctx))
-}
-
-/// Decodes one object's JSON with the kind's slim type and builds its row.
-pub fn decode_row(kind: BuiltinKind, json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
-    use BuiltinKind::*;
-    match kind {
-        Pod => decode::<PodObj>(json, ctx),
-        Deployment => decode::<DeploymentObj>(json, ctx),
-        ReplicaSet => decode::<ReplicaSetObj>(json, ctx),
-        StatefulSet => decode::<StatefulSetObj>(json, ctx),
-        DaemonSet => decode::<DaemonSetObj>(json, ctx),
-        Job => decode::<JobObj>(json, ctx),
-        CronJob => decode::<CronJobObj>(json, ctx),
-        HorizontalPodAutoscaler => decode::<HpaObj>(json, ctx),
-        Service => decode::<ServiceObj>(json, ctx),
-        Ingress => decode::<IngressObj>(json, ctx),
-        Endpoints => decode::<EndpointsObj>(json, ctx),
-        EndpointSlice => decode::<EndpointSliceObj>(json, ctx),
-        ConfigMap => decode::<ConfigMapObj>(json, ctx),
-        Secret => decode::<SecretObj>(json, ctx),
-        Node => decode::<NodeObj>(json, ctx),
-        Namespace => decode::<NamespaceObj>(json, ctx),
-        PersistentVolumeClaim => decode::<PvcObj>(json, ctx),
-        PersistentVolume => decode::<PvObj>(json, ctx),
-        Event => decode::<EventObj>(json, ctx),
-    }
 }
 
 #[cfg(test)]
@@ -370,6 +149,15 @@ mod tests {
                 assert!(i < builtin_spec(kind).columns.len(), "{kind}");
             }
         }
+    }
+
+    #[test]
+    fn columns_are_found_by_header() {
+        let event = builtin_spec(BuiltinKind::Event);
+        assert_eq!(event.index_of("REASON"), Some(2));
+        assert_eq!(event.index_of("MESSAGE"), Some(5));
+        assert_eq!(event.index_of("NAME"), None, "NAME is not a cell");
+        assert_eq!(builtin_spec(BuiltinKind::Service).index_of("PORT(S)"), Some(3));
     }
 
     #[test]

@@ -302,7 +302,7 @@ impl Wiring<'_> {
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,
-            Arc::new(super::decoders::TableDecoders),
+            Arc::new(crate::table::TableDecoders),
             self.store_tx.clone(),
             self.informer_config.clone(),
             GRACE,

@@ -115,10 +115,10 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::Action;
     use crate::app::state::ListState;
     use crate::app::update::{run_command, update};
     use crate::app::yaml::DetailState;
+    use crate::keys::Action;
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
 

@@ -24,11 +24,6 @@ impl Backoff {
         }
     }
 
-    /// The defaults informers use: 1 s doubling to a 30 s cap.
-    pub fn informer() -> Self {
-        Backoff::new(Duration::from_secs(1), Duration::from_secs(30))
-    }
-
     /// Records one failure and returns how long to wait before the next try.
     pub fn next_delay(&mut self) -> Duration {
         self.attempt = self.attempt.saturating_add(1);

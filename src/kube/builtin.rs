@@ -1,32 +1,49 @@
-//! The built-in kinds ktui has hand-written columns for, with their API coordinates (GVR) and
-//! the names a user may type for them (resolved by `super::registry` with every discovered
-//! kind). Must not know columns or how rows look (that is `crate::table`).
+//! The built-in kinds ktui has hand-written columns for: their one registration line each
+//! ([`builtin_kinds`]), API coordinates (GVR) and the names a user may type for them (resolved
+//! by `super::registry` with every discovered kind). Must not know columns or how rows look
+//! (that is `crate::table`, which reads the same registration).
 
 use std::fmt;
 
-/// A built-in kind with a hand-written slim decoder and kubectl's columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BuiltinKind {
-    Pod,
-    Deployment,
-    ReplicaSet,
-    StatefulSet,
-    DaemonSet,
-    Job,
-    CronJob,
-    HorizontalPodAutoscaler,
-    Service,
-    Ingress,
-    Endpoints,
-    EndpointSlice,
-    ConfigMap,
-    Secret,
-    Node,
-    Namespace,
-    PersistentVolumeClaim,
-    PersistentVolume,
-    Event,
+/// The registration of every built-in kind, one line each, in the order `?` and completion
+/// list them:
+///
+/// `Variant: table_module::SlimType = "group"/"version", "plural", "singular", [short names], scope;`
+///
+/// kube reads the API coordinates and names (`kubectl api-resources`); `table_module::SlimType`
+/// names the file `src/table/<table_module>.rs` that holds the kind's columns and row builder,
+/// used only by `crate::table` (kube never resolves it). The macro hands the list to `$then!`:
+/// this module generates [`BuiltinKind`] and [`BuiltinKind::info`] from it, `crate::table` its
+/// modules, column specs, decoders and informer dispatch. Adding a built-in kind is one new
+/// `src/table/<kind>.rs` plus one line here.
+macro_rules! builtin_kinds {
+    ($then:ident) => {
+        $then! {
+            Pod: pod::PodObj = ""/"v1", "pods", "pod", ["po"], namespaced;
+            Deployment: deployment::DeploymentObj = "apps"/"v1", "deployments", "deployment", ["deploy"], namespaced;
+            ReplicaSet: replicaset::ReplicaSetObj = "apps"/"v1", "replicasets", "replicaset", ["rs"], namespaced;
+            StatefulSet: statefulset::StatefulSetObj = "apps"/"v1", "statefulsets", "statefulset", ["sts"], namespaced;
+            DaemonSet: daemonset::DaemonSetObj = "apps"/"v1", "daemonsets", "daemonset", ["ds"], namespaced;
+            Job: job::JobObj = "batch"/"v1", "jobs", "job", [], namespaced;
+            CronJob: cronjob::CronJobObj = "batch"/"v1", "cronjobs", "cronjob", ["cj"], namespaced;
+            // autoscaling/v2 is the preferred (and only complete) version since 1.23.
+            HorizontalPodAutoscaler: hpa::HpaObj = "autoscaling"/"v2", "horizontalpodautoscalers", "horizontalpodautoscaler", ["hpa"], namespaced;
+            Service: service::ServiceObj = ""/"v1", "services", "service", ["svc"], namespaced;
+            Ingress: ingress::IngressObj = "networking.k8s.io"/"v1", "ingresses", "ingress", ["ing"], namespaced;
+            // Discovery spells the singular of endpoints `endpoints`.
+            Endpoints: endpoints::EndpointsObj = ""/"v1", "endpoints", "endpoints", ["ep"], namespaced;
+            EndpointSlice: endpointslice::EndpointSliceObj = "discovery.k8s.io"/"v1", "endpointslices", "endpointslice", [], namespaced;
+            ConfigMap: configmap::ConfigMapObj = ""/"v1", "configmaps", "configmap", ["cm"], namespaced;
+            Secret: secret::SecretObj = ""/"v1", "secrets", "secret", [], namespaced;
+            Node: node::NodeObj = ""/"v1", "nodes", "node", ["no"], cluster;
+            Namespace: namespace::NamespaceObj = ""/"v1", "namespaces", "namespace", ["ns"], cluster;
+            PersistentVolumeClaim: pvc::PvcObj = ""/"v1", "persistentvolumeclaims", "persistentvolumeclaim", ["pvc"], namespaced;
+            PersistentVolume: pv::PvObj = ""/"v1", "persistentvolumes", "persistentvolume", ["pv"], cluster;
+            Event: event::EventObj = ""/"v1", "events", "event", ["ev"], namespaced;
+        }
+    };
 }
+pub(crate) use builtin_kinds;
 
 /// API coordinates and user-facing names of a kind, as `kubectl api-resources` shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,128 +64,56 @@ pub struct KindInfo {
     pub namespaced: bool,
 }
 
-impl BuiltinKind {
-    /// Every built-in kind, in the order `?`/completion lists them.
-    pub const ALL: [BuiltinKind; 19] = [
-        BuiltinKind::Pod,
-        BuiltinKind::Deployment,
-        BuiltinKind::ReplicaSet,
-        BuiltinKind::StatefulSet,
-        BuiltinKind::DaemonSet,
-        BuiltinKind::Job,
-        BuiltinKind::CronJob,
-        BuiltinKind::HorizontalPodAutoscaler,
-        BuiltinKind::Service,
-        BuiltinKind::Ingress,
-        BuiltinKind::Endpoints,
-        BuiltinKind::EndpointSlice,
-        BuiltinKind::ConfigMap,
-        BuiltinKind::Secret,
-        BuiltinKind::Node,
-        BuiltinKind::Namespace,
-        BuiltinKind::PersistentVolumeClaim,
-        BuiltinKind::PersistentVolume,
-        BuiltinKind::Event,
-    ];
+/// `namespaced` / `cluster` of a registration line as a bool.
+macro_rules! scope_is_namespaced {
+    (namespaced) => {
+        true
+    };
+    (cluster) => {
+        false
+    };
+}
 
-    /// The kind's API coordinates and names.
-    pub const fn info(self) -> KindInfo {
-        use BuiltinKind::*;
-        const fn k(
-            kind: &'static str,
-            group: &'static str,
-            plural: &'static str,
-            singular: &'static str,
-            short: &'static [&'static str],
-            namespaced: bool,
-        ) -> KindInfo {
-            KindInfo {
-                kind,
-                group,
-                version: "v1",
-                plural,
-                singular,
-                short,
-                namespaced,
+/// Generates [`BuiltinKind`], `ALL` and `info` from the registration.
+macro_rules! define_builtin_kind {
+    ($($variant:ident: $module:ident::$obj:ident = $group:literal/$version:literal, $plural:literal,
+        $singular:literal, [$($short:literal),*], $scope:ident;)*) => {
+        /// A built-in kind with a hand-written slim decoder and kubectl's columns (see
+        /// [`builtin_kinds`] for the registration).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum BuiltinKind {
+            $(
+                #[doc = concat!("`", $plural, "` (", $group, "/", $version, ").")]
+                $variant,
+            )*
+        }
+
+        impl BuiltinKind {
+            /// Every built-in kind, in the order `?`/completion lists them.
+            pub const ALL: [BuiltinKind; [$(stringify!($variant)),*].len()] =
+                [$(BuiltinKind::$variant),*];
+
+            /// The kind's API coordinates and names.
+            pub const fn info(self) -> KindInfo {
+                match self {
+                    $(BuiltinKind::$variant => KindInfo {
+                        kind: stringify!($variant),
+                        group: $group,
+                        version: $version,
+                        plural: $plural,
+                        singular: $singular,
+                        short: &[$($short),*],
+                        namespaced: scope_is_namespaced!($scope),
+                    },)*
+                }
             }
         }
-        match self {
-            Pod => k("Pod", "", "pods", "pod", &["po"], true),
-            Deployment => k(
-                "Deployment",
-                "apps",
-                "deployments",
-                "deployment",
-                &["deploy"],
-                true,
-            ),
-            ReplicaSet => k("ReplicaSet", "apps", "replicasets", "replicaset", &["rs"], true),
-            StatefulSet => k(
-                "StatefulSet",
-                "apps",
-                "statefulsets",
-                "statefulset",
-                &["sts"],
-                true,
-            ),
-            DaemonSet => k("DaemonSet", "apps", "daemonsets", "daemonset", &["ds"], true),
-            Job => k("Job", "batch", "jobs", "job", &[], true),
-            CronJob => k("CronJob", "batch", "cronjobs", "cronjob", &["cj"], true),
-            // autoscaling/v2 is the preferred (and only complete) version since 1.23.
-            HorizontalPodAutoscaler => KindInfo {
-                version: "v2",
-                ..k(
-                    "HorizontalPodAutoscaler",
-                    "autoscaling",
-                    "horizontalpodautoscalers",
-                    "horizontalpodautoscaler",
-                    &["hpa"],
-                    true,
-                )
-            },
-            Service => k("Service", "", "services", "service", &["svc"], true),
-            Ingress => k(
-                "Ingress",
-                "networking.k8s.io",
-                "ingresses",
-                "ingress",
-                &["ing"],
-                true,
-            ),
-            // Discovery spells the singular of endpoints `endpoints`.
-            Endpoints => k("Endpoints", "", "endpoints", "endpoints", &["ep"], true),
-            EndpointSlice => k(
-                "EndpointSlice",
-                "discovery.k8s.io",
-                "endpointslices",
-                "endpointslice",
-                &[],
-                true,
-            ),
-            ConfigMap => k("ConfigMap", "", "configmaps", "configmap", &["cm"], true),
-            Secret => k("Secret", "", "secrets", "secret", &[], true),
-            Node => k("Node", "", "nodes", "node", &["no"], false),
-            Namespace => k("Namespace", "", "namespaces", "namespace", &["ns"], false),
-            PersistentVolumeClaim => k(
-                "PersistentVolumeClaim",
-                "",
-                "persistentvolumeclaims",
-                "persistentvolumeclaim",
-                &["pvc"],
-                true,
-            ),
-            PersistentVolume => k(
-                "PersistentVolume",
-                "",
-                "persistentvolumes",
-                "persistentvolume",
-                &["pv"],
-                false,
-            ),
-            Event => k("Event", "", "events", "event", &["ev"], true),
-        }
-    }
+    };
+}
 
+builtin_kinds!(define_builtin_kind);
+
+impl BuiltinKind {
     /// Whether informers of this kind feed the event timeline (ordered by time, merged by
     /// uid) instead of a row store (ordered by namespace and name).
     pub fn is_timeline(self) -> bool {

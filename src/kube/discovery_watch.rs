@@ -1,23 +1,27 @@
 //! Keeps a context's [`Registry`] current: discovers once, then rediscovers when a
-//! CustomResourceDefinition changes (a metadata-only watch, so a CRD created or deleted while
-//! ktui runs appears or disappears within a second), or every few minutes when CRDs cannot be
-//! watched (RBAC) and to notice aggregated APIs that recover. Owns that schedule; must not
-//! know the UI: results go to a callback.
+//! CustomResourceDefinition changes (a metadata-only watch through ktui's own list-watch loop,
+//! so a CRD created or deleted while ktui runs appears or disappears within a second), or every
+//! few minutes when CRDs cannot be watched (RBAC) and to notice aggregated APIs that recover.
+//! Owns that schedule; must not know the UI: results go to a callback.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::api::PartialObjectMeta;
-use kube::runtime::watcher::{self, Event};
-use kube::runtime::{watcher as watch, WatchStreamExt};
-use kube::Api;
+use serde::Deserialize;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::sync::Notify;
+use tokio::task::JoinHandle;
 use tokio::time::{sleep, sleep_until, Instant};
 
 use super::discovery::discover;
+use super::informer::{Informer, InformerConfig};
+use super::key::ResourceKey;
+use super::kind::{ApiResource, Kind};
 use super::registry::Registry;
+use super::row::Versioned;
+use super::sink::Sink;
+use super::stats::InformerStats;
+use super::sync::SyncState;
 
 /// Tunables of the rediscovery schedule.
 #[derive(Debug, Clone)]
@@ -71,9 +75,8 @@ pub async fn keep_current(
             }
         }
     }
-    let api: Api<PartialObjectMeta<CustomResourceDefinition>> = Api::all(client.clone());
-    let mut changes = watch(api, watcher::Config::default()).default_backoff().boxed();
-    let mut watching = true;
+    let (tx, mut changes) = unbounded_channel();
+    let mut watch = Some(CrdWatch::start(client.clone(), tx));
     // The first list only repeats what the discovery above saw.
     let mut listed = false;
     // A rediscovery was asked for: publish its result even if unchanged.
@@ -83,19 +86,16 @@ pub async fn keep_current(
     loop {
         let deadline = due.unwrap_or(next_period).min(next_period);
         tokio::select! {
-            ev = changes.next(), if watching => match ev {
-                Some(Ok(Event::InitDone)) if !listed => listed = true,
-                Some(Ok(Event::Apply(_) | Event::Delete(_) | Event::InitDone)) => {
+            ev = changes.recv(), if watch.is_some() => match ev {
+                Some(CrdEvent::Listed) if !listed => listed = true,
+                Some(CrdEvent::Listed | CrdEvent::Changed) => {
                     // A change, or a relist after a broken watch (changes may have been missed).
                     due = Some(Instant::now() + config.debounce);
                 }
-                Some(Ok(_)) => {}
-                Some(Err(e)) if forbidden(&e) => {
+                Some(CrdEvent::Forbidden) | None => {
                     // Not allowed to list or watch CRDs: fall back to the periodic rediscovery.
-                    watching = false;
+                    watch = None;
                 }
-                Some(Err(_)) => {}
-                None => watching = false,
             },
             _ = poke.notified() => {
                 due = Some(Instant::now());
@@ -132,13 +132,90 @@ fn offer(last: &mut Option<Registry>, publish: &mut impl FnMut(Registry), mut re
     }
 }
 
-/// A 403 from any stage of the CRD watch (list, watch start, watch stream).
-fn forbidden(e: &watcher::Error) -> bool {
-    match e {
-        watcher::Error::InitialListFailed(kube::Error::Api(s))
-        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
-        | watcher::Error::WatchFailed(kube::Error::Api(s)) => s.code == 403,
-        watcher::Error::WatchError(s) => s.code == 403,
-        _ => false,
+/// What the CRD watch tells the rediscovery schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CrdEvent {
+    /// A (re)list of CRDs completed.
+    Listed,
+    /// A CRD was created, changed or deleted.
+    Changed,
+    /// Listing or watching CRDs is forbidden (HTTP 403).
+    Forbidden,
+}
+
+/// A CRD as a metadata-only watch delivers it (`PartialObjectMetadata`): only its
+/// `metadata.resourceVersion` matters here.
+#[derive(Debug, Clone, Default, Deserialize)]
+struct CrdMeta {
+    #[serde(default)]
+    metadata: CrdMetadata,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CrdMetadata {
+    #[serde(default)]
+    resource_version: Option<String>,
+}
+
+impl Versioned for CrdMeta {
+    fn version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
+
+/// The running CRD watch: ktui's list-watch loop over `customresourcedefinitions`, metadata
+/// only, stopped when dropped.
+struct CrdWatch(JoinHandle<()>);
+
+impl CrdWatch {
+    fn start(client: kube::Client, tx: UnboundedSender<CrdEvent>) -> CrdWatch {
+        let crds = ApiResource {
+            group: "apiextensions.k8s.io".into(),
+            version: "v1".into(),
+            plural: "customresourcedefinitions".into(),
+            singular: "customresourcedefinition".into(),
+            kind: "CustomResourceDefinition".into(),
+            namespaced: false,
+            ..ApiResource::default()
+        };
+        let key = ResourceKey::new(Kind::Api(Arc::new(crds)), None);
+        let informer = Informer::new(
+            key,
+            client,
+            Arc::new(InformerStats::default()),
+            InformerConfig::default(),
+        )
+        .metadata_only();
+        CrdWatch(tokio::spawn(informer.run::<CrdMeta, _>(CrdSink(tx))))
+    }
+}
+
+impl Drop for CrdWatch {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Turns the CRD watch's events into [`CrdEvent`]s (a closed receiver means the schedule is
+/// gone; nothing to tell).
+struct CrdSink(UnboundedSender<CrdEvent>);
+
+impl Sink<CrdMeta> for CrdSink {
+    fn init(&mut self) {}
+    fn init_apply(&mut self, _obj: CrdMeta) {}
+    fn init_done(&mut self, _rv: Option<String>) {
+        let _ = self.0.send(CrdEvent::Listed);
+    }
+    fn apply(&mut self, _obj: CrdMeta) {
+        let _ = self.0.send(CrdEvent::Changed);
+    }
+    fn delete(&mut self, _obj: CrdMeta) {
+        let _ = self.0.send(CrdEvent::Changed);
+    }
+    fn set_state(&mut self, state: SyncState) {
+        if matches!(state, SyncState::Forbidden { .. }) {
+            let _ = self.0.send(CrdEvent::Forbidden);
+        }
     }
 }

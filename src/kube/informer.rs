@@ -1,7 +1,8 @@
-//! One informer task: list (paged) then watch from the list's resourceVersion, resume from
-//! the last event/bookmark after a clean end or a non-410 error, relist after 410 Gone, with
-//! ktui's own capped backoff and a visible [`SyncState`]. Decodes every object into a slim
-//! type and at once into a [`Row`] for its [`StoreWriter`]. Must not know about the UI.
+//! The list-watch loop, ktui's one implementation of it (lists, detail views and the CRD watch
+//! all run it): list (paged) then watch from the list's resourceVersion, resume from the last
+//! event/bookmark after a clean end or a non-410 error, relist after 410 Gone, with ktui's own
+//! capped backoff and a visible [`SyncState`]. Its position is an explicit [`Phase`]; what the
+//! events become is its [`Sink`]'s business. Must not know about the UI or about kinds.
 //!
 //! Why not `kube_runtime::watcher`: it consumes bookmarks and resourceVersions internally, so
 //! `:informers` could not show them, and its backoff resets on every `Ok`. The loop here is
@@ -14,102 +15,74 @@ use futures::future::BoxFuture;
 use futures::StreamExt;
 use kube::api::{ListParams, WatchEvent, WatchParams};
 use kube::core::Request;
-use serde::Deserialize;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::backoff::Backoff;
 use super::failure::{classify, status_failure, Failure};
 use super::key::ResourceKey;
 use super::kind::Kind;
-use super::row::{IntoRow, RowCtx, Versioned};
-use super::sink::{RowSink, Sink};
+use super::row::{RowCtx, Versioned};
+use super::sink::Sink;
 use super::stats::InformerStats;
-use super::store::StoreWriter;
+use super::store::Publisher;
 use super::sync::SyncState;
 
-/// Tunables of the list-watch loop.
-#[derive(Debug, Clone)]
-pub struct InformerConfig {
-    /// Objects per list page (`limit`).
-    pub page_size: u32,
-    /// Server-side watch `timeoutSeconds`; jittered by ±10 % per watch so informers do not
-    /// reconnect in lockstep. Cloud load balancers drop idle connections near 240 s.
-    pub watch_timeout: Duration,
-    /// Deadline for one list page or for a watch to start answering.
-    pub request_timeout: Duration,
-    /// First and largest retry delay.
-    pub backoff_base: Duration,
-    /// Largest retry delay.
-    pub backoff_cap: Duration,
-    /// Bounds of event timelines.
-    pub timeline: super::timeline::TimelineBounds,
-}
+mod config;
+mod page;
 
-impl Default for InformerConfig {
-    fn default() -> Self {
-        InformerConfig {
-            page_size: 500,
-            watch_timeout: Duration::from_secs(180),
-            request_timeout: Duration::from_secs(60),
-            backoff_base: Duration::from_secs(1),
-            backoff_cap: Duration::from_secs(30),
-            timeline: super::timeline::TimelineBounds::default(),
-        }
-    }
-}
+pub use config::InformerConfig;
+use page::Page;
 
-/// Everything one informer task needs. Built by the pool.
-pub struct InformerCtx {
-    /// What to list and watch.
-    pub key: ResourceKey,
-    /// The API client of the current context.
-    pub client: kube::Client,
-    /// The only writer of this key's slot.
-    pub writer: StoreWriter,
-    /// Counters shown by `:informers`.
-    pub stats: Arc<InformerStats>,
-    /// Interner shared across the pool.
-    pub rows: RowCtx,
-    /// Loop tunables.
-    pub config: InformerConfig,
-}
-
-/// Runs the informer of one kind: implemented by `crate::table`, which owns the slim decode
-/// types, so that this module stays free of kind-specific code.
+/// Starts the informer of one kind with the decode type and sink it needs: implemented by
+/// `crate::table`, which owns the slim decode types, so that this module stays free of
+/// kind-specific code.
 pub trait Decoders: Send + Sync + 'static {
-    /// The informer future for `kind` (usually `run::<KindObj>(ctx)`).
-    fn run(&self, kind: &Kind, ctx: InformerCtx) -> BoxFuture<'static, ()>;
+    /// The informer future for `kind`: `informer.run::<KindObj, _>(sink)` with a sink that
+    /// publishes through `publisher`, interning with `rows`.
+    fn run(
+        &self,
+        kind: &Kind,
+        informer: Informer,
+        publisher: Publisher,
+        rows: RowCtx,
+    ) -> BoxFuture<'static, ()>;
 }
 
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "T: Deserialize<'de>"))]
-struct Page<T> {
-    #[serde(default)]
-    metadata: PageMeta,
-    #[serde(default = "Vec::new", deserialize_with = "null_as_empty")]
-    items: Vec<T>,
+/// One informer: what it lists and watches, with what, and the loop's retry memory. The only
+/// carrier of the list-watch loop; [`Informer::run`] consumes it.
+pub struct Informer {
+    key: ResourceKey,
+    client: kube::Client,
+    stats: Arc<InformerStats>,
+    config: InformerConfig,
+    /// Ask for `PartialObjectMetadata` only (the CRD watch needs no more).
+    metadata_only: bool,
+    backoff: Backoff,
+    /// The server has answered at least once (a complete list, or an HTTP error): from then
+    /// on a connection failure reads "reconnecting", before it "unreachable".
+    answered: bool,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct PageMeta {
-    #[serde(default)]
-    resource_version: Option<String>,
-    #[serde(default, rename = "continue")]
-    continue_: Option<String>,
-}
-
-fn null_as_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+/// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
+/// next.
+#[derive(Debug)]
+enum Phase {
+    /// Listing page by page into the sink's relist buffer; `continue_token` is the next page's
+    /// (`None`: the first page of a fresh list).
+    Listing { continue_token: Option<String> },
+    /// Watching from `resource_version`: the list's, then the newest event's or bookmark's.
+    Watching { resource_version: String },
+    /// Backing off because of `reason` (shown as the sync state), then relisting
+    /// (`resume: None`) or watching again from `resume`.
+    Waiting { reason: Failure, resume: Option<String> },
+    /// Pausing silently before watching from `resume` again: the server closed the last
+    /// watch at once, and must not make the loop spin.
+    Pausing { resume: String },
 }
 
 /// How a watch connection ended.
 enum WatchEnd {
-    /// The server closed the stream (timeoutSeconds) or it went idle: resume from `rv`.
+    /// The server closed the stream (timeoutSeconds) or it went idle: resume.
     Clean,
     /// 410 Gone: relist.
     Gone,
@@ -117,318 +90,289 @@ enum WatchEnd {
     Failed(Failure),
 }
 
-/// The list-watch loop of one key into the row store; runs until its task is aborted by
-/// the pool.
-pub async fn run<T: IntoRow>(ctx: InformerCtx) {
-    let (parts, writer, rows) = ctx.into_parts();
-    run_sink::<T, _>(parts, RowSink::<T>::new(writer, rows)).await;
-}
-
-impl InformerCtx {
-    /// Splits the context into the loop's parts, the slot's writer and the interner, for a
-    /// caller that feeds another [`Sink`] (the event timeline).
-    pub fn into_parts(self) -> (Loop, StoreWriter, RowCtx) {
-        let InformerCtx {
+impl Informer {
+    /// An informer of `key` over `client`, counting into `stats`.
+    pub fn new(
+        key: ResourceKey,
+        client: kube::Client,
+        stats: Arc<InformerStats>,
+        config: InformerConfig,
+    ) -> Self {
+        let backoff = Backoff::new(config.backoff_base, config.backoff_cap);
+        Informer {
             key,
             client,
-            writer,
             stats,
-            rows,
             config,
-        } = self;
-        (
-            Loop {
-                key,
-                client,
-                stats,
-                config,
-            },
-            writer,
-            rows,
-        )
-    }
-}
-
-/// What the list-watch loop needs besides its sink.
-pub struct Loop {
-    /// What to list and watch.
-    pub key: ResourceKey,
-    /// The API client.
-    pub client: kube::Client,
-    /// Counters shown by `:informers`.
-    pub stats: Arc<InformerStats>,
-    /// Tunables.
-    pub config: InformerConfig,
-}
-
-struct Run<S> {
-    key: ResourceKey,
-    client: kube::Client,
-    stats: Arc<InformerStats>,
-    config: InformerConfig,
-    writer: S,
-}
-
-/// The list-watch loop feeding any [`Sink`]; runs until its task is aborted.
-pub async fn run_sink<T: Versioned, S: Sink<T>>(parts: Loop, sink: S) {
-    let Loop {
-        key,
-        client,
-        stats,
-        config,
-    } = parts;
-    let mut ctx = Run {
-        key,
-        client,
-        stats,
-        config,
-        writer: sink,
-    };
-    let mut backoff = Backoff::new(ctx.config.backoff_base, ctx.config.backoff_cap);
-    let mut rv: Option<String> = None;
-    let mut ever_answered = false;
-    loop {
-        let resume = match rv.clone() {
-            Some(rv) => rv,
-            None => match list::<T, S>(&mut ctx).await {
-                Ok(list_rv) => {
-                    ever_answered = true;
-                    backoff.reset();
-                    rv = Some(list_rv.clone());
-                    list_rv
-                }
-                Err(Failure::Gone) => {
-                    // Expired continue token: start the list over, gently.
-                    wait(
-                        &mut ctx,
-                        &mut backoff,
-                        Failure::Other("list expired (410)".into()),
-                        true,
-                    )
-                    .await;
-                    continue;
-                }
-                Err(f) => {
-                    ever_answered |= !matches!(f, Failure::Unreachable(_));
-                    wait(&mut ctx, &mut backoff, f, ever_answered).await;
-                    continue;
-                }
-            },
-        };
-        let started = Instant::now();
-        match watch::<T, S>(&mut ctx, resume, &mut rv, &mut backoff).await {
-            WatchEnd::Clean => {
-                InformerStats::bump(&ctx.stats.reconnects);
-                if started.elapsed() < Duration::from_secs(1) {
-                    // A server that closes watches at once must not make us spin.
-                    let d = backoff.next_delay();
-                    sleep(d).await;
-                }
-            }
-            WatchEnd::Gone => {
-                rv = None;
-            }
-            WatchEnd::Failed(f) => {
-                InformerStats::bump(&ctx.stats.reconnects);
-                wait(&mut ctx, &mut backoff, f, true).await;
-            }
+            metadata_only: false,
+            backoff,
+            answered: false,
         }
     }
-}
 
-/// Lists every page into the writer's relist buffer and swaps it in; returns the list's
-/// resourceVersion.
-async fn list<T: Versioned, S: Sink<T>>(ctx: &mut Run<S>) -> Result<String, Failure> {
-    ctx.writer.init();
-    sync_stats(ctx);
-    let path = ctx.key.url_path();
-    let mut continue_token: Option<String> = None;
-    loop {
-        let lp = ListParams {
-            label_selector: ctx.key.labels.as_deref().map(str::to_owned),
-            field_selector: ctx.key.fields.as_deref().map(str::to_owned),
-            limit: Some(ctx.config.page_size),
-            continue_token: continue_token.take(),
-            ..ListParams::default()
-        };
-        let req = Request::new(&path)
-            .list(&lp)
-            .map_err(|e| Failure::Other(e.to_string()))?;
-        let page: Page<T> = match timeout(ctx.config.request_timeout, ctx.client.request(req)).await {
-            Err(_) => return Err(Failure::Unreachable("list timed out".into())),
-            Ok(res) => res.map_err(|e| classify(&e, "list"))?,
-        };
-        for item in page.items {
-            ctx.writer.init_apply(item);
-        }
-        ctx.writer.maybe_publish();
-        sync_stats(ctx);
-        match page.metadata.continue_ {
-            Some(c) if !c.is_empty() => continue_token = Some(c),
-            _ => {
-                let rv = page
-                    .metadata
-                    .resource_version
-                    .filter(|v| !v.is_empty())
-                    .ok_or_else(|| {
-                        Failure::Other("list has no metadata.resourceVersion (cannot watch)".into())
-                    })?;
-                ctx.writer.init_done(Some(rv.clone()));
-                InformerStats::bump(&ctx.stats.lists);
-                ctx.stats.set_resource_version(&rv);
-                sync_stats(ctx);
-                return Ok(rv);
-            }
-        }
+    /// The loop's tunables (a sink may need its bounds).
+    pub fn config(&self) -> &InformerConfig {
+        &self.config
     }
-}
 
-/// Watches from `from`; keeps `rv` at the newest resourceVersion seen.
-async fn watch<T: Versioned, S: Sink<T>>(
-    ctx: &mut Run<S>,
-    from: String,
-    rv: &mut Option<String>,
-    backoff: &mut Backoff,
-) -> WatchEnd {
-    let base = ctx.config.watch_timeout.as_secs().max(10) as u32;
-    let jitter = rand::random_range(0..=base / 10);
-    let server_timeout = base - base / 20 + jitter;
-    let wp = WatchParams {
-        label_selector: ctx.key.labels.as_deref().map(str::to_owned),
-        field_selector: ctx.key.fields.as_deref().map(str::to_owned),
-        timeout: Some(server_timeout),
-        bookmarks: true,
-        send_initial_events: false,
-    };
-    let req = match Request::new(ctx.key.url_path()).watch(&wp, &from) {
-        Ok(r) => r,
-        Err(e) => return WatchEnd::Failed(Failure::Other(e.to_string())),
-    };
-    let stream = match timeout(ctx.config.request_timeout, ctx.client.request_events::<T>(req)).await {
-        Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
-        Ok(Err(e)) => {
-            let f = classify(&e, "watch");
-            return if f == Failure::Gone {
-                WatchEnd::Gone
-            } else {
-                WatchEnd::Failed(f)
+    /// Lists and watches `PartialObjectMetadata` instead of whole objects.
+    pub fn metadata_only(mut self) -> Self {
+        self.metadata_only = true;
+        self
+    }
+
+    /// The loop: lists, watches and waits, feeding `sink` with objects decoded as `T`; runs
+    /// until its task is aborted.
+    pub async fn run<T: Versioned, S: Sink<T>>(mut self, mut sink: S) {
+        let mut phase = Phase::Listing { continue_token: None };
+        loop {
+            phase = match phase {
+                Phase::Listing { continue_token } => self.list_page::<T, S>(&mut sink, continue_token).await,
+                Phase::Watching { resource_version } => self.watch::<T, S>(&mut sink, resource_version).await,
+                Phase::Waiting { reason, resume } => {
+                    self.wait(&mut sink, reason).await;
+                    match resume {
+                        Some(resource_version) => Phase::Watching { resource_version },
+                        None => Phase::Listing { continue_token: None },
+                    }
+                }
+                Phase::Pausing { resume } => {
+                    sleep(self.backoff.next_delay()).await;
+                    Phase::Watching {
+                        resource_version: resume,
+                    }
+                }
             };
         }
-        Ok(Ok(s)) => s,
-    };
-    let mut stream = std::pin::pin!(stream);
-    if !ctx.writer.state().is_live() {
-        ctx.writer.set_state(SyncState::Live);
-        sync_stats(ctx);
     }
-    // The server ends the stream after `server_timeout`; silence well past that means a dead
-    // connection (a VPN that dropped without a FIN).
-    let idle = Duration::from_secs(u64::from(server_timeout) + 15);
-    loop {
-        let deadline = ctx.writer.deadline();
-        let item = tokio::select! {
-            _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                ctx.writer.maybe_publish();
-                continue;
-            }
-            item = timeout(idle, stream.next()) => item,
-        };
-        let event = match item {
-            Err(_) | Ok(None) => {
-                ctx.writer.publish();
-                return WatchEnd::Clean;
-            }
-            Ok(Some(Err(e))) => {
-                ctx.writer.publish();
-                return WatchEnd::Failed(classify(&e, "watch"));
-            }
-            Ok(Some(Ok(ev))) => ev,
-        };
-        match event {
-            WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
-                remember(ctx, rv, obj.version());
-                ctx.writer.apply(obj);
-                backoff.reset();
-                InformerStats::bump(&ctx.stats.events);
-            }
-            WatchEvent::Deleted(obj) => {
-                remember(ctx, rv, obj.version());
-                ctx.writer.delete(obj);
-                backoff.reset();
-                InformerStats::bump(&ctx.stats.events);
-            }
-            WatchEvent::Bookmark(bm) => {
-                ctx.stats.bookmark(&bm.metadata.resource_version);
-                ctx.writer
-                    .set_resource_version(bm.metadata.resource_version.clone());
-                *rv = Some(bm.metadata.resource_version);
-            }
-            WatchEvent::Error(status) => {
-                ctx.writer.publish();
-                return if status.code == 410 {
-                    WatchEnd::Gone
-                } else {
-                    WatchEnd::Failed(status_failure(status.code, &status.message, "watch"))
+
+    /// Lists one page into the sink's relist buffer; after the last page, ends the relist at
+    /// the list's resourceVersion and watches from it.
+    async fn list_page<T: Versioned, S: Sink<T>>(
+        &mut self,
+        sink: &mut S,
+        continue_token: Option<String>,
+    ) -> Phase {
+        if continue_token.is_none() {
+            sink.init();
+        }
+        let page = match self.fetch_page::<T>(continue_token).await {
+            Ok(page) => page,
+            Err(Failure::Gone) => {
+                // Expired continue token: start the list over, gently.
+                return Phase::Waiting {
+                    reason: Failure::Other("list expired (410)".into()),
+                    resume: None,
                 };
             }
+            Err(f) => {
+                self.answered |= !matches!(f, Failure::Unreachable(_));
+                return Phase::Waiting {
+                    reason: f,
+                    resume: None,
+                };
+            }
+        };
+        for item in page.items {
+            sink.init_apply(item);
         }
-        ctx.stats
-            .objects
-            .store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        sink.flush();
+        if let Some(c) = page.metadata.continue_.filter(|c| !c.is_empty()) {
+            return Phase::Listing {
+                continue_token: Some(c),
+            };
+        }
+        let Some(rv) = page.metadata.resource_version.filter(|v| !v.is_empty()) else {
+            self.answered = true;
+            return Phase::Waiting {
+                reason: Failure::Other("list has no metadata.resourceVersion (cannot watch)".into()),
+                resume: None,
+            };
+        };
+        sink.init_done(Some(rv.clone()));
+        InformerStats::bump(&self.stats.lists);
+        self.answered = true;
+        self.backoff.reset();
+        Phase::Watching { resource_version: rv }
     }
-}
 
-fn remember<T, S: Sink<T>>(ctx: &mut Run<S>, rv: &mut Option<String>, seen: Option<&str>) {
-    if let Some(v) = seen.filter(|v| !v.is_empty()) {
-        *rv = Some(v.to_owned());
-        ctx.writer.set_resource_version(v.to_owned());
-        ctx.stats.set_resource_version(v);
+    async fn fetch_page<T: Versioned>(&self, continue_token: Option<String>) -> Result<Page<T>, Failure> {
+        let lp = ListParams {
+            label_selector: self.key.labels.as_deref().map(str::to_owned),
+            field_selector: self.key.fields.as_deref().map(str::to_owned),
+            limit: Some(self.config.page_size),
+            continue_token,
+            ..ListParams::default()
+        };
+        let path = Request::new(self.key.url_path());
+        let req = if self.metadata_only {
+            path.list_metadata(&lp)
+        } else {
+            path.list(&lp)
+        }
+        .map_err(|e| Failure::Other(e.to_string()))?;
+        match timeout(self.config.request_timeout, self.client.request(req)).await {
+            Err(_) => Err(Failure::Unreachable("list timed out".into())),
+            Ok(res) => res.map_err(|e| classify(&e, "list")),
+        }
     }
-}
 
-/// Shows why we wait, then sleeps the backoff delay.
-async fn wait<T, S: Sink<T>>(ctx: &mut Run<S>, backoff: &mut Backoff, failure: Failure, answered: bool) {
-    let mut delay = backoff.next_delay();
-    let resource = ctx.key.kind.plural().to_owned();
-    let state = match failure {
-        Failure::Forbidden(verb) => {
-            // RBAC rarely changes: retry slowly, at the cap, without a spinner.
-            delay = delay.max(ctx.config.backoff_cap);
-            SyncState::Forbidden {
-                verb: verb.to_owned(),
-                resource,
+    /// Watches from `from` until the stream ends, and decides what comes next.
+    async fn watch<T: Versioned, S: Sink<T>>(&mut self, sink: &mut S, from: String) -> Phase {
+        let started = Instant::now();
+        let mut rv = from;
+        match self.stream::<T, S>(sink, &mut rv).await {
+            WatchEnd::Clean => {
+                InformerStats::bump(&self.stats.reconnects);
+                if started.elapsed() < Duration::from_secs(1) {
+                    Phase::Pausing { resume: rv }
+                } else {
+                    Phase::Watching { resource_version: rv }
+                }
+            }
+            WatchEnd::Gone => Phase::Listing { continue_token: None },
+            WatchEnd::Failed(reason) => {
+                InformerStats::bump(&self.stats.reconnects);
+                Phase::Waiting {
+                    reason,
+                    resume: Some(rv),
+                }
             }
         }
-        Failure::NotFound => {
-            delay = delay.max(ctx.config.backoff_cap);
-            SyncState::NotFound
-        }
-        Failure::Rejected(reason) => {
-            delay = delay.max(ctx.config.backoff_cap);
-            SyncState::Rejected { reason }
-        }
-        Failure::Unreachable(reason) if !answered => SyncState::Unreachable { reason },
-        Failure::Unreachable(error) | Failure::Other(error) => SyncState::Reconnecting {
-            attempt: backoff.attempt(),
-            retry_in: delay,
-            error,
-        },
-        Failure::Gone => SyncState::Reconnecting {
-            attempt: backoff.attempt(),
-            retry_in: delay,
-            error: "resourceVersion too old (410)".into(),
-        },
-    };
-    tracing::debug!(key = %ctx.key, ?delay, state = %state, "informer waits");
-    ctx.writer.set_state(state);
-    ctx.writer.publish();
-    sync_stats(ctx);
-    sleep(delay).await;
-}
+    }
 
-fn sync_stats<T, S: Sink<T>>(ctx: &Run<S>) {
-    ctx.stats.set_state(ctx.writer.state());
-    ctx.stats
-        .objects
-        .store(ctx.writer.len() as u64, std::sync::atomic::Ordering::Relaxed);
+    /// One watch connection from `rv`, applying its events; keeps `rv` at the newest
+    /// resourceVersion seen.
+    async fn stream<T: Versioned, S: Sink<T>>(&mut self, sink: &mut S, rv: &mut String) -> WatchEnd {
+        let base = self.config.watch_timeout.as_secs().max(10) as u32;
+        let jitter = rand::random_range(0..=base / 10);
+        let server_timeout = base - base / 20 + jitter;
+        let wp = WatchParams {
+            label_selector: self.key.labels.as_deref().map(str::to_owned),
+            field_selector: self.key.fields.as_deref().map(str::to_owned),
+            timeout: Some(server_timeout),
+            bookmarks: true,
+            send_initial_events: false,
+        };
+        let path = Request::new(self.key.url_path());
+        let req = if self.metadata_only {
+            path.watch_metadata(&wp, rv)
+        } else {
+            path.watch(&wp, rv)
+        };
+        let req = match req {
+            Ok(r) => r,
+            Err(e) => return WatchEnd::Failed(Failure::Other(e.to_string())),
+        };
+        let stream = match timeout(self.config.request_timeout, self.client.request_events::<T>(req)).await {
+            Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
+            Ok(Err(e)) => {
+                let f = classify(&e, "watch");
+                return if f == Failure::Gone {
+                    WatchEnd::Gone
+                } else {
+                    WatchEnd::Failed(f)
+                };
+            }
+            Ok(Ok(s)) => s,
+        };
+        let mut stream = std::pin::pin!(stream);
+        sink.set_state(SyncState::Live);
+        // The server ends the stream after `server_timeout`; silence well past that means a dead
+        // connection (a VPN that dropped without a FIN).
+        let idle = Duration::from_secs(u64::from(server_timeout) + 15);
+        loop {
+            let deadline = sink.flush();
+            let item = tokio::select! {
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => continue,
+                item = timeout(idle, stream.next()) => item,
+            };
+            let event = match item {
+                Err(_) | Ok(None) => {
+                    sink.publish();
+                    return WatchEnd::Clean;
+                }
+                Ok(Some(Err(e))) => {
+                    sink.publish();
+                    return WatchEnd::Failed(classify(&e, "watch"));
+                }
+                Ok(Some(Ok(ev))) => ev,
+            };
+            match event {
+                WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
+                    let seen = obj.version().map(str::to_owned);
+                    sink.apply(obj);
+                    self.progress(sink, rv, seen);
+                }
+                WatchEvent::Deleted(obj) => {
+                    let seen = obj.version().map(str::to_owned);
+                    sink.delete(obj);
+                    self.progress(sink, rv, seen);
+                }
+                WatchEvent::Bookmark(bm) => {
+                    self.stats.bookmark();
+                    sink.set_resource_version(&bm.metadata.resource_version);
+                    *rv = bm.metadata.resource_version;
+                }
+                WatchEvent::Error(status) => {
+                    sink.publish();
+                    return if status.code == 410 {
+                        WatchEnd::Gone
+                    } else {
+                        WatchEnd::Failed(status_failure(status.code, &status.message, "watch"))
+                    };
+                }
+            }
+        }
+    }
+
+    /// A real watch event arrived: counts it, forgets past failures and moves the resume point.
+    fn progress<T, S: Sink<T>>(&mut self, sink: &mut S, rv: &mut String, seen: Option<String>) {
+        self.backoff.reset();
+        InformerStats::bump(&self.stats.events);
+        if let Some(v) = seen.filter(|v| !v.is_empty()) {
+            sink.set_resource_version(&v);
+            *rv = v;
+        }
+    }
+
+    /// Shows why the loop waits, then sleeps the backoff delay.
+    async fn wait<T, S: Sink<T>>(&mut self, sink: &mut S, failure: Failure) {
+        let mut delay = self.backoff.next_delay();
+        let resource = self.key.kind.plural().to_owned();
+        let cap = self.config.backoff_cap;
+        let state = match failure {
+            Failure::Forbidden(verb) => {
+                // RBAC rarely changes: retry slowly, at the cap, without a spinner.
+                delay = delay.max(cap);
+                SyncState::Forbidden {
+                    verb: verb.to_owned(),
+                    resource,
+                }
+            }
+            Failure::NotFound => {
+                delay = delay.max(cap);
+                SyncState::NotFound
+            }
+            Failure::Rejected(reason) => {
+                delay = delay.max(cap);
+                SyncState::Rejected { reason }
+            }
+            Failure::Unreachable(reason) if !self.answered => SyncState::Unreachable { reason },
+            Failure::Unreachable(error) | Failure::Other(error) => SyncState::Reconnecting {
+                attempt: self.backoff.attempt(),
+                retry_in: delay,
+                error,
+            },
+            Failure::Gone => SyncState::Reconnecting {
+                attempt: self.backoff.attempt(),
+                retry_in: delay,
+                error: "resourceVersion too old (410)".into(),
+            },
+        };
+        tracing::debug!(key = %self.key, ?delay, state = %state, "informer waits");
+        sink.set_state(state);
+        sink.publish();
+        sleep(delay).await;
+    }
 }

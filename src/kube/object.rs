@@ -8,9 +8,8 @@ use arc_swap::ArcSwap;
 use serde::Deserialize;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
 
-use super::informer::{run_sink, InformerConfig, Loop};
+use super::informer::{Informer, InformerConfig};
 use super::key::ResourceKey;
 use super::row::Versioned;
 use super::sink::Sink;
@@ -91,13 +90,13 @@ pub fn watch_object(
         current: ObjectView::default(),
         seen: false,
     };
-    let parts = Loop {
-        key: key.clone(),
+    let informer = Informer::new(
+        key.clone(),
         client,
-        stats: Arc::new(InformerStats::default()),
-        config: InformerConfig::default(),
-    };
-    let task = runtime.spawn(run_sink::<RawObject, _>(parts, sink));
+        Arc::new(InformerStats::default()),
+        InformerConfig::default(),
+    );
+    let task = runtime.spawn(informer.run::<RawObject, _>(sink));
     ObjectWatch {
         key,
         view,
@@ -119,7 +118,6 @@ impl ObjectSink {
         self.view.store(Arc::new(self.current.clone()));
         let _ = self.notify.send(StoreChanged {
             key: self.key.clone(),
-            epoch: 0,
         });
     }
 }
@@ -150,22 +148,10 @@ impl Sink<RawObject> for ObjectSink {
         self.current.deleted = true;
         self.publish_now();
     }
-    fn set_resource_version(&mut self, _rv: String) {}
     fn set_state(&mut self, state: SyncState) {
         if state != self.current.state {
             self.current.state = state;
             self.publish_now();
         }
     }
-    fn state(&self) -> &SyncState {
-        &self.current.state
-    }
-    fn len(&self) -> usize {
-        usize::from(self.current.object.is_some())
-    }
-    fn deadline(&self) -> Option<Instant> {
-        None
-    }
-    fn maybe_publish(&mut self) {}
-    fn publish(&mut self) {}
 }

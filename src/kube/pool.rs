@@ -13,11 +13,11 @@ use tokio::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
-use super::informer::{Decoders, InformerConfig, InformerCtx};
+use super::informer::{Decoders, Informer, InformerConfig};
 use super::key::ResourceKey;
 use super::row::RowCtx;
 use super::stats::{InformerStats, StatsView};
-use super::store::{Slot, StoreChanged, StoreWriter};
+use super::store::{Publisher, Slot, StoreChanged};
 use super::sync::SyncState;
 
 /// Every informer start and every pool gets a fresh epoch from this counter, so a view can
@@ -86,7 +86,8 @@ impl Drop for Subscription {
 pub struct InformerInfo {
     /// The informer's key.
     pub key: ResourceKey,
-    /// Live counters.
+    /// Live counters, with state, resourceVersion and object count read from the informer's
+    /// published snapshot.
     pub stats: StatsView,
     /// Views holding a subscription.
     pub subscribers: usize,
@@ -204,16 +205,18 @@ impl InformerPool {
         let epoch = EPOCH.fetch_add(1, Ordering::Relaxed);
         let slot = Slot::new(key.clone(), epoch);
         let stats = Arc::new(InformerStats::default());
-        let ctx = InformerCtx {
-            key: key.clone(),
-            client: self.client.clone(),
-            writer: StoreWriter::new(slot.clone(), self.notify.clone()),
-            stats: stats.clone(),
-            rows: self.rows.clone(),
-            config: self.config.clone(),
-        };
+        let informer = Informer::new(
+            key.clone(),
+            self.client.clone(),
+            stats.clone(),
+            self.config.clone(),
+        );
+        let publisher = Publisher::new(slot.clone(), self.notify.clone());
         tracing::info!(%key, epoch, "informer start");
-        let task = self.runtime.spawn(self.decoders.run(&key.kind, ctx));
+        let task = self.runtime.spawn(
+            self.decoders
+                .run(&key.kind, informer, publisher, self.rows.clone()),
+        );
         Entry {
             slot,
             stats,
@@ -241,7 +244,7 @@ impl InformerPool {
             .iter()
             .map(|(k, e)| InformerInfo {
                 key: k.clone(),
-                stats: e.stats.view(),
+                stats: e.stats.view(&e.slot.peek()),
                 subscribers: e.subscribers,
                 stops_in: e.idle_since.map(|t| self.grace.saturating_sub(t.elapsed())),
             })

@@ -156,23 +156,16 @@ pub struct RowCtx {
 }
 
 /// Anything the list-watch loop can decode: it must carry `metadata.resourceVersion` so
-/// watches can resume. Every [`IntoRow`] type is one; raw objects for detail views are too.
+/// watches can resume. Built-in slim types get their impl from the kind registration
+/// (`crate::table`); generic and raw objects implement it by hand.
 pub trait Versioned: DeserializeOwned + Clone + Send + Sync + 'static {
     /// `metadata.resourceVersion`.
     fn version(&self) -> Option<&str>;
 }
 
-impl<T: IntoRow> Versioned for T {
-    fn version(&self) -> Option<&str> {
-        self.resource_version()
-    }
-}
-
 /// A slim, serde-decoded view of one API object (only the fields its columns need) that
 /// turns itself into a [`Row`]. Implemented per kind in `crate::table`.
-pub trait IntoRow: DeserializeOwned + Clone + Send + Sync + 'static {
+pub trait IntoRow: Versioned {
     /// Builds the row. Must be pure apart from interning: no clock, no I/O.
     fn into_row(self, ctx: &RowCtx) -> Row;
-    /// `metadata.resourceVersion` of this object, used to resume watches.
-    fn resource_version(&self) -> Option<&str>;
 }

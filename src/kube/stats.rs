@@ -1,14 +1,16 @@
-//! Live counters of one informer, shown by `:informers`. Owns the counters; must not decide
-//! anything from them.
+//! Live counters of one informer, shown by `:informers` next to what its published
+//! [`Snapshot`] says (state, resourceVersion, objects). Owns the counters; must not decide
+//! anything from them, nor keep copies of what the snapshot already publishes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::store::Snapshot;
 use super::sync::SyncState;
 
 /// Counters updated by the informer task and read by the UI. Atomics for counts; a short
-/// mutex for the few strings (never held across an await).
+/// mutex for the bookmark instant (never held across an await).
 #[derive(Debug)]
 pub struct InformerStats {
     /// When the informer task started.
@@ -21,19 +23,10 @@ pub struct InformerStats {
     pub events: AtomicU64,
     /// Bookmarks received.
     pub bookmarks: AtomicU64,
-    /// Objects currently held.
-    pub objects: AtomicU64,
-    inner: Mutex<StatsInner>,
+    last_bookmark: Mutex<Option<Instant>>,
 }
 
-#[derive(Debug, Default, Clone)]
-struct StatsInner {
-    resource_version: Option<String>,
-    last_bookmark: Option<Instant>,
-    state: SyncState,
-}
-
-/// A consistent copy of [`InformerStats`] for drawing.
+/// A consistent copy of one informer's counters and published snapshot, for drawing.
 #[derive(Debug, Clone)]
 pub struct StatsView {
     /// Complete lists; relists are `lists - 1`.
@@ -44,13 +37,13 @@ pub struct StatsView {
     pub events: u64,
     /// Bookmarks received.
     pub bookmarks: u64,
-    /// Objects held.
+    /// Objects held: the published snapshot's rows.
     pub objects: u64,
-    /// Last resourceVersion seen.
+    /// Last resourceVersion seen: the published snapshot's.
     pub resource_version: Option<String>,
     /// When the last bookmark arrived.
     pub last_bookmark: Option<Instant>,
-    /// Current sync state.
+    /// Current sync state: the published snapshot's.
     pub state: SyncState,
     /// When the informer started.
     pub started: Instant,
@@ -64,59 +57,41 @@ impl Default for InformerStats {
             reconnects: AtomicU64::new(0),
             events: AtomicU64::new(0),
             bookmarks: AtomicU64::new(0),
-            objects: AtomicU64::new(0),
-            inner: Mutex::new(StatsInner::default()),
+            last_bookmark: Mutex::new(None),
         }
     }
 }
 
 impl InformerStats {
-    fn with_inner(&self, f: impl FnOnce(&mut StatsInner)) {
-        match self.inner.lock() {
-            Ok(mut g) => f(&mut g),
-            Err(p) => f(&mut p.into_inner()),
-        }
-    }
-
     /// Adds one to a counter.
     pub fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Records the resourceVersion the informer would resume from.
-    pub fn set_resource_version(&self, rv: &str) {
-        self.with_inner(|i| i.resource_version = Some(rv.to_owned()));
-    }
-
-    /// Records a bookmark with its resourceVersion.
-    pub fn bookmark(&self, rv: &str) {
+    /// Records a bookmark (its resourceVersion goes to the sink, which publishes it).
+    pub fn bookmark(&self) {
         Self::bump(&self.bookmarks);
-        self.with_inner(|i| {
-            i.resource_version = Some(rv.to_owned());
-            i.last_bookmark = Some(Instant::now());
-        });
+        match self.last_bookmark.lock() {
+            Ok(mut g) => *g = Some(Instant::now()),
+            Err(p) => *p.into_inner() = Some(Instant::now()),
+        }
     }
 
-    /// Records the sync state.
-    pub fn set_state(&self, state: &SyncState) {
-        self.with_inner(|i| i.state = state.clone());
-    }
-
-    /// A copy for drawing.
-    pub fn view(&self) -> StatsView {
-        let inner = match self.inner.lock() {
-            Ok(g) => g.clone(),
-            Err(p) => p.into_inner().clone(),
+    /// The counters with what `snap` (this informer's latest snapshot) publishes.
+    pub fn view(&self, snap: &Snapshot) -> StatsView {
+        let last_bookmark = match self.last_bookmark.lock() {
+            Ok(g) => *g,
+            Err(p) => *p.into_inner(),
         };
         StatsView {
             lists: self.lists.load(Ordering::Relaxed),
             reconnects: self.reconnects.load(Ordering::Relaxed),
             events: self.events.load(Ordering::Relaxed),
             bookmarks: self.bookmarks.load(Ordering::Relaxed),
-            objects: self.objects.load(Ordering::Relaxed),
-            resource_version: inner.resource_version,
-            last_bookmark: inner.last_bookmark,
-            state: inner.state,
+            objects: snap.rows.len() as u64,
+            resource_version: snap.resource_version.clone(),
+            last_bookmark,
+            state: snap.state.clone(),
             started: self.started,
         }
     }

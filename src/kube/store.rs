@@ -1,11 +1,11 @@
-//! The snapshot store: per informer, a writer that applies list/watch events to its rows and
-//! publishes immutable [`Snapshot`]s through an atomic swap, coalesced, with one payload-free
-//! change notification per key. Owns publication rules; must not talk to the network.
+//! The snapshot store: per informer, a [`Publisher`] that swaps immutable [`Snapshot`]s into
+//! its [`Slot`] (coalesced, with one payload-free change notification per key) and the row
+//! store ([`StoreWriter`]) that applies list/watch events to rows for it. Owns publication
+//! rules; must not talk to the network.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::time::Instant;
 
@@ -13,8 +13,11 @@ use arc_swap::ArcSwap;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::key::ResourceKey;
-use super::row::Row;
+use super::row::{Row, RowCtx};
+use super::sink::{ByIntoRow, RowBuilder, Sink};
 use super::sync::SyncState;
+
+pub use publisher::{Publisher, PUBLISH_INTERVAL};
 
 /// Identity of a row inside one informer: (`metadata.namespace`, `metadata.name`). Like
 /// kube's `ObjectRef`, a delete+recreate with the same name replaces the row.
@@ -26,7 +29,8 @@ pub type ObjKey = (Option<Arc<str>>, Box<str>);
 pub struct Snapshot {
     /// The key this snapshot belongs to.
     pub key: ResourceKey,
-    /// Informer epoch that produced it (see `pool`); a view drops snapshots of old epochs.
+    /// Informer epoch that produced it (see `pool`). A restarted informer counts `rev` from 0
+    /// again, so memoisation keys on `(epoch, rev)`.
     pub epoch: u64,
     /// Bumped on every publication of this slot; memoisation keys on it.
     pub rev: u64,
@@ -37,7 +41,8 @@ pub struct Snapshot {
     /// True once at least one complete list was applied: only then may an empty `rows` be
     /// shown as "no resources".
     pub listed: bool,
-    /// The last resourceVersion the informer saw (list, event or bookmark).
+    /// The last resourceVersion the informer saw (list, event or bookmark): where its watch
+    /// resumes. `:informers` shows it from here.
     pub resource_version: Option<String>,
 }
 
@@ -86,171 +91,46 @@ impl Slot {
     }
 }
 
-/// A store-changed notification: which key, from which epoch. Carries no rows.
+/// A store-changed notification: which key. Carries no rows (the reader loads the slot).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreChanged {
     /// The key whose slot was republished.
     pub key: ResourceKey,
-    /// Epoch of the informer that published.
-    pub epoch: u64,
 }
 
-/// Least time between two publications of one slot while events stream in (the first
-/// publication after a complete list is immediate).
-pub const PUBLISH_INTERVAL: Duration = Duration::from_millis(100);
-
-/// Publication of one slot: coalescing, revision, sync state and the change notification.
-/// Shared by every writer shape (the row store here, the event timeline); owned by one
-/// informer task.
+/// The single writer of one [`Slot`] for list views, owned by its informer task: the row
+/// store. Mirrors kube's `reflector::Store` semantics: a relist (`init` → `init_apply`* →
+/// `init_done`) is buffered and swapped in whole, so a view never sees a half-empty table.
+/// Rows are published ordered by (namespace, name). The informer feeds it decoded objects
+/// through its [`Sink`] impl, which builds each row with `B`; the inherent methods take rows.
 #[derive(Debug)]
-pub struct Publisher {
-    key: ResourceKey,
-    epoch: u64,
-    slot: Arc<Slot>,
-    notify: UnboundedSender<StoreChanged>,
-    state: SyncState,
-    listed: bool,
-    resource_version: Option<String>,
-    rev: u64,
-    dirty: bool,
-    last_publish: Option<Instant>,
-    publications: u64,
-}
-
-impl Publisher {
-    /// A publisher for `slot`, notifying `notify` after each publication.
-    pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
-        let snap = slot.peek();
-        Publisher {
-            key: snap.key.clone(),
-            epoch: snap.epoch,
-            slot,
-            notify,
-            state: SyncState::Pending,
-            listed: false,
-            resource_version: None,
-            rev: snap.rev,
-            dirty: false,
-            last_publish: None,
-            publications: 0,
-        }
-    }
-
-    /// Marks a visible change pending.
-    pub fn touch(&mut self) {
-        self.dirty = true;
-    }
-
-    /// Records that a complete list was applied (empty may now be shown as empty).
-    pub fn set_listed(&mut self) {
-        self.listed = true;
-        self.dirty = true;
-    }
-
-    /// Records the resourceVersion to resume from. Not a visible change.
-    pub fn set_resource_version(&mut self, rv: Option<String>) {
-        self.resource_version = rv;
-    }
-
-    /// Changes the state; returns true when its *kind* changed (e.g. live → reconnecting),
-    /// which the caller publishes at once so failures show without delay.
-    pub fn set_state(&mut self, state: SyncState) -> bool {
-        let kind_changed = std::mem::discriminant(&state) != std::mem::discriminant(&self.state);
-        if state != self.state {
-            self.state = state;
-            self.dirty = true;
-        }
-        kind_changed
-    }
-
-    /// The state last set.
-    pub fn state(&self) -> &SyncState {
-        &self.state
-    }
-
-    /// Publications so far.
-    pub fn publications(&self) -> u64 {
-        self.publications
-    }
-
-    /// When the pending change must be published, if one is pending: the last publication
-    /// plus [`PUBLISH_INTERVAL`].
-    pub fn deadline(&self) -> Option<Instant> {
-        if !self.dirty {
-            return None;
-        }
-        Some(
-            self.last_publish
-                .map_or_else(Instant::now, |t| t + PUBLISH_INTERVAL),
-        )
-    }
-
-    /// True when a change is pending and its deadline has passed.
-    pub fn due(&self) -> bool {
-        self.deadline().is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// True when a change is pending.
-    pub fn is_dirty(&self) -> bool {
-        self.dirty
-    }
-
-    /// Publishes `rows` (already in display order) with the current state, and notifies.
-    pub fn publish(&mut self, rows: Arc<[Arc<Row>]>) {
-        self.dirty = false;
-        self.rev += 1;
-        self.publications += 1;
-        self.last_publish = Some(Instant::now());
-        let snap = Snapshot {
-            key: self.key.clone(),
-            epoch: self.epoch,
-            rev: self.rev,
-            rows,
-            state: self.state.clone(),
-            listed: self.listed,
-            resource_version: self.resource_version.clone(),
-        };
-        self.slot.current.store(Arc::new(snap));
-        if !self.slot.notified.swap(true, Ordering::AcqRel) {
-            // A closed receiver means the UI is gone; nothing to tell.
-            let _ = self.notify.send(StoreChanged {
-                key: self.key.clone(),
-                epoch: self.epoch,
-            });
-        }
-    }
-}
-
-/// The single writer of one [`Slot`] for list views, owned by its informer task. Mirrors
-/// kube's `reflector::Store` semantics: a relist (`init` → `init_apply`* → `init_done`) is
-/// buffered and swapped in whole, so a view never sees a half-empty table. Rows are
-/// published ordered by (namespace, name).
-#[derive(Debug)]
-pub struct StoreWriter {
+pub struct StoreWriter<B = ByIntoRow> {
     publisher: Publisher,
     objects: BTreeMap<ObjKey, Arc<Row>>,
     relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
+    rows: RowCtx,
+    build: B,
 }
 
 impl StoreWriter {
-    /// A writer for `slot`, notifying `notify` after each publication.
+    /// A writer for `slot`, notifying `notify` after each publication, building rows of slim
+    /// types with their own interner.
     pub fn new(slot: Arc<Slot>, notify: UnboundedSender<StoreChanged>) -> Self {
+        Self::with_builder(Publisher::new(slot, notify), RowCtx::default(), ByIntoRow)
+    }
+}
+
+impl<B> StoreWriter<B> {
+    /// A writer publishing through `publisher`, building rows with `build` and the interner
+    /// `rows` (shared across a pool).
+    pub fn with_builder(publisher: Publisher, rows: RowCtx, build: B) -> Self {
         StoreWriter {
-            publisher: Publisher::new(slot, notify),
+            publisher,
             objects: BTreeMap::new(),
             relist: None,
+            rows,
+            build,
         }
-    }
-
-    /// Gives up the row store, keeping the publication machinery (for writers of another
-    /// shape, such as the event timeline).
-    pub fn into_publisher(self) -> Publisher {
-        self.publisher
-    }
-
-    /// The publication machinery.
-    pub fn publisher(&mut self) -> &mut Publisher {
-        &mut self.publisher
     }
 
     /// Starts a (re)list: later `init_apply` calls fill a buffer that replaces all rows at
@@ -259,12 +139,12 @@ impl StoreWriter {
     /// flicker away on every attempt.
     pub fn init(&mut self) {
         self.relist = Some(BTreeMap::new());
-        if !self.state().is_failure() {
+        if !self.publisher.state().is_failure() {
             self.set_state(SyncState::Syncing { received: 0 });
         }
     }
 
-    /// Adds one listed object to the relist buffer.
+    /// Adds one listed row to the relist buffer.
     pub fn init_apply(&mut self, row: Row) {
         let buf = self.relist.get_or_insert_with(BTreeMap::new);
         buf.insert(obj_key(&row), Arc::new(row));
@@ -291,22 +171,17 @@ impl StoreWriter {
         self.publish();
     }
 
-    /// Adds or replaces one object (watch ADDED/MODIFIED).
+    /// Adds or replaces one row (watch ADDED/MODIFIED).
     pub fn apply(&mut self, row: Row) {
         self.objects.insert(obj_key(&row), Arc::new(row));
         self.publisher.touch();
     }
 
-    /// Removes one object (watch DELETED). Unknown keys are ignored.
+    /// Removes one row (watch DELETED). Unknown keys are ignored.
     pub fn delete(&mut self, key: &ObjKey) {
         if self.objects.remove(key).is_some() {
             self.publisher.touch();
         }
-    }
-
-    /// Records the resourceVersion to resume from (event or bookmark). Not a visible change.
-    pub fn set_resource_version(&mut self, rv: String) {
-        self.publisher.set_resource_version(Some(rv));
     }
 
     /// Changes the visible sync state; publishes immediately when the state *kind* changes
@@ -317,22 +192,7 @@ impl StoreWriter {
         }
     }
 
-    /// The state last set.
-    pub fn state(&self) -> &SyncState {
-        self.publisher.state()
-    }
-
-    /// Number of objects currently held (not counting a relist buffer).
-    pub fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    /// True when no objects are held.
-    pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
-    }
-
-    /// Publications so far (for stats and tests of coalescing).
+    /// Publications so far (for tests of coalescing).
     pub fn publications(&self) -> u64 {
         self.publisher.publications()
     }
@@ -358,10 +218,45 @@ impl StoreWriter {
     }
 }
 
+impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
+    fn init(&mut self) {
+        StoreWriter::init(self);
+    }
+    fn init_apply(&mut self, obj: T) {
+        let row = self.build.build(obj, &self.rows);
+        StoreWriter::init_apply(self, row);
+    }
+    fn init_done(&mut self, rv: Option<String>) {
+        StoreWriter::init_done(self, rv);
+    }
+    fn apply(&mut self, obj: T) {
+        let row = self.build.build(obj, &self.rows);
+        StoreWriter::apply(self, row);
+    }
+    fn delete(&mut self, obj: T) {
+        let row = self.build.build(obj, &self.rows);
+        StoreWriter::delete(self, &obj_key(&row));
+    }
+    fn set_state(&mut self, state: SyncState) {
+        StoreWriter::set_state(self, state);
+    }
+    fn set_resource_version(&mut self, rv: &str) {
+        self.publisher.set_resource_version(Some(rv.to_owned()));
+    }
+    fn flush(&mut self) -> Option<Instant> {
+        self.maybe_publish();
+        self.deadline()
+    }
+    fn publish(&mut self) {
+        StoreWriter::publish(self);
+    }
+}
+
 /// The identity of a row within its informer.
 pub fn obj_key(row: &Row) -> ObjKey {
     (row.namespace.clone(), row.name.clone())
 }
 
+mod publisher;
 #[cfg(test)]
 mod tests;

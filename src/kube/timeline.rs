@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::row::{EventInfo, Health, IntoRow, Row, RowCtx, UnixSecs};
+use super::row::{Health, IntoRow, Row, RowCtx, UnixSecs};
 use super::sink::Sink;
-use super::store::{Publisher, StoreWriter};
+use super::store::Publisher;
 use super::sync::SyncState;
 
 /// Bounds of one timeline (per context and scope).
@@ -70,15 +70,15 @@ pub struct TimelineWriter<T> {
 }
 
 impl<T> TimelineWriter<T> {
-    /// A timeline publishing through `writer`'s slot (its row store is not used).
-    pub fn new(writer: StoreWriter, rows: RowCtx, bounds: TimelineBounds) -> Self {
-        Self::with_clock(writer, rows, bounds, wall_clock)
+    /// A timeline publishing through `publisher`, building rows with the interner `rows`.
+    pub fn new(publisher: Publisher, rows: RowCtx, bounds: TimelineBounds) -> Self {
+        Self::with_clock(publisher, rows, bounds, wall_clock)
     }
 
     /// Like [`TimelineWriter::new`] with an injected clock (age bound in tests).
-    pub fn with_clock(writer: StoreWriter, rows: RowCtx, bounds: TimelineBounds, clock: Clock) -> Self {
+    pub fn with_clock(publisher: Publisher, rows: RowCtx, bounds: TimelineBounds, clock: Clock) -> Self {
         TimelineWriter {
-            publisher: writer.into_publisher(),
+            publisher,
             rows,
             by_uid: HashMap::new(),
             order: BTreeMap::new(),
@@ -226,8 +226,8 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
         self.expire(&Self::identity(&row));
     }
 
-    fn set_resource_version(&mut self, rv: String) {
-        self.publisher.set_resource_version(Some(rv));
+    fn set_resource_version(&mut self, rv: &str) {
+        self.publisher.set_resource_version(Some(rv.to_owned()));
     }
 
     fn set_state(&mut self, state: SyncState) {
@@ -236,30 +236,14 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
         }
     }
 
-    fn state(&self) -> &SyncState {
-        self.publisher.state()
-    }
-
-    fn len(&self) -> usize {
-        self.order.len()
-    }
-
-    fn deadline(&self) -> Option<Instant> {
-        self.publisher.deadline()
-    }
-
-    fn maybe_publish(&mut self) {
+    fn flush(&mut self) -> Option<Instant> {
         if self.publisher.due() {
             self.do_publish();
         }
+        self.publisher.deadline()
     }
 
     fn publish(&mut self) {
         self.do_publish();
     }
-}
-
-/// The event facts of a row, if it is an event row.
-pub fn event_info(row: &Row) -> Option<&EventInfo> {
-    row.event.as_deref()
 }

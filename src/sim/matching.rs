@@ -1,5 +1,14 @@
 //! Label and field selectors as the API server parses and applies them, over the few fields the
 //! store indexes per object ([`Meta`]). Owns parsing and matching; must not touch objects' JSON.
+//!
+//! Label selectors parse with ktui's own client-side parser (`crate::view::selector`), so the
+//! demo agrees with ktui by construction: a demo-tier test can prove that ktui sends a selector
+//! and shows what the server selected, not that the selector means what the apiserver says it
+//! means (`tests/demo_server.rs` checks a few hand-written expectations). Label selectors
+//! against the real apiserver are covered by the real tier: `tests/e2e.rs` (deployment
+//! drill-in) and `tests/e2e_owner.rs` (service → its pods). Field selectors (the node
+//! drill-in's `spec.nodeName`) and ktui's client-side `-l` filter for set-based selectors are
+//! not compared with the real apiserver by any test.
 
 use super::kinds::SimKind;
 use crate::view::selector::{Requirement, Selector};

@@ -2,6 +2,11 @@
 //! `Accept: application/json;as=Table;...`). Cells come from ktui's own row builders
 //! (`crate::table`), so kubectl against the demo shows the columns ktui shows; the demo CRD
 //! uses its printer columns. Pure conversion; must not read the store.
+//!
+//! Because the cells are ktui's, a demo-tier test can prove that a Table answer is shaped and
+//! transported right, never that a column is right: a wrong cell is wrong on both sides.
+//! Column correctness is proven only against the real apiserver's printers, by
+//! `tests/golden_columns.rs` (real tier).
 
 use bytes::Bytes;
 use serde_json::{json, Value};

@@ -1,10 +1,12 @@
 //! ConfigMaps: slim decoder and row (DATA, AGE). Must not keep any value: `data` and
 //! `binaryData` are only counted.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::meta::{Count, ObjMeta};
 
 /// A config map: metadata and key counts only.
@@ -19,6 +21,12 @@ pub struct ConfigMapObj {
     pub binary_data: Count,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get configmap`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("DATA"), col("AGE")]),
+    status_col: None,
+};
+
 impl IntoRow for ConfigMapObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let cells = vec![
@@ -26,10 +34,6 @@ impl IntoRow for ConfigMapObj {
             Cell::Age(self.metadata.creation_timestamp),
         ];
         self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -2,10 +2,12 @@
 //! wide CONTAINERS, IMAGES, SELECTOR). Must not keep the job template beyond container names
 //! and images.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
+use super::{col, wide, KindSpec};
 use super::labels::{selector_cell, LabelSelector};
 use super::meta::{text, time, Count, ObjMeta};
 use super::workload::PodTemplate;
@@ -65,6 +67,22 @@ pub struct CronJobStatus {
     pub last_schedule_time: Option<UnixSecs>,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get cronjob`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("SCHEDULE"),
+        col("TIMEZONE"),
+        col("SUSPEND"),
+        col("ACTIVE"),
+        col("LAST SCHEDULE"),
+        col("AGE"),
+        wide("CONTAINERS"),
+        wide("IMAGES"),
+        wide("SELECTOR"),
+    ]),
+    status_col: Some(2),
+};
+
 impl IntoRow for CronJobObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let spec = &self.spec;
@@ -89,10 +107,6 @@ impl IntoRow for CronJobObj {
             selector_cell(tmpl.selector.as_ref()),
         ];
         self.metadata.into_row(ctx, cells, health, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -2,10 +2,12 @@
 //! SELECTOR, AGE; wide CONTAINERS, IMAGES, SELECTOR). Must not keep the pod template beyond
 //! container names, images and the node selector.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::labels::{labels_cell, selector_cell, LabelSelector};
 use super::meta::ObjMeta;
 use super::workload::{selector_drill, PodTemplate};
@@ -48,6 +50,23 @@ pub struct DaemonSetStatus {
     pub number_available: i64,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get daemonset`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("DESIRED"),
+        col("CURRENT"),
+        col("READY"),
+        col("UP-TO-DATE"),
+        col("AVAILABLE"),
+        col("NODE SELECTOR"),
+        col("AGE"),
+        wide("CONTAINERS"),
+        wide("IMAGES"),
+        wide("SELECTOR"),
+    ]),
+    status_col: None,
+};
+
 impl IntoRow for DaemonSetObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let st = &self.status;
@@ -71,10 +90,6 @@ impl IntoRow for DaemonSetObj {
         ];
         let drill = selector_drill(self.spec.selector.as_ref());
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

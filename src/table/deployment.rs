@@ -1,10 +1,12 @@
 //! Deployments: slim decoder and row (READY, UP-TO-DATE, AVAILABLE, AGE; wide CONTAINERS,
 //! IMAGES, SELECTOR). Must not keep the pod template beyond container names and images.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::labels::LabelSelector;
 use super::meta::{text, ObjMeta};
 use super::workload::{selector_drill, PodTemplate};
@@ -45,6 +47,20 @@ pub struct DeploymentStatus {
     pub available_replicas: i64,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get deployment`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("READY"),
+        col("UP-TO-DATE"),
+        col("AVAILABLE"),
+        col("AGE"),
+        wide("CONTAINERS"),
+        wide("IMAGES"),
+        wide("SELECTOR"),
+    ]),
+    status_col: None,
+};
+
 impl IntoRow for DeploymentObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (spec, st) = (&self.spec, &self.status);
@@ -72,10 +88,6 @@ impl IntoRow for DeploymentObj {
         ];
         let drill = selector_drill(spec.selector.as_ref());
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

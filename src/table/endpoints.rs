@@ -1,16 +1,18 @@
-//! Endpoints (ENDPOINTS, AGE) and EndpointSlices (ADDRESSTYPE, PORTS, ENDPOINTS, AGE): slim
-//! decoders and rows. Keeps only addresses and port numbers/names; must not keep target refs,
-//! hostnames, zones or conditions (no column shows them).
+//! Endpoints (ENDPOINTS, AGE): slim decoder, row and columns. Keeps only addresses and port
+//! numbers; must not keep target refs, hostnames or not-ready addresses (no column shows them).
+//! Its tests also cover EndpointSlices (`endpointslice.rs`), which share the listing rules.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::join::first_of;
-use super::meta::{nullable, text, text_or, ObjMeta};
+use super::meta::{nullable, text, ObjMeta};
 
 /// At most this many addresses or ports are listed before ` + N more...`.
-const MAX: usize = 3;
+pub(super) const MAX: usize = 3;
 
 /// A core/v1 Endpoints object, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]
@@ -81,6 +83,12 @@ pub fn endpoints(subsets: &[EndpointSubset]) -> Cell {
     text(&first_of(entries, MAX, ","))
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get endpoints`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("ENDPOINTS"), col("AGE")]),
+    status_col: None,
+};
+
 impl IntoRow for EndpointsObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let cells = vec![
@@ -88,85 +96,6 @@ impl IntoRow for EndpointsObj {
             Cell::Age(self.metadata.creation_timestamp),
         ];
         self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
-    }
-}
-
-/// A discovery.k8s.io/v1 EndpointSlice, decoded only as far as its columns need.
-#[derive(Deserialize, Clone, Debug, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub struct EndpointSliceObj {
-    /// `metadata`.
-    pub metadata: ObjMeta,
-    /// `addressType` (`IPv4`, `IPv6`, `FQDN`).
-    pub address_type: String,
-    /// `ports`.
-    #[serde(deserialize_with = "nullable")]
-    pub ports: Vec<SlicePort>,
-    /// `endpoints`.
-    #[serde(deserialize_with = "nullable")]
-    pub endpoints: Vec<SliceEndpoint>,
-}
-
-/// One `ports` entry of a slice.
-#[derive(Deserialize, Clone, Debug, Default)]
-#[serde(default)]
-pub struct SlicePort {
-    /// `port`.
-    pub port: Option<i64>,
-    /// `name` (the server defaults a missing name to `""`).
-    pub name: Option<String>,
-}
-
-/// One `endpoints` entry of a slice.
-#[derive(Deserialize, Clone, Debug, Default)]
-#[serde(default)]
-pub struct SliceEndpoint {
-    /// `addresses`.
-    #[serde(deserialize_with = "nullable")]
-    pub addresses: Vec<String>,
-}
-
-/// `listWithMoreString`: `<unset>` when nothing (or only empty text) is listed.
-fn unset_if_empty(s: &str) -> Cell {
-    text_or(s, "<unset>")
-}
-
-impl EndpointSliceObj {
-    /// PORTS (`formatDiscoveryPorts`): each port number, else its name (a missing name is
-    /// `""`, as the server defaults it), first three, then ` + N more...`.
-    fn ports(&self) -> Cell {
-        let ports = self.ports.iter().map(|p| match p.port {
-            Some(n) => n.to_string(),
-            None => p.name.clone().unwrap_or_default(),
-        });
-        unset_if_empty(&first_of(ports, MAX, ","))
-    }
-
-    /// ENDPOINTS (`formatDiscoveryEndpoints`): every address of every endpoint, ready or not,
-    /// first three, then ` + N more...`.
-    fn endpoints(&self) -> Cell {
-        let addrs = self.endpoints.iter().flat_map(|e| e.addresses.iter());
-        unset_if_empty(&first_of(addrs, MAX, ","))
-    }
-}
-
-impl IntoRow for EndpointSliceObj {
-    fn into_row(self, ctx: &RowCtx) -> Row {
-        let cells = vec![
-            text(&self.address_type),
-            self.ports(),
-            self.endpoints(),
-            Cell::Age(self.metadata.creation_timestamp),
-        ];
-        self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -4,6 +4,7 @@
 //! orders and filters by. Times are stored, never formatted here; must not keep annotations
 //! or related objects.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use crate::kube::row::{Cell, EventInfo, Health, IntoRow, ObjRef, Row, RowCtx, UnixSecs};
 use crate::kube::sanitize::sanitize;
 
+use super::{col, wide, KindSpec};
 use super::meta::{text, time, ObjMeta};
 
 /// An event, decoded only as far as its columns need.
@@ -150,6 +152,33 @@ impl EventObj {
     }
 }
 
+/// The event timeline's columns: `kubectl get events` cells, with COUNT and SOURCE shown
+/// by default (the timeline's order), SUBOBJECT and FIRST SEEN wide only.
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("LAST SEEN"),
+        col("TYPE"),
+        col("REASON"),
+        col("OBJECT"),
+        col("COUNT"),
+        col("MESSAGE"),
+        col("SOURCE"),
+        wide("SUBOBJECT"),
+        wide("FIRST SEEN"),
+    ]),
+    status_col: Some(1),
+};
+
+/// The literal text of `row`'s cell under the event column headed `header` (`TYPE`,
+/// `REASON`, `OBJECT`, `MESSAGE`: found by name in [`SPEC`]); `""` when there is no such
+/// column or the cell is formatted at draw time.
+pub fn cell<'a>(row: &'a Row, header: &str) -> &'a str {
+    SPEC.index_of(header)
+        .and_then(|i| row.cells.get(i))
+        .and_then(Cell::literal)
+        .unwrap_or("")
+}
+
 impl IntoRow for EventObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let health = if self.type_ == "Warning" {
@@ -204,10 +233,6 @@ impl IntoRow for EventObj {
         let mut row = self.metadata.into_row(ctx, cells, health, None);
         row.event = Some(Arc::new(info));
         row
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

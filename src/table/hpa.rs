@@ -2,10 +2,12 @@
 //! MINPODS, MAXPODS, REPLICAS, AGE). Keeps only metric names, targets and current values;
 //! must not keep selectors, behavior or conditions.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::join::first_of;
 use super::meta::{nullable, text, ObjMeta};
 use super::quantity::{or_nil, Quantity};
@@ -187,6 +189,19 @@ pub fn targets(specs: &[Metric], statuses: &[Metric]) -> String {
     first_of(entries, 2, ", ")
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get hpa`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("REFERENCE"),
+        col("TARGETS"),
+        col("MINPODS"),
+        col("MAXPODS"),
+        col("REPLICAS"),
+        col("AGE"),
+    ]),
+    status_col: None,
+};
+
 impl IntoRow for HpaObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (spec, st) = (&self.spec, &self.status);
@@ -207,10 +222,6 @@ impl IntoRow for HpaObj {
             Cell::Age(self.metadata.creation_timestamp),
         ];
         self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

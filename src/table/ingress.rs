@@ -2,10 +2,12 @@
 //! Must not keep backends, paths or TLS secrets (TLS is only counted), nor the legacy
 //! `kubernetes.io/ingress.class` annotation (kubectl ignores it).
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::join::join_more;
 use super::meta::{nullable, text, Count, ObjMeta};
 use super::service::{lb_ingress_string, LoadBalancerStatus};
@@ -72,6 +74,12 @@ pub fn hosts(rules: &[IngressRule]) -> String {
     join_more(&shown, ",", if more { rules.len() - MAX } else { 0 })
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get ingress`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("CLASS"), col("HOSTS"), col("ADDRESS"), col("PORTS"), col("AGE")]),
+    status_col: None,
+};
+
 impl IntoRow for IngressObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let spec = &self.spec;
@@ -86,10 +94,6 @@ impl IntoRow for IngressObj {
             Cell::Age(self.metadata.creation_timestamp),
         ];
         self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -1,10 +1,12 @@
 //! Jobs: slim decoder and row (STATUS, COMPLETIONS, DURATION, AGE; wide CONTAINERS, IMAGES,
 //! SELECTOR). DURATION is stored as a span and formatted at draw time; must not read a clock.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
+use super::{col, wide, KindSpec};
 use super::labels::{selector_cell, LabelSelector};
 use super::meta::{time, ObjMeta};
 use super::workload::{selector_drill, PodTemplate};
@@ -102,6 +104,20 @@ impl JobObj {
     }
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get job`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("STATUS"),
+        col("COMPLETIONS"),
+        col("DURATION"),
+        col("AGE"),
+        wide("CONTAINERS"),
+        wide("IMAGES"),
+        wide("SELECTOR"),
+    ]),
+    status_col: Some(0),
+};
+
 impl IntoRow for JobObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (status, health) = self.status();
@@ -120,10 +136,6 @@ impl IntoRow for JobObj {
         ];
         let drill = selector_drill(self.spec.selector.as_ref());
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

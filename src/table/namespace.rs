@@ -1,10 +1,12 @@
 //! Namespaces: slim decoder and row (STATUS, AGE); `enter` leads to the namespace's pods.
 //! Must not keep spec or finalizers.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::meta::{text, ObjMeta};
 use crate::kube::sanitize::sanitized_box;
 
@@ -26,6 +28,12 @@ pub struct NamespaceStatus {
     pub phase: String,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get namespace`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("STATUS"), col("AGE")]),
+    status_col: Some(0),
+};
+
 impl IntoRow for NamespaceObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (status, health) = match self.status.phase.as_str() {
@@ -36,10 +44,6 @@ impl IntoRow for NamespaceObj {
         let cells = vec![status, Cell::Age(self.metadata.creation_timestamp)];
         let drill = Some(Drill::Namespace(sanitized_box(&self.metadata.name)));
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -2,11 +2,13 @@
 //! OS-IMAGE, KERNEL-VERSION, CONTAINER-RUNTIME); `enter` leads to the node's pods. Must not
 //! keep images, capacity or other node status.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 use crate::kube::sanitize::sanitized_box;
 
+use super::{col, wide, KindSpec};
 use super::meta::{text, text_or, ObjMeta};
 
 /// A node, decoded only as far as its columns need.
@@ -137,6 +139,22 @@ impl NodeObj {
     }
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get node`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("STATUS"),
+        col("ROLES"),
+        col("AGE"),
+        col("VERSION"),
+        wide("INTERNAL-IP"),
+        wide("EXTERNAL-IP"),
+        wide("OS-IMAGE"),
+        wide("KERNEL-VERSION"),
+        wide("CONTAINER-RUNTIME"),
+    ]),
+    status_col: Some(0),
+};
+
 impl IntoRow for NodeObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (status, health) = self.status();
@@ -158,10 +176,6 @@ impl IntoRow for NodeObj {
         ];
         let drill = Some(Drill::Node(sanitized_box(&self.metadata.name)));
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

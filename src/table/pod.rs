@@ -2,11 +2,13 @@
 //! NODE, READINESS GATES). The STATUS/READY/RESTARTS algorithm lives in `pod_status`. Must not
 //! keep anything the columns do not need (no env, volumes, images, managedFields).
 
+use std::borrow::Cow;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
+use super::{col, wide, KindSpec};
 use super::meta::{text_or, time, Count, ObjMeta};
 use super::pod_status::{summarize, PodSummary};
 
@@ -235,6 +237,21 @@ fn is_init_progress(status: &str) -> bool {
         })
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get pod`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("READY"),
+        col("STATUS"),
+        col("RESTARTS"),
+        col("AGE"),
+        wide("IP"),
+        wide("NODE"),
+        wide("NOMINATED NODE"),
+        wide("READINESS GATES"),
+    ]),
+    status_col: Some(1),
+};
+
 impl IntoRow for PodObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let summary = summarize(&self);
@@ -253,10 +270,6 @@ impl IntoRow for PodObj {
             self.readiness_gates(),
         ];
         self.metadata.into_row(ctx, cells, health, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

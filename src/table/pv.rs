@@ -3,10 +3,12 @@
 //! storage helpers of `pvc`; reads one annotation (the legacy storage class) and must not keep
 //! the volume source (hostPath, csi...).
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::meta::{nullable, text, unset_or, ObjMeta};
 use super::pvc::{access_modes, storage_class, Capacity, StorageClassAnnotation};
 
@@ -63,6 +65,23 @@ pub struct PvStatus {
     pub reason: String,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get pv`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("CAPACITY"),
+        col("ACCESS MODES"),
+        col("RECLAIM POLICY"),
+        col("STATUS"),
+        col("CLAIM"),
+        col("STORAGECLASS"),
+        col("VOLUMEATTRIBUTESCLASS"),
+        col("REASON"),
+        col("AGE"),
+        wide("VOLUMEMODE"),
+    ]),
+    status_col: Some(3),
+};
+
 impl IntoRow for PvObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (spec, st) = (&self.spec, &self.status);
@@ -95,10 +114,6 @@ impl IntoRow for PvObj {
             unset_or(spec.volume_mode.as_deref()),
         ];
         self.metadata.into_row(ctx, cells, health, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

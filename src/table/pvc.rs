@@ -2,6 +2,7 @@
 //! STORAGECLASS, VOLUMEATTRIBUTESCLASS, AGE; wide VOLUMEMODE). Reads exactly one annotation
 //! (the legacy storage class); must not keep any other.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{IgnoredAny, MapAccess, Visitor};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::meta::{text, unset_or, ObjMeta};
 use super::quantity::Quantity;
 
@@ -125,6 +127,21 @@ pub fn access_modes(modes: &[String]) -> String {
     present.join(",")
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get pvc`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("STATUS"),
+        col("VOLUME"),
+        col("CAPACITY"),
+        col("ACCESS MODES"),
+        col("STORAGECLASS"),
+        col("VOLUMEATTRIBUTESCLASS"),
+        col("AGE"),
+        wide("VOLUMEMODE"),
+    ]),
+    status_col: Some(0),
+};
+
 impl IntoRow for PvcObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let (spec, st) = (&self.spec, &self.status);
@@ -154,10 +171,6 @@ impl IntoRow for PvcObj {
             unset_or(spec.volume_mode.as_deref()),
         ];
         self.metadata.into_row(ctx, cells, health, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

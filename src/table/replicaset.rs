@@ -1,10 +1,12 @@
 //! ReplicaSets: slim decoder and row (DESIRED, CURRENT, READY, AGE; wide CONTAINERS, IMAGES,
 //! SELECTOR). Must not keep the pod template beyond container names and images.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::labels::{selector_cell, LabelSelector};
 use super::meta::ObjMeta;
 use super::workload::{selector_drill, PodTemplate};
@@ -43,6 +45,20 @@ pub struct ReplicaSetStatus {
     pub ready_replicas: i64,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get replicaset`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("DESIRED"),
+        col("CURRENT"),
+        col("READY"),
+        col("AGE"),
+        wide("CONTAINERS"),
+        wide("IMAGES"),
+        wide("SELECTOR"),
+    ]),
+    status_col: None,
+};
+
 impl IntoRow for ReplicaSetObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let desired = self.spec.replicas.unwrap_or(1);
@@ -63,10 +79,6 @@ impl IntoRow for ReplicaSetObj {
         ];
         let drill = selector_drill(self.spec.selector.as_ref());
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

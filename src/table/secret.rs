@@ -1,10 +1,12 @@
 //! Secrets: slim decoder and row (TYPE, DATA, AGE). Must never keep a secret value: `data`
 //! is decoded as a key count, values are skipped unread.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, KindSpec};
 use super::meta::{text, Count, ObjMeta};
 
 /// A secret: metadata, type and the number of data keys — no values.
@@ -20,6 +22,12 @@ pub struct SecretObj {
     pub data: Count,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get secret`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("TYPE"), col("DATA"), col("AGE")]),
+    status_col: None,
+};
+
 impl IntoRow for SecretObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let cells = vec![
@@ -28,10 +36,6 @@ impl IntoRow for SecretObj {
             Cell::Age(self.metadata.creation_timestamp),
         ];
         self.metadata.into_row(ctx, cells, Health::Ok, None)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

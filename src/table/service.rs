@@ -1,10 +1,12 @@
 //! Services: slim decoder and row (TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S), AGE; wide
 //! SELECTOR). Must not keep anything else of the spec (no targetPort, no session affinity).
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::labels::{format_labels, labels_cell};
 use super::meta::{pairs, text, ObjMeta};
 
@@ -159,6 +161,19 @@ impl ServiceObj {
     }
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get service`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[
+        col("TYPE"),
+        col("CLUSTER-IP"),
+        col("EXTERNAL-IP"),
+        col("PORT(S)"),
+        col("AGE"),
+        wide("SELECTOR"),
+    ]),
+    status_col: None,
+};
+
 impl IntoRow for ServiceObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let type_ = self.spec.type_.as_deref().unwrap_or("ClusterIP");
@@ -182,10 +197,6 @@ impl IntoRow for ServiceObj {
         let drill = (!self.spec.selector.is_empty())
             .then(|| Drill::Selector(format_labels(&self.spec.selector).into_boxed_str()));
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

@@ -1,10 +1,12 @@
 //! StatefulSets: slim decoder and row (READY, AGE; wide CONTAINERS, IMAGES — kubectl shows no
 //! selector column). Must not keep the pod template beyond container names and images.
 
+use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx};
 
+use super::{col, wide, KindSpec};
 use super::labels::LabelSelector;
 use super::meta::ObjMeta;
 use super::workload::{selector_drill, PodTemplate};
@@ -41,6 +43,12 @@ pub struct StatefulSetStatus {
     pub ready_replicas: i64,
 }
 
+/// The columns after NAME, index for index with the row's cells (`kubectl get statefulset`).
+pub static SPEC: KindSpec = KindSpec {
+    columns: Cow::Borrowed(&[col("READY"), col("AGE"), wide("CONTAINERS"), wide("IMAGES")]),
+    status_col: None,
+};
+
 impl IntoRow for StatefulSetObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let desired = self.spec.replicas.unwrap_or(1);
@@ -59,10 +67,6 @@ impl IntoRow for StatefulSetObj {
         ];
         let drill = selector_drill(self.spec.selector.as_ref());
         self.metadata.into_row(ctx, cells, health, drill)
-    }
-
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
     }
 }
 

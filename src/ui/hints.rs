@@ -4,9 +4,9 @@
 
 use ratatui::text::{Line, Span};
 
+use crate::app::state::{Screen, UiState};
 use crate::keys::Action;
 use crate::keys::KeyMode;
-use crate::app::state::{Screen, UiState};
 
 use super::theme::Theme;
 

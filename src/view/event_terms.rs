@@ -3,7 +3,7 @@
 //! (Warning-only, one object) that narrows a timeline before the generic filter. Pure
 //! matching over event rows; must not memoise (the caller does, per snapshot revision).
 
-use crate::kube::row::{Cell, ObjRef, Row};
+use crate::kube::row::{ObjRef, Row};
 
 /// Event-timeline narrowing applied before the filter pipeline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,12 +48,9 @@ pub fn split_scoped(text: &str) -> (Vec<Scoped>, String) {
     (scoped, rest.join(" "))
 }
 
-fn cell_text(row: &Row, i: usize) -> String {
-    row.cells
-        .get(i)
-        .and_then(Cell::literal)
-        .unwrap_or("")
-        .to_ascii_lowercase()
+/// The event column `header` of `row`, lower-cased (columns found by name, not position).
+fn cell_text(row: &Row, header: &str) -> String {
+    crate::table::event::cell(row, header).to_ascii_lowercase()
 }
 
 /// Whether `row` passes the lens and every scoped term (rows that are not events always do).
@@ -75,9 +72,9 @@ pub fn lens_keeps(lens: &EventLens, scoped: &[Scoped], row: &Row) -> bool {
         }
     }
     scoped.iter().all(|t| match t {
-        Scoped::Type(v) => cell_text(row, 1) == *v,
-        Scoped::Reason(v) => cell_text(row, 2).contains(v.as_str()),
-        Scoped::Object(v) => cell_text(row, 3).contains(v.as_str()),
+        Scoped::Type(v) => cell_text(row, "TYPE") == *v,
+        Scoped::Reason(v) => cell_text(row, "REASON").contains(v.as_str()),
+        Scoped::Object(v) => cell_text(row, "OBJECT").contains(v.as_str()),
     })
 }
 

@@ -19,16 +19,15 @@ pub fn display_name(row: &Row, all_namespaces: bool) -> Cow<'_, str> {
     }
 }
 
-/// What an event row is searched on: REASON, OBJECT and MESSAGE (cells 2, 3 and 5 of the
-/// event columns), space-separated.
+/// What an event row is searched on: its REASON, OBJECT and MESSAGE cells, space-separated.
 fn event_text(row: &Row) -> String {
-    let cell = |i: usize| {
-        row.cells
-            .get(i)
-            .and_then(crate::kube::row::Cell::literal)
-            .unwrap_or("")
-    };
-    format!("{} {} {}", cell(2), cell(3), cell(5))
+    use crate::table::event::cell;
+    format!(
+        "{} {} {}",
+        cell(row, "REASON"),
+        cell(row, "OBJECT"),
+        cell(row, "MESSAGE")
+    )
 }
 
 /// All rows' [`display_name`]s, in snapshot order. `~2 × total name bytes` of memory

@@ -1,4 +1,4 @@
-//! ktui's real informer (`kube::informer::run::<PodObj>`) against the demo server with every
+//! ktui's real informer (`Informer::run::<PodObj, _>`) against the demo server with every
 //! fault kind on and churn running: once the faults stop (and the churn with them), the
 //! informer's published snapshot must equal the server's state — no lost objects, no ghosts,
 //! no stale versions — after at least 100 fault cycles (watch drops). The time to converge
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{run, InformerConfig, InformerCtx};
+use ktui::kube::informer::{Informer, InformerConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::kube::stats::InformerStats;
@@ -89,15 +89,9 @@ fn informer(
     // The receiver must outlive the informer; the notifications are not needed here.
     std::mem::forget(rx);
     let stats = Arc::new(InformerStats::default());
-    let ctx = InformerCtx {
-        key,
-        client: demo_client,
-        writer: StoreWriter::new(slot.clone(), tx),
-        stats: stats.clone(),
-        rows: RowCtx::default(),
-        config,
-    };
-    (slot, stats, tokio::spawn(run::<PodObj>(ctx)))
+    let informer = Informer::new(key, demo_client, stats.clone(), config);
+    let writer = StoreWriter::new(slot.clone(), tx);
+    (slot, stats, tokio::spawn(informer.run::<PodObj, _>(writer)))
 }
 
 fn rss_mib() -> u64 {

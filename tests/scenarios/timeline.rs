@@ -9,7 +9,7 @@ use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::{Health, RowCtx};
 use ktui::kube::sink::Sink;
-use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::store::{Publisher, Slot};
 use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
 use ktui::table::format::format_cell;
 use ktui::table::EventObj;
@@ -45,7 +45,7 @@ fn timeline(bounds: TimelineBounds) -> (Arc<Slot>, TimelineWriter<EventObj>) {
     let slot = Slot::new(ResourceKey::new(BuiltinKind::Event, Some("shop")), 1);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     std::mem::forget(rx);
-    let w = TimelineWriter::with_clock(StoreWriter::new(slot.clone(), tx), RowCtx::default(), bounds, now);
+    let w = TimelineWriter::with_clock(Publisher::new(slot.clone(), tx), RowCtx::default(), bounds, now);
     (slot, w)
 }
 

@@ -12,7 +12,7 @@ use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::RowCtx;
 use ktui::kube::sink::Sink;
-use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::store::{Publisher, Slot};
 use ktui::kube::timeline::{TimelineBounds, TimelineWriter};
 use ktui::table::EventObj;
 use serde_json::json;
@@ -52,7 +52,7 @@ fn fixture() -> Fixture {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     std::mem::forget(rx);
     let mut writer = TimelineWriter::with_clock(
-        StoreWriter::new(slot.clone(), tx),
+        Publisher::new(slot.clone(), tx),
         RowCtx::default(),
         TimelineBounds::default(),
         now,

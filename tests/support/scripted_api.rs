@@ -9,15 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Request, Response, StatusCode};
-use ktui::app::decoders::TableDecoders;
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{run, InformerConfig, InformerCtx};
+use ktui::kube::informer::{Informer, InformerConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerPool;
-use ktui::kube::row::RowCtx;
-use ktui::kube::stats::InformerStats;
+use ktui::kube::stats::{InformerStats, StatsView};
 use ktui::kube::store::{Slot, Snapshot, StoreChanged, StoreWriter};
 use ktui::table::PodObj;
+use ktui::table::TableDecoders;
 use kube::client::Body;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
@@ -155,7 +154,7 @@ pub fn is_watch(uri: &str) -> bool {
 pub struct Harness {
     pub slot: Arc<Slot>,
     pub handle: ApiHandle,
-    pub stats: Arc<InformerStats>,
+    pub stats: Stats,
     pub task: tokio::task::JoinHandle<()>,
     /// The slot's change notifications, kept for [`Harness::wait_until`].
     pub changes: Changes,
@@ -168,6 +167,18 @@ impl Harness {
     }
 }
 
+/// The informer's counters with its slot, read together as `:informers` reads them.
+pub struct Stats {
+    counters: Arc<InformerStats>,
+    slot: Arc<Slot>,
+}
+
+impl Stats {
+    pub fn view(&self) -> StatsView {
+        self.counters.view(&self.slot.peek())
+    }
+}
+
 pub fn start() -> Harness {
     let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
@@ -175,19 +186,15 @@ pub fn start() -> Harness {
     let slot = Slot::new(key.clone(), 1);
     let (tx, changes) = unbounded_channel();
     let stats = Arc::new(InformerStats::default());
-    let ctx = InformerCtx {
-        key,
-        client,
-        writer: StoreWriter::new(slot.clone(), tx),
-        stats: stats.clone(),
-        rows: RowCtx::default(),
-        config: InformerConfig::default(),
-    };
-    let task = tokio::spawn(run::<PodObj>(ctx));
+    let informer = Informer::new(key, client, stats.clone(), InformerConfig::default());
+    let task = tokio::spawn(informer.run::<PodObj, _>(StoreWriter::new(slot.clone(), tx)));
     Harness {
+        stats: Stats {
+            counters: stats,
+            slot: slot.clone(),
+        },
         slot,
         handle,
-        stats,
         task,
         changes,
     }

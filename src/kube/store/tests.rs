@@ -131,3 +131,34 @@ async fn coalescing_deadline_is_one_interval_after_the_last_publication() {
     w.maybe_publish();
     assert_eq!(w.publications(), before + 1);
 }
+
+#[test]
+fn a_resource_version_alone_updates_the_snapshot_in_place_without_notifying() {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("a"));
+    let slot = Slot::new(key, 7);
+    let (tx, mut rx) = unbounded_channel();
+    let mut p = Publisher::new(slot.clone(), tx);
+    p.set_resource_version(Some("5".into()));
+    assert_eq!(slot.peek().resource_version, None, "nothing published yet");
+    p.touch();
+    p.publish(Arc::from(vec![Arc::new(row("a", "x", 1))]));
+    assert!(rx.try_recv().is_ok());
+    let before = slot.peek();
+    assert_eq!(before.resource_version.as_deref(), Some("5"));
+    // A bookmark on a quiet watch: `:informers` sees it, views have nothing to redraw.
+    p.set_resource_version(Some("9".into()));
+    let after = slot.peek();
+    assert_eq!(after.resource_version.as_deref(), Some("9"));
+    assert_eq!(after.rev, before.rev);
+    assert!(Arc::ptr_eq(&after.rows, &before.rows));
+    assert!(
+        rx.try_recv().is_err(),
+        "no notification for a resourceVersion alone"
+    );
+    // With a change pending, it rides with the next publication instead.
+    p.touch();
+    p.set_resource_version(Some("11".into()));
+    assert_eq!(slot.peek().resource_version.as_deref(), Some("9"));
+    p.publish(after.rows.clone());
+    assert_eq!(slot.peek().resource_version.as_deref(), Some("11"));
+}

@@ -1,0 +1,35 @@
+//! [`InformerConfig`]: the tunables of the list-watch loop (page size, timeouts, backoff,
+//! timeline bounds). Owns only their defaults; must not run anything.
+
+use std::time::Duration;
+
+/// Tunables of the list-watch loop.
+#[derive(Debug, Clone)]
+pub struct InformerConfig {
+    /// Objects per list page (`limit`).
+    pub page_size: u32,
+    /// Server-side watch `timeoutSeconds`; jittered by ±10 % per watch so informers do not
+    /// reconnect in lockstep. Cloud load balancers drop idle connections near 240 s.
+    pub watch_timeout: Duration,
+    /// Deadline for one list page or for a watch to start answering.
+    pub request_timeout: Duration,
+    /// First and largest retry delay.
+    pub backoff_base: Duration,
+    /// Largest retry delay.
+    pub backoff_cap: Duration,
+    /// Bounds of event timelines.
+    pub timeline: crate::kube::timeline::TimelineBounds,
+}
+
+impl Default for InformerConfig {
+    fn default() -> Self {
+        InformerConfig {
+            page_size: 500,
+            watch_timeout: Duration::from_secs(180),
+            request_timeout: Duration::from_secs(60),
+            backoff_base: Duration::from_secs(1),
+            backoff_cap: Duration::from_secs(30),
+            timeline: crate::kube::timeline::TimelineBounds::default(),
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Wires each kind to the informer's list-watch loop with its decode type and sink: a built-in
+//! kind's slim type (dispatch generated from the kind registration, see `crate::table`), any
+//! other kind's generic printer-column decoder. The pool (which must not know kinds' shapes)
+//! calls this through [`Decoders`]. Owns only that choice; must not decode or publish itself.
+
+use futures::future::BoxFuture;
+use futures::FutureExt;
+
+use crate::kube::builtin::BuiltinKind;
+use crate::kube::informer::{Decoders, Informer};
+use crate::kube::kind::Kind;
+use crate::kube::row::{IntoRow, RowCtx};
+use crate::kube::sink::ByIntoRow;
+use crate::kube::store::{Publisher, StoreWriter};
+use crate::kube::timeline::TimelineWriter;
+
+use super::custom::{CustomObj, CustomRows};
+
+/// What a built-in kind's informer is started with.
+pub(super) struct Start {
+    pub(super) informer: Informer,
+    pub(super) publisher: Publisher,
+    pub(super) rows: RowCtx,
+}
+
+/// The decoders of every kind: [`Decoders`] for the informer pool.
+pub struct TableDecoders;
+
+impl Decoders for TableDecoders {
+    fn run(
+        &self,
+        kind: &Kind,
+        informer: Informer,
+        publisher: Publisher,
+        rows: RowCtx,
+    ) -> BoxFuture<'static, ()> {
+        match kind {
+            Kind::Builtin(b) => super::dispatch_run(
+                *b,
+                Start {
+                    informer,
+                    publisher,
+                    rows,
+                },
+            ),
+            Kind::Api(r) => {
+                // Any other kind: decoded generically, cells from its printer columns.
+                let sink = StoreWriter::with_builder(publisher, rows, CustomRows::new(r));
+                informer.run::<CustomObj, _>(sink).boxed()
+            }
+        }
+    }
+}
+
+/// The informer of built-in `kind` decoding with `T`: the event timeline for timeline kinds
+/// (merged by uid, kept past the server's TTL), the row store for the others.
+pub(super) fn run_builtin<T: IntoRow>(kind: BuiltinKind, start: Start) -> BoxFuture<'static, ()> {
+    let Start {
+        informer,
+        publisher,
+        rows,
+    } = start;
+    if kind.is_timeline() {
+        let bounds = informer.config().timeline;
+        let sink = TimelineWriter::<T>::new(publisher, rows, bounds);
+        informer.run::<T, _>(sink).boxed()
+    } else {
+        let sink = StoreWriter::with_builder(publisher, rows, ByIntoRow);
+        informer.run::<T, _>(sink).boxed()
+    }
+}
