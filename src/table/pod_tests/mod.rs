@@ -9,7 +9,7 @@ use crate::table::testutil::{ago, cells, row};
 
 mod cases_a;
 mod cases_b;
-mod perf;
+mod realistic;
 
 /// A pod fixture: phase Running and one app container `app` unless changed.
 pub(super) struct Pod {
