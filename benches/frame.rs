@@ -8,6 +8,8 @@
 //! `BENCH_CPU=1 cargo bench --bench frame` (CPU time of the bench thread); medians land in
 //! `target/criterion/frame{,_cpu}/*/new/estimates.json`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[macro_use]
 mod common;
 

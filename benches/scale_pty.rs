@@ -4,6 +4,8 @@
 //! filter. Run: `cargo bench --bench scale_pty -- --bench [N ...]` (default 10000 50000
 //! 100000). Under `cargo test` it only says how to run it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[path = "../tests/support/pty.rs"]
 mod pty;
 

@@ -10,6 +10,8 @@
 //! `target/criterion/store{,_cpu}/*/new/estimates.json`. Publication drops the previous
 //! snapshot inside the measured part (nobody else holds it), as the writer does in ktui.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[macro_use]
 mod common;
 

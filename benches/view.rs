@@ -4,6 +4,8 @@
 //! `target/criterion/view/*/new/estimates.json`), or `VIEW_CPU=1 cargo bench --bench view`
 //! for a quick table of median wall and process-CPU milliseconds.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;

@@ -11,6 +11,8 @@
 //! Run: `cargo run --release --example scale -- --pods 100000 [--churn 1000]`
 //! (`--sample` prints one generated pod and the average pod size).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[path = "../benches/common/mod.rs"]
 mod common;
 

@@ -6,6 +6,8 @@
 //! The writer runs on its own thread through the real `TimelineWriter` (decode → row →
 //! merge → coalesced publication); the "UI" thread reads snapshots exactly as ktui does.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

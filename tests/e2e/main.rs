@@ -6,6 +6,8 @@
 //!
 //! Run with `bash tests/run.sh --test e2e [module::]`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[path = "../support/pty.rs"]
 mod pty;
 #[path = "../support/mod.rs"]

@@ -6,6 +6,8 @@
 //!
 //! Run with `cargo test --test screens [module::]`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
 #[path = "../support/screen.rs"]
 mod screen;
 
