@@ -140,11 +140,11 @@ func run(kubeconfig, name string, port int, rootDir string, nodeIndex int, label
 	if err != nil {
 		return err
 	}
-	images := apitest.NewFakeImageService()
-	go rt.trimCallLogs(ctx, images)
+	imageService := apitest.NewFakeImageService()
+	go rt.trimCallLogs(ctx, imageService)
 
 	hk := kubemark.NewHollowKubelet(f, c, client, heartbeatClient,
-		&machine{cadvisortest.Fake{NodeName: name}}, images, rt, cm.NewStubContainerManager())
+		&machine{cadvisortest.Fake{NodeName: name}}, images{imageService}, rt, cm.NewStubContainerManager())
 	deps := hk.KubeletDeps
 	deps.TLSOptions = tlsOptions
 	// A real event recorder (RunKubelet makes one when Recorder is nil): Pulling, Pulled,

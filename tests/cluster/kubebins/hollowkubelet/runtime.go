@@ -3,7 +3,8 @@
 // This file owns that behaviour, chosen per container by HOLLOW_* env vars (documented in
 // tests/cluster/README.md): CRI-format log files the kubelet serves (`kubectl logs`), exits
 // with a code after a while (restarts, CrashLoopBackOff, Jobs), slow stops, readiness
-// (the readiness prober stand-in), unique pod IPs per node, and the node's machine size.
+// (the readiness prober stand-in), unique pod IPs per node, images from registry.invalid
+// that fail to pull, and the node's machine size.
 package main
 
 import (
@@ -379,6 +380,20 @@ func (r *runtime) ExecSync(ctx context.Context, id string, cmd []string, timeout
 	var out, errOut strings.Builder
 	err := r.execIn(ctx, id, cmd, nil, &out, &errOut)
 	return []byte(out.String()), []byte(errOut.String()), err
+}
+
+// images is the CRI fake image service, except that an image from a registry under the
+// reserved .invalid TLD (registry.invalid/app:1) fails to pull as on a real node, so such
+// pods stay Pending in ErrImagePull / ImagePullBackOff.
+type images struct{ *apitest.FakeImageService }
+
+func (i images) PullImage(ctx context.Context, image *runtimeapi.ImageSpec, auth *runtimeapi.AuthConfig, sandbox *runtimeapi.PodSandboxConfig) (string, error) {
+	ref := image.GetImage()
+	if host, _, ok := strings.Cut(ref, "/"); ok && strings.HasSuffix(strings.Split(host, ":")[0], ".invalid") {
+		return "", fmt.Errorf("failed to pull and unpack image %q: failed to resolve reference %q: "+
+			"failed to do request: dial tcp: lookup %s: no such host", ref, ref, strings.Split(host, ":")[0])
+	}
+	return i.FakeImageService.PullImage(ctx, image, auth, sandbox)
 }
 
 // readiness stands in for the prober manager: a container is started and ready while it
