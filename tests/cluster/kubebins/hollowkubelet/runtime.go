@@ -178,8 +178,8 @@ func (r *runtime) CreateContainer(ctx context.Context, sandboxID string, config 
 		done:    make(chan struct{}),
 	}
 	for _, kv := range config.GetEnvs() {
-		c.env[kv.Key] = kv.Value
-		c.envList = append(c.envList, kv.Key+"="+kv.Value)
+		c.env[kv.Key] = string(kv.Value)
+		c.envList = append(c.envList, kv.Key+"="+string(kv.Value))
 	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return "", err
