@@ -74,8 +74,7 @@ func run(kubeconfig, name string, port int, rootDir string, nodeIndex int, label
 	if err != nil {
 		return err
 	}
-	// kubemark's GetHollowKubeletConfig makes its directories with os.MkdirTemp: keep
-	// them (and any other temp file) under root instead of /tmp.
+	// Any temp file goes under root too.
 	tmp := filepath.Join(root, "tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
@@ -111,12 +110,29 @@ func run(kubeconfig, name string, port int, rootDir string, nodeIndex int, label
 		PodsPerCore:         0,
 		RegisterWithTaints:  registerTaints,
 	})
+	// kubemark makes its root dir (with static-pods and pod-logs in it) in a hard-coded
+	// /tmp/hollow-kubelet.*: move all of it under root.
+	if strings.HasPrefix(f.RootDirectory, "/tmp/hollow-kubelet.") {
+		os.RemoveAll(f.RootDirectory)
+	}
+	f.RootDirectory = filepath.Join(root, "kubelet")
+	c.StaticPodPath = filepath.Join(f.RootDirectory, "static-pods")
+	c.PodLogsDir = filepath.Join(f.RootDirectory, "pod-logs")
+	for _, d := range []string{c.StaticPodPath, c.PodLogsDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
 	// Loopback only. The kubelet refuses a loopback node IP, so the node runs as if a cloud
 	// provider (setUpNode below) owned its addresses.
 	c.Address = "127.0.0.1"
 	f.CloudProvider = "external"
 	f.CertDirectory = filepath.Join(f.RootDirectory, "pki")
 	c.CrashLoopBackOff.MaxContainerRestartPeriod = &metav1.Duration{Duration: backoffMax}
+	// as a kubeadm cluster has it (without, every pod sync warns MissingClusterDNS); no DNS
+	// server answers there, nothing in a hollow pod resolves names
+	c.ClusterDNS = []string{"10.0.0.10"}
+	c.ClusterDomain = "cluster.local"
 
 	heartbeatConfig := *restConfig
 	heartbeatConfig.Timeout = c.NodeStatusUpdateFrequency.Duration

@@ -436,8 +436,19 @@ func isSidecar(pod *v1.Pod, name string) bool {
 	return false
 }
 
-// machine is kubemark's fake cAdvisor with the size the old fake nodes had (4 CPU, 8 GiB).
+// machine is kubemark's fake cAdvisor with the size and OS the old fake nodes had (4 CPU,
+// 8 GiB, Debian 12).
 type machine struct{ cadvisortest.Fake }
+
+func (m *machine) VersionInfo() (*cadvisorapi.VersionInfo, error) {
+	info, err := m.Fake.VersionInfo()
+	if err != nil {
+		return nil, err
+	}
+	info.KernelVersion = "6.1.0-ktui"
+	info.ContainerOsVersion = "Debian GNU/Linux 12 (bookworm)"
+	return info, nil
+}
 
 func (m *machine) MachineInfo(logger klog.Logger) (*cadvisorapi.MachineInfo, error) {
 	info, err := m.Fake.MachineInfo(logger)
