@@ -47,7 +47,7 @@ func main() {
 		nodeIndex  = flag.Int("node-index", 1, "1..150: pod IPs are 10.(100+index).x.y")
 		labels     = flag.String("labels", "", "extra node labels k=v,k=v (node-role.kubernetes.io/* allowed)")
 		taints     = flag.String("register-with-taints", "", "taints k=v:Effect,k:Effect the node registers with")
-		backoffMax = flag.Duration("max-restart-backoff", 10*time.Second, "longest CrashLoopBackOff delay")
+		backoffMax = flag.Duration("max-restart-backoff", 40*time.Second, "longest CrashLoopBackOff delay (kubelet default 5m)")
 		showVer    = flag.Bool("version", false, "print the version and exit")
 	)
 	klog.InitFlags(nil)
