@@ -114,7 +114,7 @@ pub fn create_pods(cluster: &Cluster, ns: &str, names: &[&str]) {
     cluster.kubectl_ok(&["create", "-f", file.path().to_str().unwrap()]);
 }
 
-/// Really remove a pod (no kubelet confirms a graceful delete, so force it).
+/// Really remove a pod now (a graceful delete waits for its kubelet to confirm it).
 pub fn force_delete_pod(cluster: &Cluster, ns: &str, name: &str) {
     cluster.kubectl_ok(&[
         "-n",
