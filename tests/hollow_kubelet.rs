@@ -65,30 +65,45 @@ fn get(cluster: &Cluster, ns: &str, what: &str) -> Result<Value, String> {
 
 /// Wait until pod `name` is Running with every container ready; returns the pod.
 fn wait_running(cluster: &Cluster, ns: &str, name: &str) -> Value {
-    wait_for(&format!("pod {ns}/{name} Running and Ready"), Duration::from_secs(30), || {
-        let p = get(cluster, ns, &format!("pod/{name}"))?;
-        let ready = p["status"]["conditions"]
-            .as_array()
-            .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Ready" && c["status"] == "True"));
-        if p["status"]["phase"] == "Running" && ready {
-            Ok(p)
-        } else {
-            Err(p["status"].to_string())
-        }
-    })
+    wait_for(
+        &format!("pod {ns}/{name} Running and Ready"),
+        Duration::from_secs(30),
+        || {
+            let p = get(cluster, ns, &format!("pod/{name}"))?;
+            let ready = p["status"]["conditions"]
+                .as_array()
+                .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Ready" && c["status"] == "True"));
+            if p["status"]["phase"] == "Running" && ready {
+                Ok(p)
+            } else {
+                Err(p["status"].to_string())
+            }
+        },
+    )
 }
 
 /// kubectl as `context`, with the cluster's kubeconfig, for commands the test spawns.
 fn kubectl_cmd(cluster: &Cluster, context: &str) -> Command {
     let mut c = Command::new(&cluster.kubectl);
-    c.arg("--kubeconfig").arg(&cluster.kubeconfig).args(["--context", context]);
+    c.arg("--kubeconfig")
+        .arg(&cluster.kubeconfig)
+        .args(["--context", context]);
     c
 }
 
 /// The pod's events as "reason" strings, oldest first.
 fn event_reasons(cluster: &Cluster, ns: &str, pod: &str) -> Vec<String> {
     let selector = format!("involvedObject.name={pod}");
-    let out = cluster.kubectl_ok(&["-n", ns, "get", "events", "--field-selector", &selector, "-o", "json"]);
+    let out = cluster.kubectl_ok(&[
+        "-n",
+        ns,
+        "get",
+        "events",
+        "--field-selector",
+        &selector,
+        "-o",
+        "json",
+    ]);
     let v: Value = serde_json::from_str(&out).unwrap();
     let mut items: Vec<&Value> = v["items"].as_array().unwrap().iter().collect();
     items.sort_by_key(|e| {
@@ -98,7 +113,10 @@ fn event_reasons(cluster: &Cluster, ns: &str, pod: &str) -> Vec<String> {
             .unwrap_or("")
             .to_string()
     });
-    items.iter().map(|e| e["reason"].as_str().unwrap_or("").to_string()).collect()
+    items
+        .iter()
+        .map(|e| e["reason"].as_str().unwrap_or("").to_string())
+        .collect()
 }
 
 /// `kubectl logs` with extra args; panics unless it succeeds.
@@ -153,28 +171,58 @@ fn nodes_are_ready_hollow_kubelets_on_loopback() {
             .find(|n| n["metadata"]["name"] == name)
             .unwrap_or_else(|| panic!("node {name} missing"));
         let status = &node["status"];
-        let ready = status["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap();
+        let ready = status["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "Ready")
+            .unwrap();
         assert_eq!(ready["status"], "True", "{name}: {ready}");
         assert_eq!(ready["reason"], "KubeletReady", "{name}: {ready}");
         let addrs = status["addresses"].as_array().unwrap();
         assert!(
-            addrs.iter().any(|a| a["type"] == "InternalIP" && a["address"] == "127.0.0.1"),
+            addrs
+                .iter()
+                .any(|a| a["type"] == "InternalIP" && a["address"] == "127.0.0.1"),
             "{name}: {addrs:?}"
         );
         assert_eq!(status["nodeInfo"]["kubeletVersion"], "v1.37.2");
         let labels = &node["metadata"]["labels"];
-        assert_eq!(labels[format!("node-role.kubernetes.io/{role}")], "", "{name}: {labels}");
+        assert_eq!(
+            labels[format!("node-role.kubernetes.io/{role}")],
+            "",
+            "{name}: {labels}"
+        );
         assert_eq!(labels["kubernetes.io/hostname"], name);
-        assert!(labels["topology.kubernetes.io/zone"].as_str().unwrap().starts_with("zone-"));
+        assert!(labels["topology.kubernetes.io/zone"]
+            .as_str()
+            .unwrap()
+            .starts_with("zone-"));
         let taints: Vec<&str> = node["spec"]["taints"]
             .as_array()
             .map(|t| t.iter().map(|t| t["key"].as_str().unwrap()).collect())
             .unwrap_or_default();
-        let want: &[&str] = if role == "control-plane" { &["node-role.kubernetes.io/control-plane"] } else { &[] };
+        let want: &[&str] = if role == "control-plane" {
+            &["node-role.kubernetes.io/control-plane"]
+        } else {
+            &[]
+        };
         assert_eq!(taints, want, "{name} taints");
-        ports.push(status["daemonEndpoints"]["kubeletEndpoint"]["Port"].as_u64().unwrap());
+        ports.push(
+            status["daemonEndpoints"]["kubeletEndpoint"]["Port"]
+                .as_u64()
+                .unwrap(),
+        );
         // a real Lease, renewed by the kubelet
-        let lease = cluster.kubectl_ok(&["-n", "kube-node-lease", "get", "lease", name, "-o", "jsonpath={.spec.holderIdentity}"]);
+        let lease = cluster.kubectl_ok(&[
+            "-n",
+            "kube-node-lease",
+            "get",
+            "lease",
+            name,
+            "-o",
+            "jsonpath={.spec.holderIdentity}",
+        ]);
         assert_eq!(lease, name);
     }
     assert_ne!(ports[0], ports[1], "each node serves on a port of its own");
@@ -182,7 +230,10 @@ fn nodes_are_ready_hollow_kubelets_on_loopback() {
     // the pid files up.sh wrote name live processes
     for i in 1..=2 {
         let pid = std::fs::read_to_string(cluster.dir.join(format!("hollow-node-{i}.pid"))).unwrap();
-        assert!(support::process_alive(pid.trim().parse().unwrap()), "hollow-node-{i}");
+        assert!(
+            support::process_alive(pid.trim().parse().unwrap()),
+            "hollow-node-{i}"
+        );
     }
 }
 
@@ -244,7 +295,12 @@ fn pod_lifecycle_kubelet_events_and_graceful_delete() {
     }
     let mut ips = vec![ip.to_string()];
     for name in ["web-2", "web-3"] {
-        ips.push(wait_running(&cluster, &ns, name)["status"]["podIP"].as_str().unwrap().to_string());
+        ips.push(
+            wait_running(&cluster, &ns, name)["status"]["podIP"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
     }
     let mut unique = ips.clone();
     unique.sort();
@@ -253,7 +309,10 @@ fn pod_lifecycle_kubelet_events_and_graceful_delete() {
 
     let reasons = event_reasons(&cluster, &ns, "web");
     for want in ["Scheduled", "Pulling", "Pulled", "Created", "Started"] {
-        assert!(reasons.iter().any(|r| r == want), "no {want} event in {reasons:?}");
+        assert!(
+            reasons.iter().any(|r| r == want),
+            "no {want} event in {reasons:?}"
+        );
     }
 
     // graceful delete: Terminating while the container takes its 3 s to stop, then gone
@@ -261,15 +320,23 @@ fn pod_lifecycle_kubelet_events_and_graceful_delete() {
     cluster.kubectl_ok(&["-n", &ns, "delete", "pod", "web", "--wait=false"]);
     let p = get(&cluster, &ns, "pod/web").expect("pod still there right after the delete");
     assert!(p["metadata"]["deletionTimestamp"].is_string());
-    wait_for("pod web to be gone", Duration::from_secs(30), || match get(&cluster, &ns, "pod/web") {
-        Err(e) if e.contains("NotFound") => Ok(()),
-        Err(e) => Err(e),
-        Ok(p) => Err(p["status"].to_string()),
+    wait_for("pod web to be gone", Duration::from_secs(30), || {
+        match get(&cluster, &ns, "pod/web") {
+            Err(e) if e.contains("NotFound") => Ok(()),
+            Err(e) => Err(e),
+            Ok(p) => Err(p["status"].to_string()),
+        }
     });
     let took = t0.elapsed();
-    assert!(took >= Duration::from_secs(2), "deleted in {took:?}, before the 3 s stop");
+    assert!(
+        took >= Duration::from_secs(2),
+        "deleted in {took:?}, before the 3 s stop"
+    );
     let reasons = event_reasons(&cluster, &ns, "web");
-    assert!(reasons.iter().any(|r| r == "Killing"), "no Killing event in {reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r == "Killing"),
+        "no Killing event in {reasons:?}"
+    );
 }
 
 /// HOLLOW_EXIT_AFTER/HOLLOW_EXIT_CODE: a crash-looping container restarts, shows its
@@ -287,34 +354,49 @@ fn crash_loop_restarts_last_state_and_previous_logs() {
         pod(
             &ns,
             "crasher",
-            &[("app", &[
-                ("HOLLOW_STDOUT", "run {attempt} of {container}"),
-                ("HOLLOW_EXIT_AFTER", "1s"),
-                ("HOLLOW_EXIT_CODE", "3"),
-            ])],
+            &[(
+                "app",
+                &[
+                    ("HOLLOW_STDOUT", "run {attempt} of {container}"),
+                    ("HOLLOW_EXIT_AFTER", "1s"),
+                    ("HOLLOW_EXIT_CODE", "3"),
+                ],
+            )],
         ),
     );
     // back-off delays 10 s, 20 s, 40 s (the hollow kubelet's --max-restart-backoff): the
     // status shows CrashLoopBackOff from the third crash, ~25 s in
-    let cs = wait_for("CrashLoopBackOff after a restart", Duration::from_secs(90), || {
-        let p = get(&cluster, &ns, "pod/crasher")?;
-        let cs = p["status"]["containerStatuses"][0].clone();
-        if cs["restartCount"].as_u64().unwrap_or(0) >= 1 && cs["state"]["waiting"]["reason"] == "CrashLoopBackOff" {
-            Ok(cs)
-        } else {
-            Err(cs.to_string())
-        }
-    });
+    let cs = wait_for(
+        "CrashLoopBackOff after a restart",
+        Duration::from_secs(90),
+        || {
+            let p = get(&cluster, &ns, "pod/crasher")?;
+            let cs = p["status"]["containerStatuses"][0].clone();
+            if cs["restartCount"].as_u64().unwrap_or(0) >= 1
+                && cs["state"]["waiting"]["reason"] == "CrashLoopBackOff"
+            {
+                Ok(cs)
+            } else {
+                Err(cs.to_string())
+            }
+        },
+    );
     let last = &cs["lastState"]["terminated"];
     assert_eq!(last["exitCode"], 3, "{cs}");
     assert_eq!(last["reason"], "Error", "{cs}");
-    assert!(last["startedAt"].is_string() && last["finishedAt"].is_string(), "{cs}");
+    assert!(
+        last["startedAt"].is_string() && last["finishedAt"].is_string(),
+        "{cs}"
+    );
     // The dead container is the previous one while the pod is in back-off.
     let restarts = cs["restartCount"].as_u64().unwrap();
     let previous = logs(&cluster, &ns, &["crasher", "--previous"]);
     assert_eq!(previous, format!("run {restarts} of app\n"));
     let reasons = event_reasons(&cluster, &ns, "crasher");
-    assert!(reasons.iter().any(|r| r == "BackOff"), "no BackOff event in {reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r == "BackOff"),
+        "no BackOff event in {reasons:?}"
+    );
 }
 
 /// A Job whose container exits 0 completes; one that exits 1 with backoffLimit 0 fails.
@@ -337,9 +419,17 @@ fn jobs_complete_and_fail() {
     create(&cluster, job("ok", "0"));
     create(&cluster, job("bad", "1"));
     for (name, cond) in [("ok", "condition=Complete"), ("bad", "condition=Failed")] {
-        cluster.kubectl_ok(&["-n", &ns, "wait", &format!("job/{name}"), &format!("--for={cond}"), "--timeout=60s"]);
+        cluster.kubectl_ok(&[
+            "-n",
+            &ns,
+            "wait",
+            &format!("job/{name}"),
+            &format!("--for={cond}"),
+            "--timeout=60s",
+        ]);
     }
-    let pods: Value = serde_json::from_str(&cluster.kubectl_ok(&["-n", &ns, "get", "pods", "-o", "json"])).unwrap();
+    let pods: Value =
+        serde_json::from_str(&cluster.kubectl_ok(&["-n", &ns, "get", "pods", "-o", "json"])).unwrap();
     let phase_of = |job: &str| {
         pods["items"]
             .as_array()
@@ -361,7 +451,10 @@ fn not_ready_container_makes_one_of_two() {
         return;
     };
     let ns = cluster.create_ns("hk-ready");
-    create(&cluster, pod(&ns, "half", &[("a", &[]), ("b", &[("HOLLOW_READY", "false")])]));
+    create(
+        &cluster,
+        pod(&ns, "half", &[("a", &[]), ("b", &[("HOLLOW_READY", "false")])]),
+    );
     wait_for("READY 1/2, Running", Duration::from_secs(30), || {
         let out = cluster.kubectl_ok(&["-n", &ns, "get", "pod", "half", "--no-headers"]);
         let cols: Vec<&str> = out.split_whitespace().collect();
@@ -372,7 +465,13 @@ fn not_ready_container_makes_one_of_two() {
         }
     });
     let p = get(&cluster, &ns, "pod/half").unwrap();
-    let ready = p["status"]["conditions"].as_array().unwrap().iter().find(|c| c["type"] == "Ready").unwrap().clone();
+    let ready = p["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "Ready")
+        .unwrap()
+        .clone();
     assert_eq!(ready["status"], "False");
     assert_eq!(ready["reason"], "ContainersNotReady");
 }
@@ -394,19 +493,46 @@ fn logs_options_through_the_apiserver() {
             &ns,
             "talker",
             &[
-                ("main", &[("HOLLOW_STDOUT", "one\ntwo\nthree\nfour"), ("HOLLOW_STDERR", "oops")]),
-                ("side", &[("HOLLOW_STDOUT", "side car"), ("HOLLOW_TICK", "300ms"), ("HOLLOW_TICK_LINE", "side tick {n}")]),
+                (
+                    "main",
+                    &[
+                        ("HOLLOW_STDOUT", "one\ntwo\nthree\nfour"),
+                        ("HOLLOW_STDERR", "oops"),
+                    ],
+                ),
+                (
+                    "side",
+                    &[
+                        ("HOLLOW_STDOUT", "side car"),
+                        ("HOLLOW_TICK", "300ms"),
+                        ("HOLLOW_TICK_LINE", "side tick {n}"),
+                    ],
+                ),
             ],
         ),
     );
     wait_running(&cluster, &ns, "talker");
     // stdout and stderr interleave into one stream, stderr included
-    assert_eq!(logs(&cluster, &ns, &["talker", "-c", "main"]), "one\ntwo\nthree\nfour\noops\n");
-    assert_eq!(logs(&cluster, &ns, &["talker", "-c", "main", "--tail=2"]), "four\noops\n");
-    assert_eq!(logs(&cluster, &ns, &["talker", "-c", "main", "--limit-bytes=6"]), "one\ntw");
-    let stamped = logs(&cluster, &ns, &["talker", "-c", "main", "--timestamps", "--tail=1"]);
+    assert_eq!(
+        logs(&cluster, &ns, &["talker", "-c", "main"]),
+        "one\ntwo\nthree\nfour\noops\n"
+    );
+    assert_eq!(
+        logs(&cluster, &ns, &["talker", "-c", "main", "--tail=2"]),
+        "four\noops\n"
+    );
+    assert_eq!(
+        logs(&cluster, &ns, &["talker", "-c", "main", "--limit-bytes=6"]),
+        "one\ntw"
+    );
+    let stamped = logs(
+        &cluster,
+        &ns,
+        &["talker", "-c", "main", "--timestamps", "--tail=1"],
+    );
     let (ts, text) = stamped.trim_end().split_once(' ').unwrap();
-    ts.parse::<jiff::Timestamp>().unwrap_or_else(|e| panic!("{stamped:?}: {e}"));
+    ts.parse::<jiff::Timestamp>()
+        .unwrap_or_else(|e| panic!("{stamped:?}: {e}"));
     assert_eq!(text, "oops");
     // -c picks the container; --all-containers gives both
     assert!(logs(&cluster, &ns, &["talker", "-c", "side"]).starts_with("side car\n"));
@@ -418,18 +544,37 @@ fn logs_options_through_the_apiserver() {
     // --since / --since-time on the ticking container
     wait_for("5 side ticks", Duration::from_secs(20), || {
         let l = logs(&cluster, &ns, &["talker", "-c", "side"]);
-        if l.contains("side tick 5\n") { Ok(()) } else { Err(l) }
+        if l.contains("side tick 5\n") {
+            Ok(())
+        } else {
+            Err(l)
+        }
     });
     let everything = logs(&cluster, &ns, &["talker", "-c", "side", "--since=1h"]);
     assert!(everything.starts_with("side car\n"), "{everything}");
     let recent = logs(&cluster, &ns, &["talker", "-c", "side", "--since=1s"]);
-    assert!(!recent.contains("side car"), "--since=1s still has the start line: {recent}");
+    assert!(
+        !recent.contains("side car"),
+        "--since=1s still has the start line: {recent}"
+    );
     assert!(recent.lines().count() <= 5, "--since=1s: {recent}");
     // --since-time: whole seconds (RFC 3339); every line returned is at or after it
-    let since = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_secs(1)).unwrap();
+    let since = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_secs(1))
+        .unwrap();
     let since = jiff::Timestamp::from_second(since.as_second()).unwrap();
     std::thread::sleep(Duration::from_millis(2500));
-    let after = logs(&cluster, &ns, &["talker", "-c", "side", "--timestamps", &format!("--since-time={since}")]);
+    let after = logs(
+        &cluster,
+        &ns,
+        &[
+            "talker",
+            "-c",
+            "side",
+            "--timestamps",
+            &format!("--since-time={since}"),
+        ],
+    );
     assert!(after.lines().count() >= 2, "--since-time={since}: {after}");
     for line in after.lines() {
         let ts: jiff::Timestamp = line.split_once(' ').unwrap().0.parse().unwrap();
@@ -438,7 +583,11 @@ fn logs_options_through_the_apiserver() {
 
     // -f follows: lines written after kubectl started arrive
     let last_tick = |s: &str| -> u64 {
-        s.lines().filter_map(|l| l.strip_prefix("side tick ")).filter_map(|n| n.parse().ok()).max().unwrap_or(0)
+        s.lines()
+            .filter_map(|l| l.strip_prefix("side tick "))
+            .filter_map(|n| n.parse().ok())
+            .max()
+            .unwrap_or(0)
     };
     let before = last_tick(&logs(&cluster, &ns, &["talker", "-c", "side"]));
     let mut follow = Spawned(
@@ -473,32 +622,77 @@ fn exec_exit_code_stdin_and_env() {
         return;
     };
     let ns = cluster.create_ns("hk-exec");
-    create(&cluster, pod(&ns, "box", &[("sh", &[("GREETING", "hello from the pod")])]));
+    create(
+        &cluster,
+        pod(&ns, "box", &[("sh", &[("GREETING", "hello from the pod")])]),
+    );
     wait_running(&cluster, &ns, "box");
 
-    let out = cluster.kubectl(&["-n", &ns, "exec", "box", "--", "sh", "-c", "echo out; echo err >&2; exit 3"]);
+    let out = cluster.kubectl(&[
+        "-n",
+        &ns,
+        "exec",
+        "box",
+        "--",
+        "sh",
+        "-c",
+        "echo out; echo err >&2; exit 3",
+    ]);
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "out\n");
     assert!(String::from_utf8_lossy(&out.stderr).contains("err\n"), "{out:?}");
 
-    let env = cluster.kubectl_ok(&["-n", &ns, "exec", "box", "-c", "sh", "--", "sh", "-c", "echo \"$GREETING\""]);
+    let env = cluster.kubectl_ok(&[
+        "-n",
+        &ns,
+        "exec",
+        "box",
+        "-c",
+        "sh",
+        "--",
+        "sh",
+        "-c",
+        "echo \"$GREETING\"",
+    ]);
     assert_eq!(env, "hello from the pod\n");
 
     let mut child = kubectl_cmd(&cluster, support::ADMIN)
-        .args(["-n", &ns, "exec", "-i", "box", "--", "sh", "-c", "tr a-z A-Z; exit 7"])
+        .args([
+            "-n",
+            &ns,
+            "exec",
+            "-i",
+            "box",
+            "--",
+            "sh",
+            "-c",
+            "tr a-z A-Z; exit 7",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"piped through stdin\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"piped through stdin\n")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "PIPED THROUGH STDIN\n", "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "PIPED THROUGH STDIN\n",
+        "{out:?}"
+    );
     assert_eq!(out.status.code(), Some(7));
 
     // a file written by one exec is there for the next (per-container working dir)
     cluster.kubectl_ok(&["-n", &ns, "exec", "box", "--", "sh", "-c", "echo kept > note"]);
-    assert_eq!(cluster.kubectl_ok(&["-n", &ns, "exec", "box", "--", "cat", "note"]), "kept\n");
+    assert_eq!(
+        cluster.kubectl_ok(&["-n", &ns, "exec", "box", "--", "cat", "note"]),
+        "kept\n"
+    );
 }
 
 /// `kubectl port-forward` reaches a listener the test runs on 127.0.0.1 (the pod's port
@@ -534,7 +728,9 @@ fn port_forward_round_trip() {
     );
     let lines = stdout_lines(&mut pf.0);
     // "Forwarding from 127.0.0.1:LOCAL -> PORT"
-    let first = lines.recv_timeout(Duration::from_secs(20)).expect("port-forward started");
+    let first = lines
+        .recv_timeout(Duration::from_secs(20))
+        .expect("port-forward started");
     let local: u16 = first
         .strip_prefix("Forwarding from 127.0.0.1:")
         .and_then(|r| r.split_once(' '))
@@ -562,15 +758,27 @@ fn viewer_reads_logs_but_may_not_exec() {
     };
     let ns = support::VIEWER_NS;
     let name = support::unique_ns("hk-viewer");
-    create(&cluster, pod(ns, &name, &[("app", &[("HOLLOW_STDOUT", "visible to viewers")])]));
+    create(
+        &cluster,
+        pod(ns, &name, &[("app", &[("HOLLOW_STDOUT", "visible to viewers")])]),
+    );
     wait_running(&cluster, ns, &name);
-    let out = kubectl_cmd(&cluster, support::VIEWER).args(["logs", &name]).output().unwrap();
+    let out = kubectl_cmd(&cluster, support::VIEWER)
+        .args(["logs", &name])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "visible to viewers\n");
-    let out = kubectl_cmd(&cluster, support::VIEWER).args(["exec", &name, "--", "true"]).output().unwrap();
+    let out = kubectl_cmd(&cluster, support::VIEWER)
+        .args(["exec", &name, "--", "true"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("forbidden") && err.contains("\"pods/exec\""), "{err}");
+    assert!(
+        err.contains("forbidden") && err.contains("\"pods/exec\""),
+        "{err}"
+    );
     cluster.kubectl_ok(&["-n", ns, "delete", "pod", &name, "--wait=false"]);
 }
 
@@ -611,17 +819,29 @@ fn own_cluster_down_stops_hollow_nodes_and_leaves_no_files() {
         .collect();
     // children of any of the process's threads
     let children = |pid: u32| -> Vec<u32> {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return vec![] };
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return vec![];
+        };
         tasks
             .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
-            .flat_map(|c| c.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<u32>>())
+            .flat_map(|c| {
+                c.split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
             .collect()
     };
     let exec_children: Vec<u32> = nodes.iter().flat_map(|p| children(*p)).collect();
-    assert!(!exec_children.is_empty(), "the exec'd sleep is a child of a hollow node");
+    assert!(
+        !exec_children.is_empty(),
+        "the exec'd sleep is a child of a hollow node"
+    );
     cluster.stop();
     for pid in nodes.iter().chain(&exec_children) {
-        assert!(!support::process_alive(*pid), "pid {pid} still running after down.sh");
+        assert!(
+            !support::process_alive(*pid),
+            "pid {pid} still running after down.sh"
+        );
     }
     assert!(!cluster.dir.exists());
     // what kubemark's defaults would have made in the temp dir since this test started
@@ -629,9 +849,17 @@ fn own_cluster_down_stops_hollow_nodes_and_leaves_no_files() {
     let stray: Vec<String> = std::fs::read_dir(&tmp)
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.metadata().and_then(|m| m.modified()).is_ok_and(|t| t >= started))
+        .filter(|e| {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= started)
+        })
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("hollow-kubelet.") || n.starts_with("kubelet_remote_") || n.starts_with("static-pods"))
+        .filter(|n| {
+            n.starts_with("hollow-kubelet.")
+                || n.starts_with("kubelet_remote_")
+                || n.starts_with("static-pods")
+        })
         .collect();
     assert!(stray.is_empty(), "left in {}: {stray:?}", tmp.display());
 }
