@@ -96,7 +96,8 @@ pub fn state_words(screen: &str) -> Vec<&str> {
     state_line(screen).split_whitespace().collect()
 }
 
-/// Create bare pods (one container, never runs: there is no kubelet) in `ns`, in one call.
+/// Create bare pods (one container that never runs: its image, from registry.invalid, never
+/// pulls on the hollow nodes) in `ns`, in one call.
 pub fn create_pods(cluster: &Cluster, ns: &str, names: &[&str]) {
     let items: Vec<serde_json::Value> = names
         .iter()
