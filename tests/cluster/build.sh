@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build the real-tier test binaries from source with the ordinary `go` command:
 #   kube-apiserver, kube-controller-manager, kube-scheduler, kubectl  (k8s.io/kubernetes)
+#   hollow-kubelet             (our main in kubebins/hollowkubelet, on k8s.io/kubernetes)
 #   etcd                                                              (go.etcd.io/etcd/server/v3)
 # into $KTUI_TEST_BIN (default ~/.cache/ktui-test/bin). A binary that already reports
-# the wanted version is not rebuilt, so a warm run takes about a second.
+# the wanted version is not rebuilt (hollow-kubelet: the wanted version and a hash of its
+# sources, go.mod and go.sum), so a warm run takes about a second.
 # Usage: tests/cluster/build.sh        (prints the bin dir on its last line)
 set -euo pipefail
 # The whole script is one { ... } block: bash reads it completely before running it, so an
@@ -55,6 +57,15 @@ build_into_bin() {
   rm -rf "$tmp"
 }
 
+minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
+ldflags="-s -w"
+# Stamp the version in both places kubernetes reads it from; unstamped, /version and
+# `kubectl version` say v0.0.0-master (and a kubelet registers as v0.0.0-master).
+for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+  ldflags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+  ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+done
+
 if has_version kube-apiserver "Kubernetes $K8S_VERSION" --version &&
    has_version kube-controller-manager "Kubernetes $K8S_VERSION" --version &&
    has_version kube-scheduler "Kubernetes $K8S_VERSION" --version &&
@@ -63,17 +74,20 @@ if has_version kube-apiserver "Kubernetes $K8S_VERSION" --version &&
 else
   log "building kubernetes $K8S_VERSION binaries (cold: ~10 min on 2 idle cores) ..."
   guard "$HERE/kubebins"
-  minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
-  ldflags="-s -w"
-  # Stamp the version in both places kubernetes reads it from; unstamped, /version and
-  # `kubectl version` say v0.0.0-master.
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ldflags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-    ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
-  done
   build_into_bin "$HERE/kubebins" "" -ldflags "$ldflags" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
     k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+fi
+
+# hollow-kubelet is our own code: its stamp also covers its sources, so an edit rebuilds it.
+HOLLOW_STAMP="$(cd "$HERE/kubebins" && cat go.mod go.sum hollowkubelet/*.go | sha256sum | cut -c1-16)"
+if has_version hollow-kubelet "Kubernetes $K8S_VERSION stamp $HOLLOW_STAMP" --version; then
+  log "hollow-kubelet ($HOLLOW_STAMP) cached in $BIN"
+else
+  log "building hollow-kubelet (cold, after the kube binaries: ~2 min) ..."
+  guard "$HERE/kubebins"
+  build_into_bin "$HERE/kubebins" hollow-kubelet \
+    -ldflags "$ldflags -X main.stamp=$HOLLOW_STAMP" ./hollowkubelet
 fi
 
 if has_version etcd "etcd Version: $ETCD_VERSION" --version; then
@@ -88,6 +102,7 @@ fi
 has_version kube-apiserver "Kubernetes $K8S_VERSION" --version || { log "kube-apiserver version check failed"; exit 1; }
 has_version kubectl "Client Version: $K8S_VERSION" version --client || { log "kubectl version check failed"; exit 1; }
 has_version etcd "etcd Version: $ETCD_VERSION" --version || { log "etcd version check failed"; exit 1; }
+has_version hollow-kubelet "stamp $HOLLOW_STAMP" --version || { log "hollow-kubelet version check failed"; exit 1; }
 echo "$BIN"
 exit 0
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stop a cluster started by up.sh: every process named by a DIR/*.pid file (never by
-# process name), wait until each is gone, then remove DIR.
+# process name; hollow nodes first), wait until each is gone, then remove DIR. A hollow
+# node keeps all its files in DIR/node-I, and the commands it exec'd die with it.
 # Usage: tests/cluster/down.sh [--keep] DIR      (--keep: leave DIR and its logs)
 set -euo pipefail
 
@@ -27,8 +28,12 @@ alive() {
 }
 
 pids=()
-# Reverse start order: scheduler and controller-manager first, etcd last.
-for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do
+# Reverse start order: hollow nodes, scheduler and controller-manager first, etcd last.
+nodes=()
+for f in "$DIR"/hollow-node-*.pid; do
+  [[ -f "$f" ]] && { f="${f##*/}"; nodes+=("${f%.pid}"); }
+done
+for name in ${nodes[@]+"${nodes[@]}"} kube-scheduler kube-controller-manager kube-apiserver etcd; do
   f="$DIR/$name.pid"
   [[ -f "$f" ]] || continue
   pid="$(cat "$f")"

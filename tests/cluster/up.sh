@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Start a real, private Kubernetes control plane on 127.0.0.1 with everything under DIR:
-#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler (no kubelet), plus two
-#   fake Nodes (node-1, node-2; Ready, so pods get scheduled but stay Pending).
+#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, plus hollow nodes
+#   node-1..node-N (tests/cluster/kubebins/hollowkubelet: the real kubelet with a fake
+#   container runtime, so pods run, log, exec and port-forward; N=2 by default, node-1
+#   tainted control-plane when N >= 2 so pods land on node-2..node-N).
 # Writes DIR/kubeconfig (contexts ktui-test = admin, ktui-viewer = view in team-a only),
-# DIR/env (KUBECONFIG, KUBECTL), DIR/<component>.pid, DIR/<component>.log, DIR/ports.env.
+# DIR/env (KUBECONFIG, KUBECTL), DIR/<component>.pid, DIR/<component>.log, DIR/ports.env
+# (nodes: DIR/hollow-node-I.{pid,log}, their files in DIR/node-I/).
 # Exits 0 only when the cluster answers; on failure prints the failing component's log
 # tail and stops everything it started. Stop it with tests/cluster/down.sh DIR.
 # Usage: tests/cluster/up.sh DIR      (DIR new or empty; env KTUI_TEST_BIN picks the binary
-#        cache, KTUI_TEST_APISERVER_ARGS adds kube-apiserver flags)
+#        cache, KTUI_TEST_APISERVER_ARGS adds kube-apiserver flags, KTUI_TEST_NODES=N
+#        the number of hollow nodes, default 2)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,6 +21,9 @@ DIR="$(cd "$1" && pwd)"
 # DIR must be new or empty: it is ours to fill (and down.sh removes it).
 [[ -z "$(ls -A "$DIR")" ]] || { echo "up.sh: $DIR is not empty" >&2; exit 2; }
 ATTEMPT="${KTUI_UP_ATTEMPT:-1}"
+NODES="${KTUI_TEST_NODES:-2}"
+[[ "$NODES" =~ ^[0-9]+$ ]] && (( NODES >= 1 && NODES <= 150 )) ||
+  { echo "up.sh: KTUI_TEST_NODES must be 1..150, not '$NODES'" >&2; exit 2; }
 
 BIN="$(bash "$HERE/build.sh" | tail -n 1)"
 log() { echo "up.sh: $*" >&2; }
@@ -61,6 +68,8 @@ free_port() {
 }
 ETCD_PORT=$(free_port); ETCD_PEER_PORT=$(free_port); API_PORT=$(free_port)
 KCM_PORT=$(free_port); SCHED_PORT=$(free_port)
+NODE_PORTS=()
+for ((i = 1; i <= NODES; i++)); do NODE_PORTS[i]=$(free_port); done
 cat >"$DIR/ports.env" <<EOF
 BIN=$(printf %q "$BIN")
 ETCD_PORT=$ETCD_PORT
@@ -68,6 +77,7 @@ ETCD_PEER_PORT=$ETCD_PEER_PORT
 API_PORT=$API_PORT
 KCM_PORT=$KCM_PORT
 SCHED_PORT=$SCHED_PORT
+NODE_PORTS=(${NODE_PORTS[*]})
 EOF
 
 # --- PKI (openssl) and tokens ----------------------------------------------------------
@@ -98,6 +108,12 @@ $VIEWER_TOKEN,ktui-viewer,ktui-viewer,"ktui:viewers"
 $KCM_TOKEN,system:kube-controller-manager,system:kube-controller-manager
 $SCHED_TOKEN,system:kube-scheduler,system:kube-scheduler
 EOF
+# One API user per hollow node, in group system:nodes (bound to the system:node role below).
+NODE_TOKENS=()
+for ((i = 1; i <= NODES; i++)); do
+  NODE_TOKENS[i]=$(token)
+  echo "${NODE_TOKENS[i]},system:node:node-$i,system:node:node-$i,\"system:nodes\"" >>"$PKI/tokens.csv"
+done
 chmod 600 "$PKI"/*.key "$PKI/tokens.csv"
 
 # write_kubeconfig FILE USER TOKEN [NAMESPACE]: a single-context kubeconfig
@@ -122,6 +138,9 @@ EOF
 }
 write_kubeconfig "$DIR/kcm.kubeconfig" system:kube-controller-manager "$KCM_TOKEN"
 write_kubeconfig "$DIR/scheduler.kubeconfig" system:kube-scheduler "$SCHED_TOKEN"
+for ((i = 1; i <= NODES; i++)); do
+  write_kubeconfig "$DIR/node-$i.kubeconfig" "system:node:node-$i" "${NODE_TOKENS[i]}"
+done
 
 # --- processes -------------------------------------------------------------------------
 # start NAME ARGS...: run in the background with stdin/stdout/stderr detached (so a
@@ -178,6 +197,9 @@ APISERVER_ARGS=(
   --service-cluster-ip-range 10.0.0.0/24 --allow-privileged=true
   --disable-admission-plugins ServiceAccount
   --etcd-compaction-interval 0
+  # logs, exec and port-forward: reach the hollow kubelets at their InternalIP 127.0.0.1
+  # (HTTPS, certificate not verified: no --kubelet-certificate-authority)
+  --kubelet-preferred-address-types InternalIP,Hostname
   # a front-proxy CA, so kcm and scheduler find one in extension-apiserver-authentication
   # (nobody holds a front-proxy-client certificate; this only silences their lookups)
   --requestheader-client-ca-file "$PKI/ca.crt" --requestheader-allowed-names front-proxy-client
@@ -220,7 +242,7 @@ EOF
 chmod 600 "$DIR/kubeconfig"
 KC=("$BIN/kubectl" --kubeconfig "$DIR/kubeconfig" --context ktui-test --request-timeout 20s)
 
-# --- seed objects: team-a + viewer binding, two fake nodes --------------------------------
+# --- seed objects: team-a + viewer binding, the nodes' role binding ------------------------
 FAILED_COMPONENT=kube-apiserver
 "${KC[@]}" apply -f - >/dev/null <<'EOF'
 apiVersion: v1
@@ -233,49 +255,35 @@ metadata: {name: ktui-viewer-view, namespace: team-a}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: ktui-viewer}
+---
+# The kubelets' permissions (a kubeadm cluster adds the Node authorizer; up.sh runs RBAC only)
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: ktui-test:nodes}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: system:node}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: system:nodes}
 EOF
-for i in 1 2; do
-  role=$([[ $i == 1 ]] && echo control-plane || echo worker)
-  "${KC[@]}" apply -f - >/dev/null <<EOF
-apiVersion: v1
-kind: Node
-metadata:
-  name: node-$i
-  labels:
-    kubernetes.io/hostname: node-$i
-    kubernetes.io/os: linux
-    kubernetes.io/arch: amd64
-    node-role.kubernetes.io/$role: ""
-    topology.kubernetes.io/zone: zone-$i
-EOF
-  # Status only through the /status subresource. Loopback addresses: nothing listens there.
-  now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  cond() { echo "{\"type\":\"$1\",\"status\":\"$2\",\"reason\":\"$3\",\"message\":\"$4\",\"lastHeartbeatTime\":\"$now\",\"lastTransitionTime\":\"$now\"}"; }
-  res='{"cpu":"4","memory":"8Gi","pods":"110","ephemeral-storage":"50Gi"}'
-  "${KC[@]}" patch node "node-$i" --subresource=status --type=merge -p "{\"status\":{
-    \"capacity\":$res,\"allocatable\":$res,
-    \"conditions\":[$(cond Ready True KubeletReady 'kubelet is posting ready status'),
-      $(cond MemoryPressure False KubeletHasSufficientMemory 'kubelet has sufficient memory available'),
-      $(cond DiskPressure False KubeletHasNoDiskPressure 'kubelet has no disk pressure'),
-      $(cond PIDPressure False KubeletHasSufficientPID 'kubelet has sufficient PID available')],
-    \"addresses\":[{\"type\":\"InternalIP\",\"address\":\"127.0.1.$i\"},{\"type\":\"Hostname\",\"address\":\"node-$i\"}],
-    \"daemonEndpoints\":{\"kubeletEndpoint\":{\"Port\":10250}},
-    \"nodeInfo\":{\"machineID\":\"ktui-node-$i\",\"systemUUID\":\"ktui-node-$i\",\"bootID\":\"ktui-node-$i\",
-      \"kernelVersion\":\"6.1.0-ktui\",\"osImage\":\"Debian GNU/Linux 12 (bookworm)\",
-      \"containerRuntimeVersion\":\"containerd://2.1.0\",\"kubeletVersion\":\"v1.37.2\",
-      \"kubeProxyVersion\":\"\",\"operatingSystem\":\"linux\",\"architecture\":\"amd64\"}}}" >/dev/null
-  # The TaintNodesByCondition admission plugin gave the new node a not-ready taint, which
-  # the (disabled) node-lifecycle-controller would lift once Ready: lift it here.
-  # node-1 gets the control-plane taint a kubeadm cluster has, so pods land on node-2.
-  taints='[]'
-  [[ $role == control-plane ]] && taints='[{"key":"node-role.kubernetes.io/control-plane","effect":"NoSchedule"}]'
-  "${KC[@]}" patch node "node-$i" --type=merge -p "{\"spec\":{\"taints\":$taints}}" >/dev/null
-done
 FAILED_COMPONENT=""
 
+# --- hollow nodes ------------------------------------------------------------------------
+# Started now, so they register while the controller-manager and scheduler come up. Each
+# sets its own node up (address 127.0.0.1, labels, start-up taints lifted once Ready).
+for ((i = 1; i <= NODES; i++)); do
+  role=worker taints=""
+  if (( i == 1 && NODES >= 2 )); then
+    role=control-plane taints="node-role.kubernetes.io/control-plane=:NoSchedule"
+  fi
+  mkdir -p "$DIR/node-$i"
+  start "hollow-node-$i" "$BIN/hollow-kubelet" --kubeconfig "$DIR/node-$i.kubeconfig" \
+    --name "node-$i" --port "${NODE_PORTS[i]}" --root-dir "$DIR/node-$i" --node-index "$i" \
+    --labels "node-role.kubernetes.io/$role=,topology.kubernetes.io/zone=zone-$i" \
+    --register-with-taints "$taints"
+done
+
 # --- controller-manager and scheduler ---------------------------------------------------
-# node-lifecycle-controller is off: with no kubelet renewing Leases it would mark the fake
-# nodes NotReady after ~50 s and taint them.
+# node-lifecycle-controller is off: nodes are never lost here, and on a busy machine a late
+# heartbeat would otherwise get a node tainted NotReady in the middle of a test.
 start kube-controller-manager "$BIN/kube-controller-manager" \
   --kubeconfig "$DIR/kcm.kubeconfig" \
   --authentication-kubeconfig "$DIR/kcm.kubeconfig" --authorization-kubeconfig "$DIR/kcm.kubeconfig" \
@@ -303,7 +311,35 @@ done
   { log "the view ClusterRole was never aggregated"; exit 1; }
 FAILED_COMPONENT=""
 
+# --- nodes Ready and schedulable -------------------------------------------------------------
+# node-I: Ready, InternalIP 127.0.0.1, no uninitialized/not-ready taint left.
+nodes_ready() {
+  local out want i rest
+  out="$("${KC[@]}" get nodes -o jsonpath='{range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status},{.status.addresses[?(@.type=="InternalIP")].address},{.spec.taints[*].key};{end}' 2>/dev/null)" || return 1
+  for ((i = 1; i <= NODES; i++)); do
+    want="node-$i=True,127.0.0.1,"
+    [[ ";$out" == *";$want"* ]] || return 1
+    rest="${out#*"$want"}"; rest="${rest%%;*}"
+    [[ "$rest" != *uninitialized* && "$rest" != *not-ready* ]] || return 1
+  done
+}
+NODES_START=$SECONDS
+until nodes_ready; do
+  for ((i = 1; i <= NODES; i++)); do
+    if ! kill -0 "$(cat "$DIR/hollow-node-$i.pid")" 2>/dev/null; then
+      FAILED_COMPONENT=hollow-node-$i; log "hollow-node-$i exited"; exit 1
+    fi
+  done
+  if (( SECONDS - NODES_START > 60 )); then
+    FAILED_COMPONENT=hollow-node-1; log "nodes not Ready and schedulable after 60 s"
+    "${KC[@]}" get nodes -o wide >&2 || true
+    exit 1
+  fi
+  sleep 0.2
+done
+FAILED_COMPONENT=""
+
 # --- the caller's view ------------------------------------------------------------------
 printf 'export KUBECONFIG=%q\nexport KUBECTL=%q\n' "$DIR/kubeconfig" "$BIN/kubectl" >"$DIR/env"
 trap - EXIT
-log "cluster up in $((SECONDS - START)) s: https://127.0.0.1:$API_PORT (source $DIR/env)"
+log "cluster up in $((SECONDS - START)) s with $NODES hollow nodes: https://127.0.0.1:$API_PORT (source $DIR/env)"

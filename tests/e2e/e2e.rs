@@ -26,7 +26,16 @@ fn created_changed_and_deleted_pods_show_live() {
     k.wait_for("no resources", SLOW);
     k.wait_for(&format!("pods({ns})[0]"), SLOW);
 
-    create_pods(&cluster, &ns, &["e2e-pod-a"]);
+    // Unscheduled (a scheduler nobody runs), so no kubelet reacts to the Failed phase the
+    // test patches in below: on a hollow node the kubelet would stop the pod and rewrite
+    // its container statuses (STATUS ContainerStatusUnknown instead of Evicted).
+    let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "e2e-pod-a", "namespace": ns},
+        "spec": {"schedulerName": "ktui-e2e-nobody",
+                 "containers": [{"name": "c", "image": "registry.invalid/e2e:1"}]}});
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), pod.to_string()).expect("write pod");
+    cluster.kubectl_ok(&["create", "-f", file.path().to_str().unwrap()]);
     let took = k.wait_until("e2e-pod-a to appear", SLOW, |s| has_row(s, "e2e-pod-a"));
     report_timing("created pod appeared", took, LIVE);
     k.wait_for(&format!("pods({ns})[1]"), SLOW);
@@ -105,7 +114,8 @@ fn fuzzy_filter_narrows_and_esc_restores() {
 // ---------------------------------------------------------------------------------------
 // 3. kinds and drill-in
 
-/// `:deploy` lists the namespace's deployment (READY 0/3: pods never run), `enter` shows
+/// `:deploy` lists the namespace's deployment (READY 0/3: its image, from registry.invalid,
+/// never pulls), `enter` shows
 /// just its pods, `esc` goes back to the deployments.
 #[test]
 #[ignore = "real tier"]

@@ -99,10 +99,11 @@ fn describe_summarises_a_pod_and_a_node() {
             && s.contains("Image:")
             && s.contains("Conditions:")
     });
-    // The scheduler's event ends the describe, live.
+    // The node's kubelet tries to pull the image (registry.invalid never resolves): its
+    // events end the describe, live.
     k.type_keys("G");
-    k.wait_until("the pod's events at the end", SLOW, |s| {
-        s.contains("Scheduled") && s.contains("default-scheduler")
+    k.wait_until("the kubelet's image-pull events at the end", SLOW, |s| {
+        s.contains("kubelet") && ["Pulling", "Failed", "BackOff"].iter().any(|r| s.contains(r))
     });
     k.type_keys("gg");
     k.press_esc();

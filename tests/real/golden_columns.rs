@@ -185,8 +185,9 @@ impl Drop for Cleanup<'_> {
             "-p",
             unfinalize,
         ]);
-        // No kubelet confirms pod deletion: stop the controllers without cascading, then
-        // force-delete the pods, or they would keep the namespace Terminating for ever.
+        // The hand-made pods run nowhere (no kubelet confirms their deletion): stop the
+        // controllers without cascading, then force-delete the pods, or they would keep the
+        // namespace Terminating for ever.
         let workloads = "deployments,replicasets,statefulsets,daemonsets,jobs,cronjobs";
         let _ = c.kubectl(&["delete", workloads, "--all", "-n", ns, "--cascade=orphan"]);
         let _ = c.kubectl(&["delete", "pods", "--all", "-n", ns, "--grace-period=0", "--force"]);

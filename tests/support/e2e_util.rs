@@ -99,7 +99,8 @@ pub fn state_words(screen: &str) -> Vec<&str> {
     state_line(screen).split_whitespace().collect()
 }
 
-/// Create bare pods (one container, never runs: there is no kubelet) in `ns`, in one call.
+/// Create bare pods (one container that never runs: its image, from registry.invalid, never
+/// pulls on the hollow nodes) in `ns`, in one call.
 pub fn create_pods(cluster: &Cluster, ns: &str, names: &[&str]) {
     let items: Vec<serde_json::Value> = names
         .iter()
@@ -117,7 +118,7 @@ pub fn create_pods(cluster: &Cluster, ns: &str, names: &[&str]) {
     cluster.kubectl_ok(&["create", "-f", file.path().to_str().unwrap()]);
 }
 
-/// Really remove a pod (no kubelet confirms a graceful delete, so force it).
+/// Really remove a pod now (a graceful delete waits for its kubelet to confirm it).
 pub fn force_delete_pod(cluster: &Cluster, ns: &str, name: &str) {
     cluster.kubectl_ok(&[
         "-n",

@@ -24,7 +24,7 @@ pub const ADMIN: &str = "ktui-test";
 /// Context of a user that may only get/list/watch in namespace [`VIEWER_NS`].
 pub const VIEWER: &str = "ktui-viewer";
 pub const VIEWER_NS: &str = "team-a";
-/// The two fake nodes up.sh creates (Ready, no kubelet behind them).
+/// up.sh's default nodes: hollow kubelets (node-1 tainted control-plane, pods run on node-2).
 pub const NODES: [&str; 2] = ["node-1", "node-2"];
 /// Components up.sh starts, in start order; each has DIR/<name>.pid and DIR/<name>.log.
 pub const COMPONENTS: [&str; 4] = [

@@ -18,6 +18,13 @@ pub fn at(now: i64, ago: i64) -> String {
 /// Every namespaced fixture.
 pub fn objects(ns: &str, now: i64) -> Vec<Value> {
     let mut items = pods::objects();
+    // the test's own node (golden_columns.rs names it so), where no kubelet runs
+    let node = format!("{ns}-node");
+    for pod in &mut items {
+        if pod["spec"]["nodeName"] == pods::NODE_PLACEHOLDER {
+            pod["spec"]["nodeName"] = json!(node);
+        }
+    }
 
     let tmpl = |labels: Value, extra: Value| {
         let mut spec =

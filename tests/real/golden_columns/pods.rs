@@ -28,10 +28,14 @@ fn pod(name: &str, inits: &[(&str, bool)], apps: &[&str], extra_spec: Value) -> 
         s.extend(extra.clone());
     }
     let mut meta = json!({"name": name});
+    // Hollow kubelets run whatever lands on node-1..node-N and would overwrite the /status
+    // patches: no scheduler binds these pods, and the finalized ones are bound to the test's
+    // own kubelet-less node.
+    spec["schedulerName"] = json!(NO_SCHEDULER);
     if FINALIZED_PODS.contains(&name) {
         meta["finalizers"] = json!(["example.com/hold"]);
         // bound, so the pod GC does not fail it as an unscheduled terminating pod
-        spec["nodeName"] = json!("node-1");
+        spec["nodeName"] = json!(NODE_PLACEHOLDER);
     }
     json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
 }
@@ -76,6 +80,11 @@ pub fn cond(t: &str, s: &str) -> Value {
 }
 
 /// Pods deleted while a finalizer holds them.
+/// A scheduler nobody runs: pods that name it stay unscheduled.
+const NO_SCHEDULER: &str = "ktui-golden-nobody";
+/// Stands for the test's own node in [`objects`]' pods until `fixtures::objects` names it.
+pub const NODE_PLACEHOLDER: &str = "golden-node-placeholder";
+
 pub const FINALIZED_PODS: [&str; 4] = ["term", "term-crash", "done-deleted", "lost"];
 
 /// The pods.

@@ -1,0 +1,149 @@
+// The hollow kubelet's streaming side: the CRI streaming server (k8s.io/cri-streaming, the
+// one containerd embeds) on a loopback port, behind the kubelet's /exec, /attach and
+// /portforward. This file owns what those streams do: exec runs the command on the host,
+// in the container's working dir with the container's env (stdin, stdout, stderr and the
+// exit code pass through; -t gets no real terminal); port-forward connects to
+// 127.0.0.1:PORT on the host; attach is refused.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	osexec "os/exec"
+	"strconv"
+	"syscall"
+
+	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	"k8s.io/cri-streaming/pkg/streaming"
+	remotecommandserver "k8s.io/cri-streaming/pkg/streaming/remotecommand"
+	"k8s.io/klog/v2"
+	utilexec "k8s.io/utils/exec"
+)
+
+// startStreaming serves the streaming server on 127.0.0.1 (a port of its own choosing; the
+// kubelet proxies to the URLs it hands out, so nothing else needs to know the port).
+func startStreaming(r *runtime) (streaming.Server, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	config := streaming.DefaultConfig
+	config.Addr = l.Addr().String()
+	config.BaseURL = &url.URL{Scheme: "http", Host: l.Addr().String()}
+	s, err := streaming.NewServer(config, streamRuntime{r})
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	go func() {
+		if err := http.Serve(l, s); err != nil {
+			klog.ErrorS(err, "streaming server stopped")
+		}
+	}()
+	return s, nil
+}
+
+type streamRuntime struct{ r *runtime }
+
+func (s streamRuntime) Exec(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.WriteCloser, tty bool, _ <-chan remotecommandserver.TerminalSize) error {
+	if tty && errOut == nil {
+		errOut = out // a terminal has one output stream
+	}
+	return s.r.execIn(ctx, id, cmd, in, out, errOut)
+}
+
+func (s streamRuntime) Attach(context.Context, string, io.Reader, io.WriteCloser, io.WriteCloser, bool, <-chan remotecommandserver.TerminalSize) error {
+	return errors.New("attach is not supported by the hollow kubelet")
+}
+
+func (s streamRuntime) PortForward(ctx context.Context, _ string, port int32, stream io.ReadWriteCloser) error {
+	defer stream.Close()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(port))))
+	if err != nil {
+		return fmt.Errorf("port-forward to 127.0.0.1:%d: %w", port, err)
+	}
+	defer conn.Close()
+	fromPod := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(stream, conn)
+		fromPod <- err
+	}()
+	go func() {
+		io.Copy(conn, stream)
+		// the client is done sending: half-close so the server sees EOF
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.CloseWrite()
+		}
+	}()
+	select {
+	case err := <-fromPod:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// execIn runs cmd on the host for container id: in its working dir, with its env (after
+// the host's PATH), in a process group of its own that is killed when ctx ends.
+func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.Writer) error {
+	c := r.container(id)
+	if c == nil {
+		return fmt.Errorf("container %s not found", id)
+	}
+	if len(cmd) == 0 {
+		return errors.New("no command")
+	}
+	r.Lock()
+	rec, ok := r.Containers[id]
+	running := ok && rec.State == runtimeapi.ContainerState_CONTAINER_RUNNING
+	r.Unlock()
+	if !running {
+		return fmt.Errorf("container %s is not running", c.name)
+	}
+	p := osexec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	p.Dir = c.dir
+	p.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.dir, "HOSTNAME=" + c.pod}, c.envList...)
+	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	p.Cancel = func() error { return syscall.Kill(-p.Process.Pid, syscall.SIGKILL) }
+	if out != nil {
+		p.Stdout = out
+	}
+	if errOut != nil {
+		p.Stderr = errOut
+	}
+	var stdin io.WriteCloser
+	if in != nil {
+		var err error
+		if stdin, err = p.StdinPipe(); err != nil {
+			return err
+		}
+	}
+	if err := p.Start(); err != nil {
+		// worded as runc words it
+		if errOut != nil && (errors.Is(err, osexec.ErrNotFound) || errors.Is(err, os.ErrNotExist)) {
+			fmt.Fprintf(errOut, "exec: %q: executable file not found in $PATH\n", cmd[0])
+		}
+		return err
+	}
+	if stdin != nil {
+		// copied apart from Wait, so a command that exits without reading stdin to its
+		// end does not wait for the client to close it
+		go func() {
+			io.Copy(stdin, in)
+			stdin.Close()
+		}()
+	}
+	err := p.Wait()
+	var exitErr *osexec.ExitError
+	if errors.As(err, &exitErr) {
+		return &utilexec.ExitErrorWrapper{ExitError: exitErr}
+	}
+	return err
+}
