@@ -12,4 +12,5 @@
 mod support;
 
 mod golden_columns;
+mod hollow_kubelet;
 mod real_cluster;

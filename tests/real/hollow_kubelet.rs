@@ -3,8 +3,8 @@
 //! the real kube-apiserver, driven by kubectl like a user would. Each test has namespaces of
 //! its own on the shared cluster (the viewer test uses team-a, with a unique pod name).
 //! Container behaviour comes from HOLLOW_* env vars (tests/cluster/README.md).
-//! Run with `bash tests/run.sh --test hollow_kubelet -- --include-ignored`.
-mod support;
+//! Run with `bash tests/run.sh --test real hollow_kubelet::`.
+use crate::support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
