@@ -163,6 +163,8 @@ impl DemoServer {
     }
 
     /// Pauses or resumes the scenario and the churn (faults are separate: see [`Faults::set`]).
+    /// A pause returns once the tick or churn batch in progress has written: from then on the
+    /// store holds still, so its state may be taken as final.
     pub fn set_live(&self, live: bool) {
         self.scenario.set_live(live);
     }

@@ -4,8 +4,7 @@
 //! completing and events of both styles. Seeded. Writes only through the store's API.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -22,14 +21,29 @@ use super::{scale, DemoOptions};
 /// Pauses and resumes the scenario's changes.
 #[derive(Clone)]
 pub struct Control {
-    live: Arc<AtomicBool>,
+    /// Whether the scenario ticks run; each tick holds this lock while it writes, so a pause
+    /// cannot land in the middle of one.
+    world: Arc<Mutex<bool>>,
+    /// The same for the churn's batches (a lock of its own, so the two tasks never wait
+    /// for each other).
+    churn: Arc<Mutex<bool>>,
 }
 
 impl Control {
-    /// Resume (`true`) or pause (`false`) the scenario and the churn.
+    /// Resume (`true`) or pause (`false`) the scenario and the churn. Pausing waits for the
+    /// tick or churn batch in progress (milliseconds): once it returns, the store holds still
+    /// until the next resume, so a caller may snapshot it as the final state.
     pub fn set_live(&self, live: bool) {
-        self.live.store(live, Ordering::SeqCst);
+        for gate in [&self.world, &self.churn] {
+            *lock(gate) = live;
+        }
     }
+}
+
+/// The live flag, locked; a panic in a tick leaves the flag itself valid, so poisoning is
+/// ignored.
+fn lock(live: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
+    live.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Worker nodes pods are scheduled on.
@@ -79,16 +93,19 @@ pub fn start(
 ) -> Result<Control, StoreError> {
     let mut world = World::setup(store.clone(), opts.seed)?;
     let mut load = scale::Load::populate(store, opts.pods.saturating_sub(world.pods.len()), opts.seed)?;
-    let live = Arc::new(AtomicBool::new(opts.live));
-    let control = Control { live: live.clone() };
+    let control = Control {
+        world: Arc::new(Mutex::new(opts.live)),
+        churn: Arc::new(Mutex::new(opts.live)),
+    };
     let (tick, churn) = (opts.tick, opts.churn);
-    let flag = live.clone();
+    let world_live = control.world.clone();
+    let churn_live = control.churn.clone();
     let c = cancel.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(tick.max(std::time::Duration::from_millis(10)));
         loop {
             tokio::select! { _ = c.cancelled() => return, _ = every.tick() => {} }
-            if flag.load(Ordering::SeqCst) {
+            if *lock(&world_live) {
                 world.step();
             }
         }
@@ -101,12 +118,14 @@ pub fn start(
             loop {
                 tokio::select! { _ = cancel.cancelled() => return, _ = every.tick() => {} }
                 owed += f64::from(churn) / 10.0;
-                if live.load(Ordering::SeqCst) {
+                let running = lock(&churn_live);
+                if *running {
                     while owed >= 1.0 {
                         owed -= 1.0;
                         load.change();
                     }
                 }
+                drop(running);
                 owed = owed.min(f64::from(churn));
             }
         });
@@ -358,3 +377,7 @@ pub(crate) fn image_of(d: &Deploy) -> String {
         format!("{}:1.{}.0", d.image, d.version)
     }
 }
+
+#[cfg(test)]
+#[path = "scenario_tests.rs"]
+mod tests;
