@@ -1,3 +1,6 @@
+//! Tests of the demo scenario's pause: a pause returns only once the tick or churn batch in
+//! progress has finished writing (the convergence harness compares against the paused state).
+
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
