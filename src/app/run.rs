@@ -56,8 +56,9 @@ pub enum Event {
     Discovered(u64, Registry),
     /// Time passed (ages on screen may change).
     Tick,
-    /// SIGTERM, SIGHUP or SIGINT.
-    Signal(&'static str),
+    /// SIGTERM, SIGHUP or SIGINT, by its number: ktui exits with `128 + number`, as a shell
+    /// reports a process a signal ended (143, 129, 130).
+    Signal(i32),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -254,7 +255,8 @@ impl Wiring<'_> {
                 None => (false, Vec::new()),
             },
             Event::Term(_) => (false, Vec::new()),
-            Event::TermGone | Event::Signal(_) => (true, vec![Effect::Quit(0)]),
+            Event::TermGone => (true, vec![Effect::Quit(0)]),
+            Event::Signal(number) => (true, vec![Effect::Quit(signal_exit_code(number))]),
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
             Event::Kubeconfig {
@@ -382,5 +384,28 @@ fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
             .into_iter()
             .collect(),
+    }
+}
+
+/// The exit status after signal `number`: `128 + number`, as shells report it (SIGTERM 143,
+/// SIGHUP 129, SIGINT 130); 128 for a number that does not fit a status byte.
+fn signal_exit_code(number: i32) -> u8 {
+    u8::try_from(number)
+        .ok()
+        .and_then(|n| n.checked_add(128))
+        .unwrap_or(128)
+}
+
+#[cfg(test)]
+mod signal_tests {
+    use super::signal_exit_code;
+
+    #[test]
+    fn exit_code_is_128_plus_the_signal_number() {
+        assert_eq!(signal_exit_code(15), 143);
+        assert_eq!(signal_exit_code(1), 129);
+        assert_eq!(signal_exit_code(2), 130);
+        assert_eq!(signal_exit_code(200), 128);
+        assert_eq!(signal_exit_code(-1), 128);
     }
 }

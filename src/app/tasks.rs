@@ -79,16 +79,17 @@ pub(super) fn spawn_terminal_reader(tx: UnboundedSender<Event>) {
 /// Turns SIGTERM, SIGHUP and SIGINT into [`Event::Signal`].
 pub(super) fn spawn_signals(tx: UnboundedSender<Event>) {
     use tokio::signal::unix::{signal, SignalKind};
-    for (kind, name) in [
-        (SignalKind::terminate(), "SIGTERM"),
-        (SignalKind::hangup(), "SIGHUP"),
-        (SignalKind::interrupt(), "SIGINT"),
+    for kind in [
+        SignalKind::terminate(),
+        SignalKind::hangup(),
+        SignalKind::interrupt(),
     ] {
         let tx = tx.clone();
+        let number = kind.as_raw_value();
         if let Ok(mut s) = signal(kind) {
             tokio::spawn(async move {
                 if s.recv().await.is_some() {
-                    let _ = tx.send(Event::Signal(name));
+                    let _ = tx.send(Event::Signal(number));
                 }
             });
         }

@@ -63,7 +63,8 @@ fn assert_clean_exit(k: &Tui, how: &str, status: &portable_pty::ExitStatus) {
     );
 }
 
-/// SIGTERM makes ktui restore the terminal and exit cleanly (the time it took is reported).
+/// SIGTERM makes ktui restore the terminal and exit cleanly with status 143 (128 + 15), the
+/// status a shell reports for a process SIGTERM ended (the time it took is reported).
 #[test]
 #[ignore = "real tier"]
 fn sigterm_restores_the_terminal_and_exits() {
@@ -79,6 +80,12 @@ fn sigterm_restores_the_terminal_and_exits() {
         .unwrap_or_else(|| panic!("SIGTERM: still running after {SLOW:?}\n{}", k.dump()));
     eprintln!("timing: SIGTERM exit: {took:.2?}, status {status:?}");
     assert_clean_exit(&k, "SIGTERM", &status);
+    assert_eq!(
+        status.exit_code(),
+        128 + 15,
+        "SIGTERM: ktui must exit with 128 + 15 as a shell reports it\n{}",
+        k.dump()
+    );
     assert_terminal_restored(&k);
 }
 
