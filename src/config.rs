@@ -38,6 +38,42 @@ pub struct Config {
     pub log: LogConfig,
     /// `[context."name"]`: overrides for one kubeconfig context.
     pub context: BTreeMap<String, ContextConfig>,
+    /// `[logs]`: container log views.
+    pub logs: LogsConfig,
+}
+
+/// `[logs]`: container log views (the `l` key).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogsConfig {
+    /// Lines asked for (`tailLines`) when a view opens.
+    pub tail_lines: u32,
+    /// Lines one view keeps; older ones are dropped and counted.
+    pub max_lines: u32,
+    /// MiB one view keeps (text plus a fixed cost per line).
+    pub max_mib: u32,
+    /// Concurrent streams of one merged view; more sources wait.
+    pub max_streams: u32,
+    /// Bytes kept of one line; the rest is cut with a marker.
+    pub max_line_bytes: u32,
+    /// Show timestamps when a view opens (`t` toggles).
+    pub timestamps: bool,
+    /// Wrap long lines when a view opens (`w` toggles).
+    pub wrap: bool,
+}
+
+impl Default for LogsConfig {
+    fn default() -> Self {
+        LogsConfig {
+            tail_lines: 1000,
+            max_lines: 100_000,
+            max_mib: 64,
+            max_streams: 50,
+            max_line_bytes: 16_384,
+            timestamps: false,
+            wrap: false,
+        }
+    }
 }
 
 /// `[ui]`.

@@ -11,6 +11,7 @@ pub mod informer;
 pub mod intern;
 pub mod key;
 pub mod kind;
+pub mod logs;
 pub mod object;
 pub mod pool;
 pub mod registry;

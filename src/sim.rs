@@ -31,7 +31,11 @@ pub mod faults;
 pub mod http;
 pub mod kinds;
 mod life;
+mod loggen;
+pub mod logs;
+pub mod logtext;
 pub mod matching;
+mod multi;
 pub mod objects;
 pub mod pods;
 pub mod reply;
@@ -79,6 +83,10 @@ pub struct DemoOptions {
     /// Storage compaction interval (kube-apiserver's `--etcd-compaction-interval`, 5 min):
     /// each run expires continue tokens older than the previous run.
     pub compact_every: Duration,
+    /// Log generator: lines per second of each `loggen-N` pod (0 = no generator pods).
+    pub log_rate: u64,
+    /// Log generator: how many `loggen-N` pods (in namespace `demo`).
+    pub log_pods: usize,
 }
 
 impl Default for DemoOptions {
@@ -94,6 +102,8 @@ impl Default for DemoOptions {
             live: true,
             tick: Duration::from_secs(1),
             compact_every: Duration::from_secs(300),
+            log_rate: 0,
+            log_pods: 1,
         }
     }
 }
@@ -132,10 +142,14 @@ impl DemoServer {
             .with_context(|| format!("cannot listen on {}", opts.addr))?;
         let addr = listener.local_addr()?;
         let store = Store::new(opts.store.clone());
+        logs::boot();
         let faults = Faults::new(opts.faults.clone(), opts.seed);
         let cancel = CancellationToken::new();
         let scenario =
             scenario::start(store.clone(), &opts, cancel.clone()).context("demo scenario setup")?;
+        if opts.log_rate > 0 {
+            loggen::add(&store, opts.log_rate, opts.log_pods).context("log generator pods")?;
+        }
         let state = Arc::new(ServerState {
             store: store.clone(),
             faults: faults.clone(),

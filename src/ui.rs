@@ -4,12 +4,14 @@
 //! what only the loop can read (the informer pool's rows) is passed in.
 
 mod api_resources;
+mod containers;
 mod contexts;
 mod header;
 mod help;
 mod hints;
 mod informers;
 mod list;
+mod logs;
 pub mod theme;
 pub mod timeline;
 mod yaml;
@@ -40,7 +42,8 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
         Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
         Screen::ApiResources { .. } => api_resources::table_area(body, state).height.saturating_sub(3),
         Screen::Informers { .. } | Screen::Contexts { .. } => body.height.saturating_sub(3),
-        Screen::Yaml(_) => body.height.saturating_sub(2),
+        Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
+        Screen::Containers(_) => body.height.saturating_sub(3),
     };
     usize::from(rows)
 }
@@ -59,6 +62,8 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
         Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
+        Screen::Logs(v) => logs::draw(f, body, v, &theme),
+        Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
     }
     footer(f, foot, state, &theme);
     if state.screens.help {
@@ -112,6 +117,8 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
         Screen::Informers { .. } => Duration::from_secs(1),
         Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
+        // The lag in the header moves with the clock; lines arrive as events.
+        Screen::Logs(_) | Screen::Containers(_) => Duration::from_secs(1),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.screens.page_rows);
             match youngest {

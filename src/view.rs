@@ -8,6 +8,7 @@
 //! call [`highlight`] with [`display_name`] for the visible rows only.
 
 pub mod event_terms;
+pub mod log_lines;
 pub mod query;
 pub mod selector;
 

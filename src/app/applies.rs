@@ -15,6 +15,9 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
+        if let Some(applies) = super::logs_keys::applies(self, action) {
+            return applies;
+        }
         let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();
         let yaml = match self.top() {
             Screen::Yaml(y) => Some(y),

@@ -10,7 +10,15 @@ use super::effect::Effect;
 use super::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 6] = ["api-resources", "contexts", "ctx", "informers", "quit", "watches"];
+const COMMANDS: [&str; 7] = [
+    "api-resources",
+    "contexts",
+    "ctx",
+    "informers",
+    "logs",
+    "quit",
+    "watches",
+];
 
 /// Runs a `:` command: a kind (plural, singular, kind, short name, `plural.group`) with an
 /// optional `-l selector` and an optional namespace or `-A`/`all`; `ctx [name]`,
@@ -61,6 +69,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
+        "logs" | "log" => super::logs_update::command(state, arg, labels),
         "informers" | "watches" | "informer" | "watch" => {
             state.reset_stack(Screen::Informers { selected: 0 });
         }

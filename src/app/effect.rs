@@ -29,4 +29,18 @@ pub enum Effect {
     Clear,
     /// Leave ktui with this exit code.
     Quit(u8),
+    /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
+    /// keeps the feed under `id`.
+    StreamLogs(ViewId, Box<LogRequest>),
+}
+
+/// What a log view streams.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRequest {
+    /// Which pods and containers.
+    pub target: crate::kube::logs::LogTarget,
+    /// What each stream asks for.
+    pub plan: crate::kube::logs::StreamPlan,
+    /// Buffer and stream bounds.
+    pub limits: crate::kube::logs::LogLimits,
 }

@@ -76,4 +76,6 @@ pub enum Feed {
     Rows(Source),
     /// A detail view's object.
     Object(ObjectFeed),
+    /// A log view's lines and stream states.
+    Logs(Arc<crate::kube::logs::LogHub>),
 }

@@ -89,6 +89,11 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         y.scroll = y.scroll.min(y.lines.len().saturating_sub(1));
         return;
     }
+    if let Screen::Logs(v) = state.top_mut() {
+        v.page = page;
+        v.refresh();
+        return;
+    }
     let Screen::List(l) = state.top_mut() else { return };
     let Some(snap) = l.snapshot() else { return };
     let snap = fallback_namespaces(snap, fallback);

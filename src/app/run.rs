@@ -59,6 +59,8 @@ pub enum Event {
     /// SIGTERM, SIGHUP or SIGINT, by its number: ktui exits with `128 + number`, as a shell
     /// reports a process a signal ended (143, 129, 130).
     Signal(i32),
+    /// Log view `id` has new lines or stream states (coalesced: one until it is drawn).
+    Logs(ViewId),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -80,6 +82,7 @@ struct Session {
 struct Held {
     subs: Vec<Subscription>,
     watch: Option<ObjectWatch>,
+    logs: Option<crate::kube::logs::LogFeed>,
 }
 
 impl Drop for Session {
@@ -259,6 +262,7 @@ impl Wiring<'_> {
             Event::Signal(number) => (true, vec![Effect::Quit(signal_exit_code(number))]),
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
+            Event::Logs(id) => (state.top_id() == id, Vec::new()),
             Event::Kubeconfig {
                 generation: g,
                 contexts,
@@ -364,6 +368,25 @@ impl Wiring<'_> {
                 }
                 Effect::Clear => self.clear = true,
                 Effect::Quit(code) => return Some(code),
+                Effect::StreamLogs(id, req) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let tx = self.tx.clone();
+                    let notify = Box::new(move || {
+                        let _ = tx.send(Event::Logs(id));
+                    });
+                    let req = *req;
+                    let feed = crate::kube::logs::start(
+                        s.pool.runtime(),
+                        s.pool.client().clone(),
+                        req.target,
+                        req.plan,
+                        req.limits,
+                        notify,
+                    );
+                    if state.attach(id, Feed::Logs(feed.hub.clone())) {
+                        s.feeds.entry(id).or_default().logs = Some(feed);
+                    }
+                }
             }
         }
         None
@@ -379,6 +402,7 @@ fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
             let events = y.events.as_ref().map(|s| s.served_by.clone());
             object.into_iter().chain(events).collect()
         }
+        Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
         _ => state
             .top_list()
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))

@@ -13,6 +13,9 @@ use crate::kube::builtin::BuiltinKind;
 /// Saves view `id`, if it is a YAML or describe view still on the stack (the loop runs this
 /// for `Effect::Save`); the outcome goes to the footer.
 pub fn save(state: &mut UiState, id: ViewId) {
+    if super::logs_save::save(state, id) {
+        return;
+    }
     let Some((_, Screen::Yaml(y))) = state.views().find(|(i, _)| *i == id) else {
         return;
     };
@@ -38,7 +41,7 @@ pub fn save(state: &mut UiState, id: ViewId) {
 
 /// `s` with every character outside `[A-Za-z0-9._-]` replaced by `_` (names may hold `/`,
 /// `:` or control characters).
-fn file_safe(s: &str) -> String {
+pub(super) fn file_safe(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '-') {
@@ -51,7 +54,7 @@ fn file_safe(s: &str) -> String {
 }
 
 /// Writes `text` to `path` with mode 0600, creating its directory with mode 0700.
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+pub(super) fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::DirBuilder::new()
             .recursive(true)

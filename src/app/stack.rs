@@ -88,6 +88,8 @@ impl UiState {
             (Screen::List(l), Feed::Rows(src)) => l.source = Some(src),
             (Screen::Yaml(y), Feed::Rows(src)) => y.events = Some(src),
             (Screen::Yaml(y), Feed::Object(o)) => y.watch = Some(o),
+            (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
+            (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
             _ => return false,
         }
         true
@@ -108,6 +110,10 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             }
             out
         }
+        Screen::Containers(c) if c.watch.is_none() => {
+            vec![Effect::WatchObject(id, c.key.clone(), c.name.clone())]
+        }
+        Screen::Logs(l) if l.hub.is_none() => vec![Effect::StreamLogs(id, Box::new(l.request()))],
         _ => Vec::new(),
     }
 }

@@ -155,6 +155,10 @@ pub enum Screen {
     ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
     Yaml(Box<super::yaml::DetailState>),
+    /// `l`: the logs of a pod, a container, or a set of pods (merged).
+    Logs(Box<super::logs::LogsState>),
+    /// `enter` on a pod: its containers.
+    Containers(Box<super::containers::ContainersState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -174,6 +178,8 @@ pub struct Settings {
     pub fallback: Vec<String>,
     /// Show status icons in the header.
     pub icons: bool,
+    /// `[logs]`: log view bounds and defaults.
+    pub logs: super::logs::LogSettings,
 }
 
 /// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
@@ -253,6 +259,7 @@ impl Settings {
             favourites: Vec::new(),
             fallback: Vec::new(),
             icons: true,
+            logs: super::logs::LogSettings::default(),
         }
     }
 }

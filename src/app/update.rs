@@ -60,6 +60,9 @@ fn apply(state: &mut UiState, action: Action) {
     if super::yaml_update::handle(state, action) {
         return;
     }
+    if super::logs_update::handle(state, action) || super::containers::handle(state, action) {
+        return;
+    }
     let page = state.screens.page_rows.max(1);
     match action {
         Action::Quit => state.emit(Effect::Quit(0)),
@@ -100,6 +103,13 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Yaml => super::yaml_update::open(state, false),
         Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
+        Action::Logs => super::logs_update::open_from_list(state),
+        Action::LogPrevious
+        | Action::LogTimestamps
+        | Action::LogWrap
+        | Action::LogWindow(_)
+        | Action::LogSearch
+        | Action::PrevMatch => {}
         Action::Submit
         | Action::Cancel
         | Action::Backspace
@@ -163,6 +173,9 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
 }
 
 fn set_filter(state: &mut UiState, text: String) {
+    if super::logs_update::typed(state, text.clone()) {
+        return;
+    }
     if let Screen::ApiResources { selected, filter } = state.top_mut() {
         *filter = text;
         *selected = 0;
@@ -239,6 +252,9 @@ pub(super) fn enter(state: &mut UiState) {
                 state.screens.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
         }
+        return;
+    }
+    if super::containers::open(state) {
         return;
     }
     let Some(list) = state.top_list() else { return };
@@ -365,6 +381,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
+        Screen::Logs(_) | Screen::Containers(_) => {}
     }
 }
 

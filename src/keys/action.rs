@@ -69,11 +69,25 @@ pub enum Action {
     /// Switch the list to favourite namespace N of the context (`0` = all namespaces,
     /// `1`–`9` = the `[namespaces] favourites` in order).
     Favourite(u8),
+    /// Open the logs of the selected pod, container, workload or service.
+    Logs,
+    /// Log view: the previous instance of the container (again: the current one).
+    LogPrevious,
+    /// Log view: show or hide timestamps.
+    LogTimestamps,
+    /// Log view: wrap long lines.
+    LogWrap,
+    /// Log view: time window N (`0` all, `1` head, `2`–`6` last 1m, 5m, 15m, 30m, 1h).
+    LogWindow(u8),
+    /// Log view: search (highlight and jump).
+    LogSearch,
+    /// Jump to the previous search match.
+    PrevMatch,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 40] = [
+    pub const ALL: [(Action, &'static str); 53] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -114,6 +128,19 @@ impl Action {
         (Action::Favourite(7), "favourite_7"),
         (Action::Favourite(8), "favourite_8"),
         (Action::Favourite(9), "favourite_9"),
+        (Action::Logs, "logs"),
+        (Action::LogPrevious, "log_previous"),
+        (Action::LogTimestamps, "log_timestamps"),
+        (Action::LogWrap, "log_wrap"),
+        (Action::LogWindow(0), "log_window_0"),
+        (Action::LogWindow(1), "log_window_1"),
+        (Action::LogWindow(2), "log_window_2"),
+        (Action::LogWindow(3), "log_window_3"),
+        (Action::LogWindow(4), "log_window_4"),
+        (Action::LogWindow(5), "log_window_5"),
+        (Action::LogWindow(6), "log_window_6"),
+        (Action::LogSearch, "log_search"),
+        (Action::PrevMatch, "prev_match"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -154,6 +181,13 @@ impl Action {
             | Action::Save
             | Action::NextMatch
             | Action::Favourite(_) => false,
+            Action::Logs
+            | Action::LogPrevious
+            | Action::LogTimestamps
+            | Action::LogWrap
+            | Action::LogWindow(_)
+            | Action::LogSearch
+            | Action::PrevMatch => false,
         }
     }
 

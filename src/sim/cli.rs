@@ -35,6 +35,12 @@ pub struct DemoServerArgs {
     /// Seconds between watch bookmarks.
     #[arg(long, default_value_t = 5.0)]
     pub bookmark_secs: f64,
+    /// Log generator: pods `loggen-N` in namespace `demo` print this many lines per second.
+    #[arg(long, default_value_t = 0, value_name = "LINES_PER_SEC")]
+    pub log_rate: u64,
+    /// Log generator: how many `loggen-N` pods (with `--log-rate`).
+    #[arg(long, default_value_t = 1)]
+    pub log_pods: usize,
 }
 
 fn parse_faults(s: &str) -> Result<FaultSpec, String> {
@@ -51,6 +57,8 @@ impl DemoServerArgs {
             seed: self.seed,
             faults: self.faults.clone().unwrap_or_default(),
             bookmark_every: std::time::Duration::from_secs_f64(self.bookmark_secs.clamp(0.01, 3600.0)),
+            log_rate: self.log_rate,
+            log_pods: self.log_pods,
             ..DemoOptions::default()
         }
     }

@@ -69,6 +69,11 @@ pub enum Route {
         name: String,
     },
     NotFound,
+    /// `pods/NAME/log` of a namespaced pod.
+    PodLog {
+        ns: String,
+        name: String,
+    },
 }
 
 /// Maps a URL path to a [`Route`].
@@ -108,6 +113,10 @@ fn resource_route(group: &str, version: &str, rest: &[&str]) -> Route {
     };
     let namespaced_ok = |k: KindId| ns.is_some() || !KINDS[k].info.namespaced;
     match rest.as_slice() {
+        ["pods", name, "log"] if group.is_empty() && ns.is_some() => Route::PodLog {
+            ns: ns.clone().unwrap_or_default(),
+            name: (*name).to_owned(),
+        },
         [plural] => match find(group, version, plural) {
             Some(kind) if ns.is_none() || KINDS[kind].info.namespaced => Route::Collection { kind, ns },
             _ => Route::NotFound,
@@ -204,6 +213,7 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         (Method::GET, Route::Collection { kind, ns }) => api::collection(&state, kind, ns, &query, table),
         (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name, table),
         (Method::DELETE, Route::Item { kind, ns, name }) => api::delete(&state, kind, ns.as_deref(), &name),
+        (Method::GET, Route::PodLog { ns, name }) => super::logs::serve(&state, &ns, &name, &query),
         (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
         (m, _) => reply::status(
             405,
@@ -237,6 +247,13 @@ mod tests {
         assert_eq!(
             route("/api/v1/namespaces/a/pods/p/status"),
             item(id::POD, Some("a"), "p")
+        );
+        assert_eq!(
+            route("/api/v1/namespaces/a/pods/p/log"),
+            Route::PodLog {
+                ns: "a".into(),
+                name: "p".into()
+            }
         );
         assert_eq!(route("/api/v1/namespaces"), coll(id::NAMESPACE, None));
         assert_eq!(route("/api/v1/namespaces/a"), item(id::NAMESPACE, None, "a"));

@@ -148,7 +148,10 @@ impl PodModel {
         if let Some(n) = &self.node {
             spec["nodeName"] = json!(n);
         }
-        json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status})
+        let mut pod =
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status});
+        super::multi::decorate(self, &mut pod);
+        pod
     }
 
     /// (phase, ready, state, lastState) of the single container.

@@ -108,6 +108,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             }
             spans
         }
+        Screen::Logs(v) => super::logs::header(v, theme, v.clock.unwrap_or_else(jiff::Timestamp::now)),
+        Screen::Containers(c) => vec![Span::styled(
+            format!(" containers of pod/{}", sanitize(&c.name)),
+            theme.value,
+        )],
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
         Screen::ApiResources { .. } => vec![Span::styled(" api-resources", theme.value)],

@@ -1,0 +1,371 @@
+//! The UI-local state of one log view: what it shows (target, window, previous), how
+//! (timestamps, wrap, filter, search) and where (following, or paused at a line with the
+//! count of lines that arrived below), over the shared hub the loop attaches. `refresh`
+//! (before each draw) brings the visible-line list up to date. Must not do I/O.
+
+use std::sync::Arc;
+
+use crate::kube::logs::{LogHub, LogLine, LogTarget, PodPick, SourceInfo, StreamPlan};
+use crate::view::log_lines::{LineMatch, Visible};
+
+/// The time window of a view, as k9s numbers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// The default: the last `tail` lines, then follow.
+    Tail(i64),
+    /// `0`: everything the server keeps, then follow.
+    All,
+    /// `1`: the first `n` lines (no follow).
+    Head(usize),
+    /// `2`–`6`: the last 1m, 5m, 15m, 30m, 1h, then follow.
+    Since(i64),
+}
+
+impl Window {
+    /// The window key `n` selects (`0`–`6`); `tail` is the configured default for head.
+    pub fn from_key(n: u8, tail: i64) -> Option<Window> {
+        Some(match n {
+            0 => Window::All,
+            1 => Window::Head(usize::try_from(tail).unwrap_or(1000)),
+            2 => Window::Since(60),
+            3 => Window::Since(300),
+            4 => Window::Since(900),
+            5 => Window::Since(1800),
+            6 => Window::Since(3600),
+            _ => return None,
+        })
+    }
+
+    /// `tail 1,000`, `all`, `head 1,000`, `last 5m`.
+    pub fn words(&self) -> String {
+        match self {
+            Window::Tail(n) => format!("tail {}", crate::text::thousands(u64::try_from(*n).unwrap_or(0))),
+            Window::All => "all".into(),
+            Window::Head(n) => format!("head {}", crate::text::thousands(*n as u64)),
+            Window::Since(s) if *s >= 3600 => format!("last {}h", s / 3600),
+            Window::Since(s) => format!("last {}m", s / 60),
+        }
+    }
+}
+
+/// Log settings from `[logs]` in the config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogSettings {
+    /// `tail_lines`: lines asked for when a view opens.
+    pub tail: i64,
+    /// `max_lines`: ring buffer bound in lines.
+    pub max_lines: usize,
+    /// `max_bytes`: ring buffer bound in bytes.
+    pub max_bytes: usize,
+    /// `max_streams`: concurrent streams of one view.
+    pub max_streams: usize,
+    /// `max_line_bytes`: longer lines are cut with a marker.
+    pub max_line: usize,
+    /// `timestamps`: show timestamps when a view opens.
+    pub timestamps: bool,
+    /// `wrap`: wrap long lines when a view opens.
+    pub wrap: bool,
+}
+
+impl LogSettings {
+    /// The settings `[logs]` describes (each bound at least 1).
+    pub fn from_config(c: &crate::config::LogsConfig) -> LogSettings {
+        LogSettings {
+            tail: i64::from(c.tail_lines),
+            max_lines: (c.max_lines as usize).max(1),
+            max_bytes: (c.max_mib as usize).max(1) << 20,
+            max_streams: (c.max_streams as usize).max(1),
+            max_line: (c.max_line_bytes as usize).max(256),
+            timestamps: c.timestamps,
+            wrap: c.wrap,
+        }
+    }
+}
+
+impl Default for LogSettings {
+    fn default() -> Self {
+        LogSettings {
+            tail: 1000,
+            max_lines: 100_000,
+            max_bytes: 64 << 20,
+            max_streams: 50,
+            max_line: 16 << 10,
+            timestamps: false,
+            wrap: false,
+        }
+    }
+}
+
+/// One log view.
+pub struct LogsState {
+    /// What it shows.
+    pub target: LogTarget,
+    /// `pod/name`, `deploy/web`, `-l app=web`: the title.
+    pub title: String,
+    /// The time window.
+    pub window: Window,
+    /// Showing the previous instance (`p`).
+    pub previous: bool,
+    /// The bounds and defaults it was opened with.
+    pub settings: LogSettings,
+    /// The shared hub, attached by the loop.
+    pub hub: Option<Arc<LogHub>>,
+    /// Following the newest line (else paused).
+    pub follow: bool,
+    /// Paused: index into `visible.seqs` of the first line shown.
+    pub scroll: usize,
+    /// Paused: lines that arrived below since.
+    pub new_below: usize,
+    /// Show timestamps (`t`).
+    pub timestamps: bool,
+    /// Wrap long lines (`w`).
+    pub wrap: bool,
+    /// The `/` filter as typed, and its compiled form (the last valid one).
+    pub filter: String,
+    filter_match: Option<LineMatch>,
+    /// The filter's error, for the footer.
+    pub filter_error: Option<String>,
+    /// The search (`s`) as typed, and its compiled form.
+    pub search: String,
+    /// The compiled search.
+    pub search_match: Option<LineMatch>,
+    /// Seqs of lines passing the filter.
+    pub visible: Visible,
+    /// Rows of the body at the last draw (for paging and the "new" count).
+    pub page: usize,
+    /// A fixed clock for the lag (screen tests); the wall clock otherwise.
+    pub clock: Option<jiff::Timestamp>,
+    /// Which prompt the footer's `/` prompt is (filter or search), while open.
+    pub prompt: Option<super::logs_update::LogPrompt>,
+}
+
+impl LogsState {
+    /// A view of `target` with `settings`, following the default tail.
+    pub fn new(target: LogTarget, title: String, settings: LogSettings) -> LogsState {
+        LogsState {
+            target,
+            title,
+            window: Window::Tail(settings.tail),
+            previous: false,
+            settings,
+            hub: None,
+            follow: true,
+            scroll: 0,
+            new_below: 0,
+            timestamps: settings.timestamps,
+            wrap: settings.wrap,
+            filter: String::new(),
+            filter_match: None,
+            filter_error: None,
+            search: String::new(),
+            search_match: None,
+            visible: Visible::default(),
+            page: 20,
+            clock: None,
+            prompt: None,
+        }
+    }
+
+    /// Whether more than one pod can show (a merged, stern-style view).
+    pub fn merged(&self) -> bool {
+        !matches!(self.target.pods, PodPick::Named(_))
+    }
+
+    /// What the streams ask the server for.
+    pub fn plan(&self) -> StreamPlan {
+        let mut plan = StreamPlan {
+            previous: self.previous,
+            follow: !self.previous,
+            max_line: self.settings.max_line,
+            ..StreamPlan::default()
+        };
+        match self.window {
+            Window::Tail(n) => plan.tail = Some(n),
+            Window::All => {}
+            Window::Head(n) => {
+                plan.head = Some(n);
+                plan.follow = false;
+            }
+            Window::Since(s) => plan.since_seconds = Some(s),
+        }
+        plan
+    }
+
+    /// What the loop streams for this view.
+    pub fn request(&self) -> super::effect::LogRequest {
+        super::effect::LogRequest {
+            target: self.target.clone(),
+            plan: self.plan(),
+            limits: crate::kube::logs::LogLimits {
+                max_lines: self.settings.max_lines,
+                max_bytes: self.settings.max_bytes,
+                max_streams: self.settings.max_streams,
+            },
+        }
+    }
+
+    /// Sets the filter; an invalid one keeps the last valid one and reports why.
+    pub fn set_filter(&mut self, text: String) {
+        match LineMatch::parse(&text) {
+            Ok(m) => {
+                self.filter_match = m;
+                self.filter_error = None;
+                self.visible.reset();
+                self.scroll = 0;
+            }
+            Err(e) => self.filter_error = Some(e),
+        }
+        self.filter = text;
+    }
+
+    /// Sets the search pattern; `Err` says why it is invalid.
+    pub fn set_search(&mut self, text: String) -> Result<(), String> {
+        self.search = text;
+        self.search_match = LineMatch::parse(&self.search)?;
+        Ok(())
+    }
+
+    /// The text a line shows (and the filter, search and save see): `pod/container ` in a
+    /// view with several sources, the timestamp when shown, the line.
+    pub fn line_text(&self, line: &LogLine, sources: &[SourceInfo]) -> String {
+        self.shape().text(line, sources)
+    }
+
+    /// How lines are shown (a copy, usable while the view is borrowed mutably).
+    pub fn shape(&self) -> Shape {
+        Shape {
+            timestamps: self.timestamps,
+            merged: self.merged(),
+        }
+    }
+
+    /// `pod/container` when the view has several sources.
+    pub fn prefix(&self, line: &LogLine, sources: &[SourceInfo]) -> Option<String> {
+        self.shape().prefix(line, sources)
+    }
+
+    /// Brings the visible lines up to date with the hub (before each draw): drops evicted
+    /// lines, filters new ones, counts what arrived below a paused view.
+    pub fn refresh(&mut self) {
+        let Some(hub) = self.hub.clone() else { return };
+        hub.seen();
+        let s = hub.lock();
+        let filter = self.filter_match.clone();
+        let shape = self.shape();
+        let added = self
+            .visible
+            .update(&s.buffer, filter.as_ref(), |l| shape.text(l, &s.sources));
+        drop(s);
+        if self.follow {
+            self.new_below = 0;
+        } else {
+            self.scroll = self.scroll.saturating_sub(self.visible.evicted);
+            self.new_below += added;
+        }
+    }
+
+    /// The last scroll position that still fills a page.
+    pub fn bottom(&self) -> usize {
+        self.visible.seqs.len().saturating_sub(self.page.max(1))
+    }
+
+    /// The index of the first line shown.
+    pub fn first_shown(&self) -> usize {
+        if self.follow {
+            self.bottom()
+        } else {
+            self.scroll.min(self.bottom())
+        }
+    }
+
+    /// Drops everything shown (a new stream replaces the old one).
+    pub fn restart(&mut self) {
+        self.hub = None;
+        self.visible.reset();
+        self.follow = true;
+        self.scroll = 0;
+        self.new_below = 0;
+    }
+}
+
+/// What decides a line's text: timestamps shown, several sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Timestamps are shown.
+    pub timestamps: bool,
+    /// The view can show several pods.
+    pub merged: bool,
+}
+
+impl Shape {
+    /// The text of `line` as shown.
+    pub fn text(&self, line: &LogLine, sources: &[SourceInfo]) -> String {
+        let mut s = String::with_capacity(line.text.len() + 48);
+        if let Some(p) = self.prefix(line, sources) {
+            s.push_str(&p);
+            s.push(' ');
+        }
+        if self.timestamps {
+            if let Some(ts) = line.ts {
+                s.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string());
+                s.push(' ');
+            }
+        }
+        s.push_str(&line.text);
+        s
+    }
+
+    /// `pod/container` when the view has several sources.
+    pub fn prefix(&self, line: &LogLine, sources: &[SourceInfo]) -> Option<String> {
+        if sources.len() < 2 && !self.merged {
+            return None;
+        }
+        let src = sources.get(line.source as usize)?;
+        Some(format!("{}/{}", src.pod, src.container))
+    }
+}
+
+/// A stable colour slot (0–5) for a source, from its `pod/container` name: the same source
+/// always gets the same colour, in every view and every run.
+pub fn source_colour(pod: &str, container: &str) -> usize {
+    let h = format!("{pod}/{container}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    (h % 6) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::logs::{ContainerPick, LogTarget};
+
+    #[test]
+    fn colours_are_stable_per_source_and_spread() {
+        assert_eq!(source_colour("web-1", "app"), source_colour("web-1", "app"));
+        let slots: std::collections::HashSet<_> = (0..20)
+            .map(|i| source_colour(&format!("web-{i}"), "app"))
+            .collect();
+        assert!(slots.len() >= 4, "{slots:?}");
+    }
+
+    #[test]
+    fn windows_map_to_requests() {
+        let target = LogTarget {
+            namespace: "a".into(),
+            pods: PodPick::Named("p".into()),
+            containers: ContainerPick::Default,
+        };
+        let mut v = LogsState::new(target, "pod/p".into(), LogSettings::default());
+        assert_eq!((v.plan().tail, v.plan().follow), (Some(1000), true));
+        v.window = Window::from_key(3, 1000).unwrap();
+        assert_eq!((v.plan().since_seconds, v.plan().tail), (Some(300), None));
+        v.window = Window::from_key(1, 1000).unwrap();
+        assert_eq!((v.plan().head, v.plan().follow), (Some(1000), false));
+        v.window = Window::Tail(10);
+        v.previous = true;
+        assert_eq!((v.plan().previous, v.plan().follow), (true, false));
+        assert_eq!(Window::Since(3600).words(), "last 1h");
+    }
+}

@@ -1,0 +1,207 @@
+//! What a log view shows of its ring buffer: the line filter (`/`: a literal substring by
+//! default, a regex after `re:`, `!` in front excludes; smart case) and the list of visible
+//! line sequence numbers, kept up to date incrementally while lines arrive and old ones are
+//! evicted. Pure computation; must not lock, draw or read the clock.
+
+use std::collections::VecDeque;
+
+use regex::Regex;
+
+use crate::kube::logs::LogBuffer;
+
+/// Prefix of a regex pattern in the `/` and search prompts.
+pub const REGEX_PREFIX: &str = "re:";
+
+/// A compiled line pattern.
+#[derive(Debug, Clone)]
+pub struct LineMatch {
+    exclude: bool,
+    how: How,
+}
+
+#[derive(Debug, Clone)]
+enum How {
+    /// Case-sensitive substring (the pattern has an upper-case letter).
+    Exact(String),
+    /// Case-insensitive substring (the pattern is lower-case).
+    Folded(String),
+    Regex(Regex),
+}
+
+impl LineMatch {
+    /// Parses `text`: `!` excludes, `re:` makes the rest a regex, otherwise a substring,
+    /// case-insensitive unless it has an upper-case letter. `Ok(None)` for an empty pattern;
+    /// `Err` for a bad regex (the message says why).
+    pub fn parse(text: &str) -> Result<Option<LineMatch>, String> {
+        let (exclude, rest) = match text.strip_prefix('!') {
+            Some(r) => (true, r),
+            None => (false, text),
+        };
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        let how = match rest.strip_prefix(REGEX_PREFIX) {
+            Some(re) => {
+                let smart = if re.chars().any(char::is_uppercase) {
+                    re.to_owned()
+                } else {
+                    format!("(?i){re}")
+                };
+                How::Regex(Regex::new(&smart).map_err(|e| {
+                    let msg = e.to_string();
+                    format!("bad regex: {}", msg.lines().last().unwrap_or(&msg))
+                })?)
+            }
+            None if rest.chars().any(char::is_uppercase) => How::Exact(rest.to_owned()),
+            None => How::Folded(rest.to_owned()),
+        };
+        Ok(Some(LineMatch { exclude, how }))
+    }
+
+    /// Whether the pattern finds something in `line` (before `!` is applied).
+    fn finds(&self, line: &str) -> bool {
+        match &self.how {
+            How::Exact(s) => line.contains(s.as_str()),
+            How::Folded(s) => contains_folded(line, s),
+            How::Regex(r) => r.is_match(line),
+        }
+    }
+
+    /// Whether `line` is shown by this filter.
+    pub fn keeps(&self, line: &str) -> bool {
+        self.finds(line) != self.exclude
+    }
+
+    /// Byte ranges of `line` to highlight (none for an excluding pattern).
+    pub fn ranges(&self, line: &str) -> Vec<(usize, usize)> {
+        if self.exclude {
+            return Vec::new();
+        }
+        match &self.how {
+            How::Exact(s) => line
+                .match_indices(s.as_str())
+                .map(|(i, m)| (i, i + m.len()))
+                .collect(),
+            How::Folded(s) => {
+                let lower = line.to_lowercase();
+                if lower.len() != line.len() {
+                    // Lower-casing changed byte offsets: no reliable ranges.
+                    return Vec::new();
+                }
+                lower
+                    .match_indices(s.as_str())
+                    .map(|(i, m)| (i, i + m.len()))
+                    .collect()
+            }
+            How::Regex(r) => r
+                .find_iter(line)
+                .filter(|m| !m.is_empty())
+                .map(|m| (m.start(), m.end()))
+                .collect(),
+        }
+    }
+}
+
+fn contains_folded(line: &str, lower_needle: &str) -> bool {
+    if line.is_ascii() && lower_needle.is_ascii() {
+        let (h, n) = (line.as_bytes(), lower_needle.as_bytes());
+        return n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    line.to_lowercase().contains(lower_needle)
+}
+
+/// The sequence numbers of the buffer's lines that pass the filter, oldest first, updated
+/// from where the last update stopped.
+#[derive(Debug, Default)]
+pub struct Visible {
+    /// Seqs of visible lines.
+    pub seqs: VecDeque<u64>,
+    /// The next seq not yet examined.
+    scanned: u64,
+    /// Entries dropped from the front by the last [`Visible::update`] (evicted lines).
+    pub evicted: usize,
+}
+
+impl Visible {
+    /// Forgets everything (the filter changed or the buffer was replaced).
+    pub fn reset(&mut self) {
+        self.seqs.clear();
+        self.scanned = 0;
+        self.evicted = 0;
+    }
+
+    /// Drops evicted lines and examines the new ones; `text` gives what the filter sees of a
+    /// line (its prefix and text). Returns how many visible lines were added.
+    pub fn update(
+        &mut self,
+        buf: &LogBuffer,
+        filter: Option<&LineMatch>,
+        text: impl Fn(&crate::kube::logs::LogLine) -> String,
+    ) -> usize {
+        let first = buf.first_seq();
+        self.evicted = 0;
+        while self.seqs.front().is_some_and(|s| *s < first) {
+            self.seqs.pop_front();
+            self.evicted += 1;
+        }
+        let before = self.seqs.len();
+        for line in buf.since(self.scanned.max(first)) {
+            if filter.is_none_or(|f| f.keeps(&text(line))) {
+                self.seqs.push_back(line.seq);
+            }
+        }
+        self.scanned = buf.next_seq();
+        self.seqs.len() - before
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn substring_smart_case_regex_and_exclusion() {
+        let f = LineMatch::parse("error").unwrap().unwrap();
+        assert!(f.keeps("an ERROR here") && !f.keeps("all fine"));
+        let f = LineMatch::parse("Error").unwrap().unwrap();
+        assert!(f.keeps("Error!") && !f.keeps("ERROR"));
+        let f = LineMatch::parse("!healthz").unwrap().unwrap();
+        assert!(!f.keeps("GET /healthz") && f.keeps("GET /api"));
+        let f = LineMatch::parse("re:5\\d\\d ").unwrap().unwrap();
+        assert!(f.keeps("\"GET /\" 502 10") && !f.keeps("\"GET /\" 200 10"));
+        assert_eq!(f.ranges("x 503 y"), [(2, 6)]);
+        assert!(LineMatch::parse("re:(").unwrap_err().starts_with("bad regex"));
+        assert!(LineMatch::parse("").unwrap().is_none() && LineMatch::parse("!").unwrap().is_none());
+        let f = LineMatch::parse("a.b").unwrap().unwrap();
+        assert!(!f.keeps("axb"), "literal by default");
+    }
+
+    #[test]
+    fn the_visible_list_follows_a_moving_buffer() {
+        let mut buf = LogBuffer::new(5, 1 << 20);
+        let filter = LineMatch::parse("keep").unwrap();
+        let mut v = Visible::default();
+        let text = |l: &crate::kube::logs::LogLine| l.text.to_string();
+        for i in 0..4 {
+            buf.push(
+                0,
+                None,
+                format!("{} {i}", if i % 2 == 0 { "keep" } else { "drop" }).into(),
+            );
+        }
+        assert_eq!(v.update(&buf, filter.as_ref(), text), 2);
+        assert_eq!(Vec::from(v.seqs.clone()), [0, 2]);
+        for i in 4..9 {
+            buf.push(
+                0,
+                None,
+                format!("{} {i}", if i % 2 == 0 { "keep" } else { "drop" }).into(),
+            );
+        }
+        // Lines 0..=3 were evicted (5 kept: 4..=8): 0 and 2 leave, 4, 6, 8 arrive.
+        assert_eq!(v.update(&buf, filter.as_ref(), text), 3);
+        assert_eq!(v.evicted, 2);
+        assert_eq!(Vec::from(v.seqs.clone()), [4, 6, 8]);
+        assert_eq!(v.update(&buf, filter.as_ref(), text), 0, "nothing new");
+    }
+}
