@@ -40,6 +40,10 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
         Screen::List(l) if action == Logs => {
             Some(WITH_LOGS.iter().any(|k| l.key.kind == *k) && l.cache.selected_row(l.selected).is_some())
         }
+        // `enter` on a pod opens its containers.
+        Screen::List(l) if action == Enter && l.key.kind == BuiltinKind::Pod => {
+            Some(l.cache.selected_row(l.selected).is_some())
+        }
         _ if action == Logs => Some(false),
         _ => None,
     }

@@ -115,7 +115,11 @@ pub fn serve(state: &ServerState, ns: &str, name: &str, query: &str) -> Response
     };
     let t = now();
     let upto = inst.end.map_or(t, |e| e.min(t));
-    let from = q.since.unwrap_or(inst.start).max(inst.start);
+    let mut from = q.since.unwrap_or(inst.start).max(inst.start);
+    if let Some(n) = q.tail {
+        // Only the lines the tail keeps are generated (a generator has millions).
+        from = from.max(inst.tail_from(n, upto));
+    }
     let mut lines = inst.lines(from, upto);
     if let Some(n) = q.tail {
         let skip = lines.len().saturating_sub(n);

@@ -138,7 +138,7 @@ pub fn instance(pod: &Value, container: &str, previous: bool, boot: Nanos) -> Re
             start = e - 2 * SEC;
         }
     }
-    if start <= boot + 5 * SEC && ending != Ending::Crashed {
+    if start <= boot + 5 * SEC && end.is_none() && rate.is_none() {
         start = boot - 3600 * SEC;
     }
     let seed = fxhash(&format!("{name}/{container}/{start}"));
@@ -180,6 +180,15 @@ impl Instance {
             Ending::Completed => vec![format!("{}: done, exiting 0", self.container)],
             Ending::Crashed => crash_trace(&self.flavour, self.seed),
         }
+    }
+
+    /// The earliest time from which at most about `n` lines up to `to` remain (for
+    /// `tailLines` without generating the whole history).
+    pub fn tail_from(&self, n: usize, to: Nanos) -> Nanos {
+        let span = (to - self.start).max(0);
+        let k_last = span / self.period;
+        let k_first = (k_last - n as Nanos - 1).max(0);
+        self.start + k_first * self.period
     }
 
     /// Every line with a time in `[from, to]`, in order: (time, text).

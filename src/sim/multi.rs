@@ -12,7 +12,10 @@ pub fn decorate(p: &PodModel, pod: &mut Value) {
     if p.app != "postgres" {
         return;
     }
-    pod["metadata"]["annotations"] = json!({"kubectl.kubernetes.io/default-container": "postgres"});
+    if p.name.ends_with("-0") {
+        // postgres-1 has none: "all containers" is what `l` shows for it.
+        pod["metadata"]["annotations"] = json!({"kubectl.kubernetes.io/default-container": "postgres"});
+    }
     pod["spec"]["containers"][0]["ports"] = json!([{"name": "pg", "containerPort": 5432, "protocol": "TCP"}]);
     pod["spec"]["initContainers"] = json!([
         {"name": "init-perms", "image": "busybox:1.37", "command": ["sh", "-c", "chown -R 999 /var/lib/postgresql/data"]},
