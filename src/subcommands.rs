@@ -86,7 +86,7 @@ fn info(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<
     writeln!(out, "log:     {}", log.display())?;
     writeln!(out, "state:   {}", state.display())?;
     writeln!(out, "theme:   {name} ({description}); colours: {colours}")?;
-    let overrides = cfg.keymap.normal.bindings.len() + cfg.keymap.prompt.bindings.len();
+    let overrides = cfg.keymap.len();
     writeln!(out, "keymap:  built-in + {overrides} override(s)")?;
     Ok(code)
 }

@@ -5,9 +5,32 @@
 use crate::kube::builtin::BuiltinKind;
 
 use super::state::{ListState, Screen, UiState};
-use crate::keys::Action;
+use crate::keys::{Action, KeyMode};
+
+impl Screen {
+    /// The key scope of this view: its own section of the keymap, looked up before
+    /// `[normal]` while it is on top.
+    pub fn key_mode(&self) -> KeyMode {
+        match self {
+            Screen::Yaml(_) => KeyMode::Detail,
+            Screen::List(_)
+            | Screen::Informers { .. }
+            | Screen::Contexts { .. }
+            | Screen::ApiResources { .. } => KeyMode::Normal,
+        }
+    }
+}
 
 impl UiState {
+    /// The bindings in force now: the prompt's while one is open, else the top view's scope.
+    pub fn key_mode(&self) -> KeyMode {
+        if self.screens.prompt.is_some() {
+            KeyMode::Prompt
+        } else {
+            self.top().key_mode()
+        }
+    }
+
     /// Whether `action` does something in the current view (with no prompt or overlay
     /// open): `update` ignores it otherwise, and help and the footer do not offer it.
     pub fn applies(&self, action: Action) -> bool {

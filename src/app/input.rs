@@ -46,11 +46,7 @@ pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> 
 /// One key press: an action from the keymap, part of a chord, or a typed character; returns
 /// the effects asked for.
 pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
-    let mode = if state.screens.prompt.is_some() {
-        KeyMode::Prompt
-    } else {
-        KeyMode::Normal
-    };
+    let mode = state.key_mode();
     let pending = std::mem::take(&mut state.screens.pending);
     match state.settings.keymap.lookup(mode, &pending, key) {
         Lookup::Action(a) => return update(state, a),

@@ -1,5 +1,5 @@
 //! Keymaps as data: the shape of `assets/keymap.toml` and of the user's `[keymap]` section
-//! (`[normal]` / `[prompt]`, each `bindings = [{ on, run, desc }]`), validated while parsing so
+//! (`[normal]`, `[prompt]` and the view scopes `[detail]`, `[logs]`, each `bindings = [{ on, run, desc }]`), validated while parsing so
 //! an unknown key name or action is an error at its line, and the merge of user overrides
 //! over the defaults. Owns parsing and merging; must not match keys or interpret actions.
 
@@ -22,6 +22,10 @@ pub struct KeymapSpec {
     pub normal: ModeSpec,
     /// Bindings while typing in the `:` or `/` prompt.
     pub prompt: ModeSpec,
+    /// Bindings of detail views (YAML, describe), over `normal`'s.
+    pub detail: ModeSpec,
+    /// Bindings of log views, over `normal`'s.
+    pub logs: ModeSpec,
 }
 
 /// The bindings of one mode.
@@ -96,7 +100,19 @@ impl KeymapSpec {
         match mode {
             KeyMode::Normal => &self.normal.bindings,
             KeyMode::Prompt => &self.prompt.bindings,
+            KeyMode::Detail => &self.detail.bindings,
+            KeyMode::Logs => &self.logs.bindings,
         }
+    }
+
+    /// How many override entries there are, over all modes.
+    pub fn len(&self) -> usize {
+        KeyMode::ALL.iter().map(|(m, _)| self.mode(*m).len()).sum()
+    }
+
+    /// Whether there are no entries at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -145,7 +161,7 @@ pub fn build(overrides: &KeymapSpec) -> Keymap {
         }
         out
     };
-    Keymap::from_bindings(merge(KeyMode::Normal), merge(KeyMode::Prompt))
+    Keymap::from_modes(KeyMode::ALL.iter().map(|(m, _)| (*m, merge(*m))).collect())
 }
 
 /// The binding of an entry (`None` when it unbinds), with `inherited` as the fallback text.
@@ -182,6 +198,59 @@ mod tests {
         let km = Keymap::defaults();
         assert_eq!(km.bindings(KeyMode::Normal).len(), spec.normal.bindings.len());
         assert_eq!(km.bindings(KeyMode::Prompt).len(), spec.prompt.bindings.len());
+        for (mode, name) in KeyMode::ALL {
+            assert_eq!(km.bindings(mode).len(), spec.mode(mode).len(), "[{name}]");
+        }
+    }
+
+    #[test]
+    fn a_view_scope_is_looked_up_first_then_normal() {
+        let o: KeymapSpec = toml::from_str(
+            "[detail]\nbindings = [{ on = \"j\", run = \"bottom\", desc = \"last\" }]\n\
+             [logs]\nbindings = [{ on = \"g x\", run = \"top\" }]\n",
+        )
+        .unwrap();
+        let km = build(&o);
+        let key = |k: &str| KeyPress::parse(k).unwrap();
+        // The scope's own binding wins over [normal]'s for the same key.
+        assert_eq!(
+            km.lookup(KeyMode::Detail, &[], key("j")),
+            Lookup::Action(Action::Bottom)
+        );
+        assert_eq!(
+            km.lookup(KeyMode::Normal, &[], key("j")),
+            Lookup::Action(Action::Down)
+        );
+        // What the scope does not bind falls through to [normal].
+        assert_eq!(
+            km.lookup(KeyMode::Detail, &[], key("k")),
+            Lookup::Action(Action::Up)
+        );
+        // [detail] keys do not leak into [normal], nor into another scope.
+        assert_eq!(km.lookup(KeyMode::Normal, &[], key("m")), Lookup::None);
+        assert_eq!(km.lookup(KeyMode::Logs, &[], key("m")), Lookup::None);
+        assert_eq!(
+            km.lookup(KeyMode::Detail, &[], key("m")),
+            Lookup::Action(Action::ToggleManaged)
+        );
+        // Chords of the scope and of [normal] share a prefix.
+        let Lookup::Pending(p) = km.lookup(KeyMode::Logs, &[], key("g")) else {
+            panic!("g is a prefix in logs")
+        };
+        assert_eq!(
+            km.lookup(KeyMode::Logs, &p, key("x")),
+            Lookup::Action(Action::Top)
+        );
+        assert_eq!(
+            km.lookup(KeyMode::Logs, &p, key("g")),
+            Lookup::Action(Action::Top)
+        );
+        // Effective bindings: the scope's first, the shadowed [normal] `j` gone.
+        let eff = km.effective(KeyMode::Detail);
+        let at = |k: &str| eff.iter().position(|b| b.on == k);
+        assert!(at("j") < at(":"), "the scope's keys come before [normal]'s");
+        assert_eq!(eff.iter().filter(|b| b.on == "j").count(), 1);
+        assert!(km.effective(KeyMode::Prompt).iter().all(|b| b.on != "j"));
     }
 
     #[test]
@@ -216,6 +285,8 @@ mod tests {
             .mode(KeyMode::Normal)
             .iter()
             .chain(spec.mode(KeyMode::Prompt))
+            .chain(spec.mode(KeyMode::Detail))
+            .chain(spec.mode(KeyMode::Logs))
             .all(|e| e.run.0.is_some()));
     }
 

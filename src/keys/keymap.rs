@@ -80,13 +80,48 @@ impl KeyPress {
     }
 }
 
-/// Where keys are read.
+/// Where keys are read: browsing (`Normal`), typing in a prompt (`Prompt`), or a view with
+/// keys of its own (a *scope*: `Detail`, `Logs`). A scope's bindings are looked up first while
+/// a view of that scope is on top, then `Normal`'s (see [`KeyMode::fallback`]); each mode is
+/// a section of `assets/keymap.toml` (`[normal]`, `[prompt]`, `[detail]`, `[logs]`) and of
+/// the user's `[keymap]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyMode {
-    /// Browsing a list.
+    /// Browsing a list (and every view without a scope of its own).
     Normal,
     /// Typing in the `:` or `/` prompt.
     Prompt,
+    /// A detail view: YAML, describe.
+    Detail,
+    /// A log view.
+    Logs,
+}
+
+impl KeyMode {
+    /// Every mode with its section name, in file order.
+    pub const ALL: [(KeyMode, &'static str); 4] = [
+        (KeyMode::Normal, "normal"),
+        (KeyMode::Prompt, "prompt"),
+        (KeyMode::Detail, "detail"),
+        (KeyMode::Logs, "logs"),
+    ];
+
+    /// The section name (`normal`, `detail`…).
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map_or("normal", |(_, n)| n)
+    }
+
+    /// The mode whose bindings apply where this one binds nothing: `Normal` for a view
+    /// scope, none for `Normal` and `Prompt`.
+    pub fn fallback(self) -> Option<KeyMode> {
+        match self {
+            KeyMode::Normal | KeyMode::Prompt => None,
+            KeyMode::Detail | KeyMode::Logs => Some(KeyMode::Normal),
+        }
+    }
 }
 
 /// One binding: a key sequence (chords like `g g` have two presses), its action and the
@@ -106,30 +141,51 @@ pub struct Binding {
 /// All bindings of all modes.
 #[derive(Debug, Clone, Default)]
 pub struct Keymap {
-    normal: Vec<Binding>,
-    prompt: Vec<Binding>,
+    /// Bindings per mode, in help order; a mode with none is absent.
+    modes: Vec<(KeyMode, Vec<Binding>)>,
 }
 
 impl Keymap {
-    /// A keymap of these bindings, in help order.
+    /// A keymap of the browsing and prompt bindings only, in help order.
     pub fn from_bindings(normal: Vec<Binding>, prompt: Vec<Binding>) -> Keymap {
-        Keymap { normal, prompt }
+        Keymap::from_modes(vec![(KeyMode::Normal, normal), (KeyMode::Prompt, prompt)])
     }
 
-    /// The bindings of `mode`, in help order.
+    /// A keymap of these bindings per mode, each in help order.
+    pub fn from_modes(modes: Vec<(KeyMode, Vec<Binding>)>) -> Keymap {
+        Keymap { modes }
+    }
+
+    /// The bindings of `mode`'s own section, in help order (not its fallback's).
     pub fn bindings(&self, mode: KeyMode) -> &[Binding] {
-        match mode {
-            KeyMode::Normal => &self.normal,
-            KeyMode::Prompt => &self.prompt,
-        }
+        self.modes
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map_or(&[], |(_, b)| b.as_slice())
     }
 
-    /// Matches the pending presses (`pending`, chord prefix) plus `key` in `mode`.
+    /// What is in force in `mode`: its own bindings, then those of its fallback whose keys
+    /// it does not bind itself, in help order. Dispatch, footer and help all read this.
+    pub fn effective(&self, mode: KeyMode) -> Vec<&Binding> {
+        let own = self.bindings(mode);
+        let mut out: Vec<&Binding> = own.iter().collect();
+        if let Some(fb) = mode.fallback() {
+            out.extend(
+                self.bindings(fb)
+                    .iter()
+                    .filter(|b| !own.iter().any(|o| o.seq == b.seq)),
+            );
+        }
+        out
+    }
+
+    /// Matches the pending presses (`pending`, chord prefix) plus `key` in `mode` (its own
+    /// bindings first, then its fallback's).
     pub fn lookup(&self, mode: KeyMode, pending: &[KeyPress], key: KeyPress) -> Lookup {
         let mut seq = pending.to_vec();
         seq.push(key);
         let mut prefix = false;
-        for b in self.bindings(mode) {
+        for b in self.effective(mode) {
             if b.seq == seq {
                 return Lookup::Action(b.run);
             }

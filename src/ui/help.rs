@@ -6,7 +6,6 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::app::state::UiState;
-use crate::keys::KeyMode;
 use crate::kube::builtin::BuiltinKind;
 
 use super::theme::Theme;
@@ -17,8 +16,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     for b in state
         .settings
         .keymap
-        .bindings(KeyMode::Normal)
-        .iter()
+        .effective(state.top().key_mode())
+        .into_iter()
         .filter(|b| state.applies(b.run))
     {
         // Several keys for one action share a line: `j, down  down`.

@@ -6,7 +6,6 @@ use ratatui::text::{Line, Span};
 
 use crate::app::state::{Screen, UiState};
 use crate::keys::Action;
-use crate::keys::KeyMode;
 
 use super::theme::Theme;
 
@@ -37,8 +36,8 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
         let b = state
             .settings
             .keymap
-            .bindings(KeyMode::Normal)
-            .iter()
+            .effective(state.top().key_mode())
+            .into_iter()
             .find(|b| b.run == a)?;
         let short = word(state, a).unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""));
         Some((format!("<{}>", b.on), format!(" {short}")))

@@ -82,7 +82,10 @@ fn every_run_in_the_keymap_asset_names_a_real_action() {
     let km = Keymap::defaults();
     assert_eq!(
         n,
-        km.bindings(KeyMode::Normal).len() + km.bindings(KeyMode::Prompt).len()
+        KeyMode::ALL
+            .iter()
+            .map(|(m, _)| km.bindings(*m).len())
+            .sum::<usize>()
     );
 }
 
@@ -90,9 +93,9 @@ fn every_run_in_the_keymap_asset_names_a_real_action() {
 fn every_action_is_bound_by_default() {
     let km = Keymap::defaults();
     for (action, name) in Action::ALL {
-        let bound = [KeyMode::Normal, KeyMode::Prompt]
+        let bound = KeyMode::ALL
             .iter()
-            .any(|m| km.bindings(*m).iter().any(|b| b.run == action));
+            .any(|(m, _)| km.bindings(*m).iter().any(|b| b.run == action));
         assert!(bound, "action {name} has no default key");
     }
 }
