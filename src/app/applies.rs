@@ -13,6 +13,8 @@ impl Screen {
     pub fn key_mode(&self) -> KeyMode {
         match self {
             Screen::Yaml(_) => KeyMode::Detail,
+            Screen::Logs(_) => KeyMode::Logs,
+            Screen::Containers(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }

@@ -26,11 +26,9 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
         Screen::Logs(v) => Some(match action {
             Quit | CommandMode | FilterMode | Back | Up | Down | PageUp | PageDown | Top | Bottom | Help
             | Redraw => true,
-            LogTimestamps | LogWrap | ToggleWarnings | LogWindow(_) | Favourite(0..=6) | LogSearch | Save => {
-                true
-            }
+            LogTimestamps | LogWrap | LogWindow(_) | LogSearch | Save => true,
             LogPrevious => !v.merged(),
-            NextMatch | PrevMatch | SortName => v.search_match.is_some(),
+            NextMatch | PrevMatch => v.search_match.is_some(),
             _ => false,
         }),
         Screen::Containers(_) => Some(matches!(

@@ -127,7 +127,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             v.set_filter(f);
             v.scroll = keep;
         }
-        Action::ToggleWarnings | Action::LogWrap => v.wrap = !v.wrap,
+        Action::LogWrap => v.wrap = !v.wrap,
         Action::LogPrevious => {
             if v.merged() {
                 state.screens.message =
@@ -137,7 +137,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             v.previous = !v.previous;
             restart(state, id);
         }
-        Action::Favourite(n) | Action::LogWindow(n) => {
+        Action::LogWindow(n) => {
             let Some(w) = Window::from_key(n, v.settings.tail) else {
                 return true;
             };
@@ -155,7 +155,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             state.screens.prompt = Some(Prompt::Filter(s));
         }
         Action::NextMatch => jump(state, true),
-        Action::SortName | Action::PrevMatch => jump(state, false),
+        Action::PrevMatch => jump(state, false),
         Action::Save => state.emit(Effect::Save(id)),
         Action::Enter | Action::SortAge | Action::SortStatus | Action::ToggleWide => {}
         _ => return false,
