@@ -4,6 +4,8 @@
 //! container, `l` on a pod without a default container merges all of its containers.
 use crate::util;
 
+use std::time::Duration;
+
 use util::*;
 
 fn demo(rows: u16) -> (tempfile::TempDir, Ktui) {
@@ -72,6 +74,111 @@ fn containers_view_and_container_choice() {
     k.type_keys("l");
     k.wait_until("merged containers with prefixes", SLOW, |s| {
         s.contains("postgres-1/exporter") && s.contains("postgres-1/postgres")
+    });
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn a_workload_view_attaches_new_pods_and_marks_gone_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = ktui_with(
+        &dir.path().join("no-kubeconfig"),
+        &["--demo", "-n", "shop", "-c", "deploy"],
+        30,
+    );
+    k.wait_for("frontend", SLOW);
+    k.type_keys("/frontend");
+    k.press_enter();
+    k.type_keys("l");
+    k.wait_until("three frontend pods merged, prefixed", SLOW, |s| {
+        s.contains("logs deployment/frontend") && s.contains("of 3 streams") && s.contains("/frontend ")
+    });
+    // The demo replaces a frontend pod every 25 s: the new one is attached from the pod
+    // watch, the old one is marked gone.
+    k.wait_until("a fourth source and a gone one", Duration::from_secs(90), |s| {
+        s.contains("of 4 streams") && s.contains("1 gone")
+    });
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
+
+/// Creates one object given as JSON on the real cluster.
+fn create(cluster: &crate::support::Cluster, obj: serde_json::Value) {
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), obj.to_string()).expect("write manifest");
+    cluster.kubectl_ok(&["create", "-f", file.path().to_str().unwrap()]);
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_crash_loop_follows_restarts_and_shows_the_previous_instance() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-logs");
+    let env = serde_json::json!([
+        {"name": "HOLLOW_STDOUT", "value": "starting run {attempt}"},
+        {"name": "HOLLOW_TICK", "value": "300ms"},
+        {"name": "HOLLOW_TICK_LINE", "value": "run {attempt} tick {n}"},
+        {"name": "HOLLOW_EXIT_AFTER", "value": "3s"},
+        {"name": "HOLLOW_EXIT_CODE", "value": "3"}
+    ]);
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "crashy", "namespace": ns},
+            "spec": {"containers": [{"name": "app", "image": "example.com/app:1", "env": env}],
+                     "terminationGracePeriodSeconds": 1}}),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_for("crashy", SLOW);
+    k.type_keys("l");
+    k.wait_until("the first run's ticks", SLOW, |s| {
+        s.contains("run 0 tick") && s.contains("logs pod/crashy")
+    });
+    // The container exits and restarts: the view reopens the stream on the new instance.
+    k.wait_until("the second run, reconnected", Duration::from_secs(60), |s| {
+        s.contains("starting run 1") && s.contains("run 0 tick")
+    });
+    k.type_keys("p");
+    k.wait_until("a previous instance", SLOW, |s| {
+        s.contains("[previous]") && s.contains("tick")
+    });
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_completed_job_logs() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-joblogs");
+    let env = serde_json::json!([
+        {"name": "HOLLOW_STDOUT", "value": "report line one\nreport line two"},
+        {"name": "HOLLOW_EXIT_AFTER", "value": "1s"}
+    ]);
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": "report", "namespace": ns},
+            "spec": {"template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "job", "image": "example.com/job:1", "env": env}]}}}}),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns, "-c", "jobs"]);
+    wait_live(&k);
+    k.wait_until("the job completes", Duration::from_secs(60), |s| {
+        s.contains("report") && s.contains("1/1")
+    });
+    k.type_keys("l");
+    k.wait_until("the completed job's lines", SLOW, |s| {
+        s.contains("report line one") && s.contains("report line two")
     });
     k.command("q");
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
