@@ -135,6 +135,9 @@ pub struct LogsState {
     pub page: usize,
     /// A fixed clock for the lag (screen tests); the wall clock otherwise.
     pub clock: Option<jiff::Timestamp>,
+    /// The pod's live events (one-pod views), attached by the loop: shown while there is
+    /// no line yet.
+    pub events: Option<super::state::Source>,
     /// Which prompt the footer's `/` prompt is (filter or search), while open.
     pub prompt: Option<super::logs_update::LogPrompt>,
 }
@@ -162,6 +165,7 @@ impl LogsState {
             visible: Visible::default(),
             page: 20,
             clock: None,
+            events: None,
             prompt: None,
         }
     }
@@ -189,6 +193,27 @@ impl LogsState {
             Window::Since(s) => plan.since_seconds = Some(s),
         }
         plan
+    }
+
+    /// The events informer of a one-pod view's pod.
+    pub fn events_key(&self) -> Option<crate::kube::key::ResourceKey> {
+        let PodPick::Named(name) = &self.target.pods else {
+            return None;
+        };
+        let pod = crate::kube::key::ResourceKey::new(
+            crate::kube::builtin::BuiltinKind::Pod,
+            Some(&self.target.namespace),
+        );
+        Some(super::describe_events::key_for(&pod, name))
+    }
+
+    /// The pod's live events as `kubectl describe` ends (one-pod views; empty until the
+    /// events informer is attached), ages against `now` (unix seconds).
+    pub fn event_lines(&self, now: i64) -> Vec<String> {
+        match &self.events {
+            Some(src) => crate::detail::events::lines(Some(&src.slot.load()), "", now),
+            None => Vec::new(),
+        }
     }
 
     /// What the loop streams for this view.
@@ -281,6 +306,7 @@ impl LogsState {
     /// Drops everything shown (a new stream replaces the old one).
     pub fn restart(&mut self) {
         self.hub = None;
+        self.events = None;
         self.visible.reset();
         self.follow = true;
         self.scroll = 0;
@@ -348,6 +374,43 @@ mod tests {
             .map(|i| source_colour(&format!("web-{i}"), "app"))
             .collect();
         assert!(slots.len() >= 4, "{slots:?}");
+    }
+
+    #[test]
+    fn a_one_pod_view_asks_for_its_lines_and_its_pods_events_a_merged_one_only_lines() {
+        use crate::app::effect::Effect;
+        use crate::app::state::{ListState, Screen, UiState};
+        use crate::kube::builtin::BuiltinKind;
+        use crate::kube::key::ResourceKey;
+        let list = ListState::new(ResourceKey::new(BuiltinKind::Pod, Some("a")), None);
+        let mut s = UiState::new(Screen::List(Box::new(list)), Some("a".into()), true);
+        s.take_effects();
+        let pod = PodPick::Named("web-1".into());
+        crate::app::logs_update::open(
+            &mut s,
+            "a".into(),
+            pod,
+            ContainerPick::Default,
+            "pod/web-1".into(),
+        );
+        let fx = s.take_effects();
+        assert!(matches!(&fx[0], Effect::StreamLogs(_, r) if r.plan.follow && r.plan.tail == Some(1000)));
+        assert!(
+            matches!(&fx[1], Effect::Subscribe(_, k) if k.fields.as_deref().is_some_and(|f| f.contains("involvedObject.name=web-1"))),
+            "{fx:?}"
+        );
+        let sel = PodPick::Selector("app=web".into());
+        crate::app::logs_update::open(
+            &mut s,
+            "a".into(),
+            sel,
+            ContainerPick::Default,
+            "-l app=web".into(),
+        );
+        let fx = s.take_effects();
+        assert_eq!(fx.len(), 1, "{fx:?}");
+        // `--readonly` (the state above) does not hide logs.
+        assert!(matches!(s.top(), Screen::Logs(_)));
     }
 
     #[test]

@@ -403,6 +403,7 @@ fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
             object.into_iter().chain(events).collect()
         }
         Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
+        Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
         _ => state
             .top_list()
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))

@@ -90,6 +90,7 @@ impl UiState {
             (Screen::Yaml(y), Feed::Object(o)) => y.watch = Some(o),
             (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
             (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
+            (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
             _ => return false,
         }
         true
@@ -113,7 +114,16 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
         Screen::Containers(c) if c.watch.is_none() => {
             vec![Effect::WatchObject(id, c.key.clone(), c.name.clone())]
         }
-        Screen::Logs(l) if l.hub.is_none() => vec![Effect::StreamLogs(id, Box::new(l.request()))],
+        Screen::Logs(l) => {
+            let mut out = Vec::new();
+            if l.hub.is_none() {
+                out.push(Effect::StreamLogs(id, Box::new(l.request())));
+            }
+            if let Some(key) = l.events_key().filter(|_| l.events.is_none()) {
+                out.push(Effect::Subscribe(id, key));
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }

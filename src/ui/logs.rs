@@ -169,6 +169,11 @@ fn empty_lines(v: &LogsState, s: &HubState, theme: &Theme) -> Vec<Line<'static>>
             Span::styled(src.state.words(), state_style(&src.state, theme)),
         ]));
     }
+    // No line yet: the pod's live events say what is happening to it.
+    let now = v.clock.unwrap_or_else(jiff::Timestamp::now).as_second();
+    for l in v.event_lines(now) {
+        out.push(Line::from(Span::styled(l, theme.dim)));
+    }
     out
 }
 

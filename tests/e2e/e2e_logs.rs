@@ -184,3 +184,43 @@ fn real_completed_job_logs() {
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+#[ignore = "real tier"]
+fn real_forbidden_without_pods_log() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-nolog");
+    // The viewer may list and watch pods here, but not get pods/log.
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": "pods-only", "namespace": ns},
+            "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}]}),
+    );
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+            "metadata": {"name": "pods-only", "namespace": ns},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "pods-only"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": crate::support::VIEWER}]}),
+    );
+    let env = serde_json::json!([{"name": "HOLLOW_TICK", "value": "500ms"}]);
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "quiet", "namespace": ns},
+            "spec": {"containers": [{"name": "app", "image": "example.com/app:1", "env": env}],
+                     "terminationGracePeriodSeconds": 1}}),
+    );
+    let mut k = ktui(&cluster, &["--context", crate::support::VIEWER, "-n", &ns]);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("quiet") && s.contains("Running")
+    });
+    k.type_keys("l");
+    k.wait_for("forbidden: get pods/log", SLOW);
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
