@@ -25,6 +25,15 @@ fn rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// User + system CPU seconds of this process.
+fn cpu_secs() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = s.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -68,7 +77,7 @@ async fn main() {
         &tokio::runtime::Handle::current(),
         client,
         target,
-        plan,
+        plan.clone(),
         limits,
         Box::new(|| {}),
     );
@@ -106,6 +115,36 @@ async fn main() {
         rss_mib()
     );
     drop(feed);
+    // Idle: one quiet view (postgres-0, a line every ~3 s) for SECONDS; process CPU time,
+    // the in-process demo server (its scenario ticks and the generator pods) included.
+    let quiet = LogTarget {
+        namespace: "data".into(),
+        pods: PodPick::Named("postgres-0".into()),
+        containers: ContainerPick::Default,
+    };
+    let client2 = {
+        let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
+        let c = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+            .await
+            .unwrap();
+        kube::Client::try_from(c).unwrap()
+    };
+    let idle = logs::start(
+        &tokio::runtime::Handle::current(),
+        client2,
+        quiet,
+        plan.clone(),
+        limits,
+        Box::new(|| {}),
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let cpu0 = cpu_secs();
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    println!(
+        "idle quiet view: {:.1}% of one core over {secs}s (whole process, demo server included)",
+        (cpu_secs() - cpu0) / secs as f64 * 100.0
+    );
+    drop(idle);
     let kubectl = std::env::var("KUBECTL").unwrap_or_else(|_| {
         format!(
             "{}/.cache/ktui-test/bin/kubectl",
