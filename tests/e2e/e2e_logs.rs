@@ -224,3 +224,64 @@ fn real_forbidden_without_pods_log() {
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
+
+/// The `tick N` numbers of a saved log file, in order.
+fn ticks(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| {
+            let (_, n) = l.rsplit_once("tick ")?;
+            let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_reconnect_after_the_apiserver_drops_the_stream_loses_and_repeats_nothing() {
+    let Some(cluster) = crate::support::own_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-reconnect");
+    let env = serde_json::json!([{"name": "HOLLOW_TICK", "value": "100ms"}]);
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "ticker", "namespace": ns},
+            "spec": {"containers": [{"name": "app", "image": "example.com/app:1", "env": env}],
+                     "terminationGracePeriodSeconds": 1}}),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("ticker") && s.contains("Running")
+    });
+    k.type_keys("l");
+    k.wait_for("tick 20", SLOW);
+    // Restarting kube-apiserver drops every stream (and watch) of ktui.
+    cluster.force_410();
+    let newest = |s: &str| ticks(s).into_iter().max().unwrap_or(0);
+    let before = newest(&k.screen());
+    k.wait_until("ticks well after the restart", Duration::from_secs(60), |s| {
+        newest(s) > before + 80
+    });
+    k.send("\x13"); // ctrl-s
+    k.wait_for("saved", SLOW);
+    let saved = k
+        .log_file
+        .as_ref()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("ktui")
+        .join("saved");
+    let file = std::fs::read_dir(&saved).unwrap().next().unwrap().unwrap().path();
+    let got = ticks(&std::fs::read_to_string(&file).unwrap());
+    assert!(got.len() > 100, "{} lines", got.len());
+    for w in got.windows(2) {
+        assert_eq!(w[1], w[0] + 1, "a line lost or repeated around tick {}", w[0]);
+    }
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
