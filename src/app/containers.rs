@@ -91,12 +91,7 @@ pub fn open(state: &mut UiState) -> bool {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return false;
     };
-    let ns = row
-        .namespace
-        .as_deref()
-        .or(state.conn.namespace.as_deref())
-        .unwrap_or("default")
-        .to_owned();
+    let ns = super::logs_update::row_namespace(state, row.namespace.as_deref());
     let view = ContainersState::new(&ns, &row.name);
     state.push(Screen::Containers(Box::new(view)));
     true

@@ -20,32 +20,27 @@ pub enum LogPrompt {
     Search,
 }
 
+/// The namespace of a selected row: its own, else the view's scope, else `default`.
+pub(super) fn row_namespace(state: &UiState, row_ns: Option<&str>) -> String {
+    row_ns
+        .or(state.conn.namespace.as_deref())
+        .unwrap_or("default")
+        .to_owned()
+}
+
 /// `l` on a list row: a pod's logs, or a merged view of a workload's or service's pods.
 pub fn open_from_list(state: &mut UiState) {
     let Some(list) = state.top_list() else { return };
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
     };
-    let ns = row
-        .namespace
-        .as_deref()
-        .or(state.conn.namespace.as_deref())
-        .unwrap_or("default")
-        .to_owned();
+    let ns = row_namespace(state, row.namespace.as_deref());
     let kind = list.kind().clone();
     let (pods, title) = if kind == BuiltinKind::Pod {
         (PodPick::Named(row.name.to_string()), format!("pod/{}", row.name))
     } else {
-        let workload = [
-            BuiltinKind::Deployment,
-            BuiltinKind::StatefulSet,
-            BuiltinKind::DaemonSet,
-            BuiltinKind::ReplicaSet,
-            BuiltinKind::Job,
-            BuiltinKind::Service,
-        ]
-        .iter()
-        .any(|k| kind == *k);
+        // Pods were handled above: the rest of `WITH_LOGS` are workloads and services.
+        let workload = super::logs_keys::WITH_LOGS.iter().any(|k| kind == *k);
         match (&row.drill, workload) {
             (Some(Drill::Selector(sel)), true) => (
                 PodPick::Selector(sel.to_string()),
