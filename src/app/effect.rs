@@ -32,6 +32,9 @@ pub enum Effect {
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
     /// keeps the feed under `id`.
     StreamLogs(ViewId, Box<LogRequest>),
+    /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
+    /// takes it back, repaints everything and applies `then` (see `app::handover`).
+    HandOver(Box<super::handover::Handover>),
 }
 
 /// What a log view streams.
