@@ -103,6 +103,8 @@ struct Wiring<'a> {
     informer_config: InformerConfig,
     /// The connection attempt in force; results of older ones are dropped.
     generation: u64,
+    /// Its client build while under way (aborted by a context switch).
+    connecting: Option<tokio::task::AbortHandle>,
     session: Option<Session>,
     /// Repaint the whole terminal at the next draw.
     clear: bool,
@@ -130,10 +132,17 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             ..InformerConfig::default()
         },
         generation: 1,
+        connecting: None,
         session: None,
         clear: false,
     };
-    spawn_connect(&cli, cli.context.clone(), w.generation, tx.clone(), &net);
+    w.connecting = Some(spawn_connect(
+        &cli,
+        cli.context.clone(),
+        w.generation,
+        tx.clone(),
+        &net,
+    ));
     let (mut state, first) = initial_state(&cli, &config);
     let mut configured_for = state.conn.context.clone();
     let frame = config.ui.max_fps.frame();
@@ -350,15 +359,18 @@ impl Wiring<'_> {
                     // Every informer and watch of the old context stops now; results of the
                     // old connection attempt are recognised by their generation and dropped.
                     drop(self.session.take());
+                    if let Some(attempt) = self.connecting.take() {
+                        attempt.abort();
+                    }
                     self.generation += 1;
                     queue.extend(state.reset_for_context(&context));
-                    spawn_connect(
+                    self.connecting = Some(spawn_connect(
                         self.cli,
                         Some(context),
                         self.generation,
                         self.tx.clone(),
                         &self.net,
-                    );
+                    ));
                 }
                 Effect::Save(id) => super::save::save(state, id),
                 Effect::Rediscover => {
