@@ -129,6 +129,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         net: net.clone(),
         informer_config: InformerConfig {
             timeline: config.timeline(),
+            bookmark_interval: config.watch.bookmark_interval.0,
+            stale_intervals: config.watch.stale_intervals,
             ..InformerConfig::default()
         },
         generation: 1,

@@ -16,6 +16,7 @@ mod config;
 mod demo_convergence;
 mod demo_server;
 mod exec_auth;
+mod informer_faults;
 mod informer_scenarios;
 mod pool_scenarios;
 mod timeline;
