@@ -40,6 +40,28 @@ pub struct Config {
     pub context: BTreeMap<String, ContextConfig>,
     /// `[logs]`: container log views.
     pub logs: LogsConfig,
+    /// `[watch]`: how informers judge a silent watch.
+    pub watch: WatchConfig,
+}
+
+/// `[watch]`: the list-watch loop's freshness rules.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WatchConfig {
+    /// How often the server sends watch bookmarks (kube-apiserver: about every minute).
+    pub bookmark_interval: Age,
+    /// A watch with neither an event nor a bookmark for this many intervals is shown
+    /// `stale` and restarted.
+    pub stale_intervals: u32,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        WatchConfig {
+            bookmark_interval: Age(Duration::from_secs(60)),
+            stale_intervals: 2,
+        }
+    }
 }
 
 /// `[logs]`: container log views (the `l` key).

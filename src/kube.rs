@@ -6,6 +6,8 @@ pub mod builtin;
 pub mod client;
 pub mod discovery;
 pub mod discovery_watch;
+pub mod exec_auth;
+pub mod exec_plugin;
 pub mod failure;
 pub mod informer;
 pub mod intern;

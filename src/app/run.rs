@@ -103,6 +103,8 @@ struct Wiring<'a> {
     informer_config: InformerConfig,
     /// The connection attempt in force; results of older ones are dropped.
     generation: u64,
+    /// Its client build while under way (aborted by a context switch).
+    connecting: Option<tokio::task::AbortHandle>,
     session: Option<Session>,
     /// Repaint the whole terminal at the next draw.
     clear: bool,
@@ -131,15 +133,24 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         net: net.clone(),
         informer_config: InformerConfig {
             timeline: config.timeline(),
+            bookmark_interval: config.watch.bookmark_interval.0,
+            stale_intervals: config.watch.stale_intervals,
             ..InformerConfig::default()
         },
         generation: 1,
+        connecting: None,
         session: None,
         clear: false,
         handovers: VecDeque::new(),
         backlog: VecDeque::new(),
     };
-    spawn_connect(&cli, cli.context.clone(), w.generation, tx.clone(), &net);
+    w.connecting = Some(spawn_connect(
+        &cli,
+        cli.context.clone(),
+        w.generation,
+        tx.clone(),
+        &net,
+    ));
     let (mut state, first) = initial_state(&cli, &config);
     let mut configured_for = state.conn.context.clone();
     let frame = config.ui.max_fps.frame();
@@ -376,15 +387,18 @@ impl Wiring<'_> {
                     // Every informer and watch of the old context stops now; results of the
                     // old connection attempt are recognised by their generation and dropped.
                     drop(self.session.take());
+                    if let Some(attempt) = self.connecting.take() {
+                        attempt.abort();
+                    }
                     self.generation += 1;
                     queue.extend(state.reset_for_context(&context));
-                    spawn_connect(
+                    self.connecting = Some(spawn_connect(
                         self.cli,
                         Some(context),
                         self.generation,
                         self.tx.clone(),
                         &self.net,
-                    );
+                    ));
                 }
                 Effect::Save(id) => super::save::save(state, id),
                 Effect::Rediscover => {

@@ -81,7 +81,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     spans.push(Span::styled(format!("  {count}  "), theme.value));
                     let style = match snap.state {
                         SyncState::Live => theme.ok,
-                        SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
+                        SyncState::Syncing { .. } | SyncState::Pending | SyncState::Stale { .. } => {
+                            theme.warn
+                        }
                         _ => theme.error,
                     };
                     if state.settings.icons {
@@ -137,6 +139,7 @@ fn icon(state: &SyncState) -> &'static str {
         SyncState::Live => "●",
         SyncState::Pending | SyncState::Syncing { .. } => "◌",
         SyncState::Reconnecting { .. } => "↻",
+        SyncState::Stale { .. } => "◷",
         SyncState::Forbidden { .. } => "⊘",
         SyncState::Unreachable { .. } | SyncState::NotFound | SyncState::Rejected { .. } => "✖",
     }
