@@ -5,5 +5,6 @@
 //! (scroll, search, the watch) lives in `app`.
 
 pub mod describe;
+pub mod diff;
 pub mod events;
 pub mod yaml;

@@ -7,6 +7,7 @@ pub mod client;
 pub mod discovery;
 pub mod discovery_watch;
 pub mod failure;
+pub mod history;
 pub mod informer;
 pub mod intern;
 pub mod key;

@@ -9,6 +9,12 @@ mod emit;
 mod emit_tests;
 mod scalar;
 
+/// `v` as YAML text (kubectl's layout), unsanitized: for callers that lay out parts of an
+/// object themselves (the diff view).
+pub fn to_yaml_text(v: &Value) -> String {
+    emit::to_yaml(v)
+}
+
 use std::sync::Arc;
 
 use base64::Engine as _;
