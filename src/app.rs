@@ -10,6 +10,8 @@ pub mod describe_events;
 pub mod discovered;
 pub mod effect;
 pub mod feed;
+pub mod history;
+pub mod history_keys;
 pub mod input;
 pub mod list;
 pub mod logs;

@@ -7,7 +7,10 @@
 mod emit;
 #[cfg(test)]
 mod emit_tests;
+mod paths;
 mod scalar;
+
+pub use paths::line_paths;
 
 /// `v` as YAML text (kubectl's layout), unsanitized: for callers that lay out parts of an
 /// object themselves (the diff view).

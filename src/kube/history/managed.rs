@@ -71,17 +71,44 @@ pub fn owners(obj: &Value, path: &[Step]) -> Vec<usize> {
         .collect()
 }
 
+/// Like [`owners`], but a manager counts only when it owns the field at `path` itself: its
+/// set ends there (`{}`), marks it with `.`, or holds an atomic field above it — not when it
+/// merely owns something inside (what blame annotates a `spec:` line with).
+pub fn owners_exactly(obj: &Value, path: &[Step]) -> Vec<usize> {
+    let Some(list) = obj.pointer("/metadata/managedFields").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.get("fieldsV1")
+                .and_then(|f| reach(f, obj, path))
+                .is_some_and(|(node, atomic)| {
+                    atomic
+                        || node
+                            .as_object()
+                            .is_some_and(|m| m.is_empty() || m.contains_key("."))
+                })
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Whether field set `set` (one entry's `fieldsV1`) covers `path` of `obj`.
 pub fn owns(set: &Value, obj: &Value, path: &[Step]) -> bool {
+    reach(set, obj, path).is_some()
+}
+
+/// The node of `set` at `path` of `obj`, and whether an atomic leaf above the path was
+/// reached instead; `None` when the set does not cover the path.
+fn reach<'a>(set: &'a Value, obj: &Value, path: &[Step]) -> Option<(&'a Value, bool)> {
     let mut node = set;
     let mut cur = Some(obj);
     for step in path {
-        let Some(children) = node.as_object() else {
-            return false;
-        };
+        let children = node.as_object()?;
         if children.is_empty() {
             // A leaf above the path: the manager owns the whole (atomic) value.
-            return true;
+            return Some((node, true));
         }
         let here = cur;
         let next = match step {
@@ -96,14 +123,13 @@ pub fn owns(set: &Value, obj: &Value, path: &[Step]) -> bool {
                 })
             }
         };
-        let Some(next) = next else { return false };
-        node = next;
+        node = next?;
         cur = here.and_then(|c| match step {
             Step::Key(k) => c.get(k),
             Step::Index(i) => c.get(*i),
         });
     }
-    true
+    Some((node, false))
 }
 
 /// Whether the fieldsV1 key `key` (`k:{"name":"web"}`, `v:"x"`, `i:0`) names list `item` at

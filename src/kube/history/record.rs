@@ -156,6 +156,15 @@ pub struct History {
     inner: Mutex<Inner>,
 }
 
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History")
+            .field("config", &self.config)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
 impl History {
     /// An empty history with `config`, recording since `since`.
     pub fn new(config: HistoryConfig, since: UnixSecs) -> Arc<History> {
