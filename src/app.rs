@@ -11,6 +11,8 @@ pub mod discovered;
 pub mod effect;
 pub mod feed;
 pub mod handover;
+pub mod history;
+pub mod history_keys;
 pub mod input;
 pub mod list;
 pub mod logs;

@@ -9,6 +9,7 @@ pub mod discovery_watch;
 pub mod exec_auth;
 pub mod exec_plugin;
 pub mod failure;
+pub mod history;
 pub mod informer;
 pub mod intern;
 pub mod key;

@@ -18,9 +18,10 @@ use crate::config::Config;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::{self, ClusterInfo};
 use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
+use crate::kube::history::{History, HistoryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
-use crate::kube::object::{watch_object, ObjectWatch};
+use crate::kube::object::{watch_object_recorded, ObjectWatch};
 use crate::kube::pool::{InformerPool, Subscription};
 use crate::kube::registry::Registry;
 use crate::kube::store::StoreChanged;
@@ -112,6 +113,10 @@ struct Wiring<'a> {
     handovers: VecDeque<Box<super::handover::Handover>>,
     /// Events that arrived while the terminal was lent, handled before new ones.
     backlog: VecDeque<Event>,
+    /// `[history]` bounds.
+    history_config: HistoryConfig,
+    /// Each context's revision history, by context name.
+    histories: HashMap<String, Arc<History>>,
 }
 
 /// Grace period before an unused informer stops.
@@ -143,6 +148,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         clear: false,
         handovers: VecDeque::new(),
         backlog: VecDeque::new(),
+        history_config: config.history(),
+        histories: HashMap::new(),
     };
     w.connecting = Some(spawn_connect(
         &cli,
@@ -314,6 +321,7 @@ impl Wiring<'_> {
             Event::Connected(g, _) if g != generation => (false, Vec::new()),
             Event::Connected(_, Ok((client, info))) => {
                 self.start_session(client);
+                self.record_history(state.conn.context.clone());
                 (true, connected(state, info))
             }
             Event::Discovered(g, registry) if g == generation => {
@@ -325,6 +333,19 @@ impl Wiring<'_> {
                 (true, Vec::new())
             }
         }
+    }
+
+    /// Makes the new session's pool record into its context's history (kept across context
+    /// switches, so switching back finds it; `[history]` bounds each one).
+    fn record_history(&mut self, context: Option<String>) {
+        let config = self.history_config;
+        let Some(s) = self.session.as_mut() else { return };
+        let history = self
+            .histories
+            .entry(context.unwrap_or_default())
+            .or_insert_with(|| History::new(config, jiff::Timestamp::now().as_second()))
+            .clone();
+        s.pool = s.pool.clone().record_into(history);
     }
 
     /// Starts the informer pool and the discovery task of a new client.
@@ -373,8 +394,20 @@ impl Wiring<'_> {
                 Effect::WatchObject(id, key, name) => {
                     let Some(s) = &mut self.session else { continue };
                     let client = s.pool.client().clone();
-                    let watch = watch_object(s.pool.runtime(), client, key, &name, self.store_tx.clone());
-                    if state.attach(id, Feed::Object(ObjectFeed::of(&watch))) {
+                    let history = s.pool.history().cloned();
+                    let watch = watch_object_recorded(
+                        s.pool.runtime(),
+                        client,
+                        key,
+                        &name,
+                        self.store_tx.clone(),
+                        history.clone(),
+                    );
+                    let feed = ObjectFeed {
+                        history,
+                        ..ObjectFeed::of(&watch)
+                    };
+                    if state.attach(id, Feed::Object(feed)) {
                         s.feeds.entry(id).or_default().watch = Some(watch);
                     }
                 }

@@ -57,7 +57,7 @@ fn apply(state: &mut UiState, action: Action) {
     if !state.applies(action) {
         return;
     }
-    if super::yaml_update::handle(state, action) {
+    if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
         return;
     }
     if super::logs_update::handle(state, action) || super::containers::handle(state, action) {
@@ -104,6 +104,9 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
         Action::Logs => super::logs_update::open_from_list(state),
+        Action::History => super::history_keys::open(state, false),
+        Action::Blame => super::history_keys::open(state, true),
+        Action::MarkRevision => {}
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap

@@ -83,11 +83,18 @@ pub enum Action {
     LogSearch,
     /// Jump to the previous search match.
     PrevMatch,
+    /// Open the revision history of the selected object (list row, YAML or describe view).
+    History,
+    /// Show the object's YAML with each line annotated by the field manager that last set
+    /// it (`metadata.managedFields`).
+    Blame,
+    /// History view: mark or unmark the selected revision (two marks: `enter` diffs them).
+    MarkRevision,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 53] = [
+    pub const ALL: [(Action, &'static str); 56] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -141,6 +148,9 @@ impl Action {
         (Action::LogWindow(6), "log_window_6"),
         (Action::LogSearch, "log_search"),
         (Action::PrevMatch, "prev_match"),
+        (Action::History, "history"),
+        (Action::Blame, "blame"),
+        (Action::MarkRevision, "mark_revision"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -188,6 +198,7 @@ impl Action {
             | Action::LogWindow(_)
             | Action::LogSearch
             | Action::PrevMatch => false,
+            Action::History | Action::Blame | Action::MarkRevision => false,
         }
     }
 

@@ -125,7 +125,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 .map(|w| w.view.load().state.to_string())
                 .unwrap_or_default();
             vec![
-                Span::styled(if y.describe { " describe  " } else { " yaml  " }, theme.value),
+                Span::styled(
+                    match (&y.history, y.blame) {
+                        (Some(_), _) => " history  ",
+                        (None, true) => " blame  ",
+                        (None, false) if y.describe => " describe  ",
+                        (None, false) => " yaml  ",
+                    },
+                    theme.value,
+                ),
                 Span::styled(state, theme.ok),
             ]
         }

@@ -21,6 +21,7 @@ mod e2e_crds;
 mod e2e_demo;
 mod e2e_handover;
 mod e2e_exec;
+mod e2e_history;
 mod e2e_logs;
 mod e2e_owner;
 mod e2e_session;
