@@ -2,6 +2,7 @@
 //! and drawing are wired together.
 
 pub mod applies;
+pub mod cells;
 pub mod command;
 pub mod configure;
 pub mod connect;

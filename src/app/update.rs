@@ -47,8 +47,7 @@ fn apply(state: &mut UiState, action: Action) {
         state.screens.help = false;
         return;
     }
-    if state.screens.detail.is_some() && !matches!(action, Action::Quit | Action::Redraw) {
-        state.screens.detail = None;
+    if state.screens.detail.is_some() && super::cells::overlay_key(state, action) {
         return;
     }
     if let Some(prompt) = state.screens.prompt.clone() {
@@ -110,6 +109,7 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::LogWindow(_)
         | Action::LogSearch
         | Action::PrevMatch => {}
+        Action::ScrollLeft | Action::ScrollRight | Action::Cells => super::cells::handle(state, action),
         Action::Submit
         | Action::Cancel
         | Action::Backspace

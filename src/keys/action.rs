@@ -83,11 +83,17 @@ pub enum Action {
     LogSearch,
     /// Jump to the previous search match.
     PrevMatch,
+    /// List: scroll the columns left (show the ones scrolled off on the left).
+    ScrollLeft,
+    /// List: scroll the columns right (skip the first unpinned column).
+    ScrollRight,
+    /// List: show every cell of the selected row in full, in a scrollable pane.
+    Cells,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 53] = [
+    pub const ALL: [(Action, &'static str); 56] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -141,6 +147,9 @@ impl Action {
         (Action::LogWindow(6), "log_window_6"),
         (Action::LogSearch, "log_search"),
         (Action::PrevMatch, "prev_match"),
+        (Action::ScrollLeft, "scroll_left"),
+        (Action::ScrollRight, "scroll_right"),
+        (Action::Cells, "cells"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -188,6 +197,7 @@ impl Action {
             | Action::LogWindow(_)
             | Action::LogSearch
             | Action::PrevMatch => false,
+            Action::ScrollLeft | Action::ScrollRight | Action::Cells => false,
         }
     }
 
