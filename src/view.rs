@@ -13,6 +13,7 @@ pub mod event_terms;
 pub mod log_lines;
 pub mod query;
 pub mod selector;
+pub mod terms;
 
 mod cache;
 mod compute;
