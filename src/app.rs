@@ -18,6 +18,7 @@ pub mod logs_keys;
 pub mod logs_save;
 pub mod logs_update;
 pub mod owner;
+pub mod prompt_edit;
 pub mod refresh_top;
 pub mod run;
 pub mod save;

@@ -132,14 +132,31 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     }
 }
 
+/// The prompt's text with its cursor: the char under it reversed, or `█` after the end.
+fn edited(text: &str, cursor: Option<usize>) -> Vec<Span<'static>> {
+    let at = cursor.unwrap_or(usize::MAX);
+    let split = text.char_indices().nth(at).map(|(b, _)| b);
+    match split {
+        None => vec![Span::raw(text.to_owned()), Span::raw("█")],
+        Some(b) => {
+            let under = text[b..].chars().next().map_or(1, char::len_utf8);
+            vec![
+                Span::raw(text[..b].to_owned()),
+                Span::styled(
+                    text[b..b + under].to_owned(),
+                    ratatui::style::Style::default().add_modifier(ratatui::style::Modifier::REVERSED),
+                ),
+                Span::raw(text[b + under..].to_owned()),
+            ]
+        }
+    }
+}
+
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let line = match &state.screens.prompt {
         Some(Prompt::Command(s)) => {
-            let mut spans = vec![
-                Span::styled(":", theme.label),
-                Span::raw(s.clone()),
-                Span::raw("█"),
-            ];
+            let mut spans = vec![Span::styled(":", theme.label)];
+            spans.extend(edited(s, state.screens.prompt_cursor));
             // `tab` completion's candidates, after what is typed.
             if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
@@ -147,11 +164,8 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             Line::from(spans)
         }
         Some(Prompt::Filter(s)) => {
-            let mut spans = vec![
-                Span::styled("/", theme.label),
-                Span::raw(s.clone()),
-                Span::raw("█"),
-            ];
+            let mut spans = vec![Span::styled("/", theme.label)];
+            spans.extend(edited(s, state.screens.prompt_cursor));
             // The YAML search says when nothing matches.
             if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));

@@ -242,6 +242,9 @@ pub struct Screens {
     /// The furthest `detail_scroll` can go, from the layout before each draw
     /// (`ui::detail_max`).
     pub detail_max: u16,
+    /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
+    /// opens). See `app::prompt_edit`.
+    pub prompt_cursor: Option<usize>,
 }
 
 /// The whole UI state.
@@ -297,6 +300,7 @@ impl UiState {
                 detail: None,
                 detail_scroll: 0,
                 detail_max: 0,
+                prompt_cursor: None,
                 message: None,
                 info: false,
                 pending: Vec::new(),
