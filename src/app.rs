@@ -2,6 +2,7 @@
 //! and drawing are wired together.
 
 pub mod applies;
+pub mod cells;
 pub mod command;
 pub mod configure;
 pub mod connect;
@@ -20,6 +21,7 @@ pub mod logs_keys;
 pub mod logs_save;
 pub mod logs_update;
 pub mod owner;
+pub mod prompt_edit;
 pub mod refresh_top;
 pub mod run;
 pub mod save;

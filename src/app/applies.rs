@@ -83,6 +83,8 @@ impl UiState {
             }
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
+            (ScrollLeft | ScrollRight, l) => l.is_some(),
+            (Cells, l) => l.is_some_and(has_row),
             _ => true,
         }
     }

@@ -186,6 +186,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if Instant::now() >= due {
                 let size = guard.terminal.size()?;
                 state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
+                let at = jiff::Timestamp::now().as_second();
+                state.screens.detail_max = crate::ui::detail_max(size.into(), &state, at);
                 super::refresh_top::refresh_top(&mut state);
                 let informers = match (state.top(), &w.session) {
                     (Screen::Informers { .. }, Some(s)) => s.pool.informers(),

@@ -95,6 +95,9 @@ pub struct ListState {
     /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
     /// owner selected); dropped once found or once the list is complete without it.
     pub target: Option<ObjKey>,
+    /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
+    /// out the rest (see `view::columns::fit`, which clamps it).
+    pub hscroll: usize,
 }
 
 impl ListState {
@@ -119,6 +122,7 @@ impl ListState {
             anchor: None,
             new_above: 0,
             target: None,
+            hscroll: 0,
         }
     }
 
@@ -233,6 +237,14 @@ pub struct Screens {
     /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
     /// see the pool).
     pub informers_len: usize,
+    /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
+    pub detail_scroll: u16,
+    /// The furthest `detail_scroll` can go, from the layout before each draw
+    /// (`ui::detail_max`).
+    pub detail_max: u16,
+    /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
+    /// opens). See `app::prompt_edit`.
+    pub prompt_cursor: Option<usize>,
 }
 
 /// The whole UI state.
@@ -286,6 +298,9 @@ impl UiState {
                 prompt: None,
                 help: false,
                 detail: None,
+                detail_scroll: 0,
+                detail_max: 0,
+                prompt_cursor: None,
                 message: None,
                 info: false,
                 pending: Vec::new(),
