@@ -11,6 +11,7 @@ pub mod describe_events;
 pub mod discovered;
 pub mod effect;
 pub mod feed;
+pub mod history;
 pub mod input;
 pub mod list;
 pub mod logs;

@@ -105,11 +105,15 @@ pub enum Action {
     KillWord,
     /// Prompt: delete from the start of the line to the cursor.
     KillToStart,
+    /// Prompt: the previous line of this prompt's history.
+    HistoryOlder,
+    /// Prompt: the next line of this prompt's history (after the newest: what was typed).
+    HistoryNewer,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 64] = [
+    pub const ALL: [(Action, &'static str); 66] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -174,6 +178,8 @@ impl Action {
         (Action::WordRight, "word_right"),
         (Action::KillWord, "kill_word"),
         (Action::KillToStart, "kill_to_start"),
+        (Action::HistoryOlder, "history_older"),
+        (Action::HistoryNewer, "history_newer"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -229,7 +235,9 @@ impl Action {
             | Action::WordLeft
             | Action::WordRight
             | Action::KillWord
-            | Action::KillToStart => false,
+            | Action::KillToStart
+            | Action::HistoryOlder
+            | Action::HistoryNewer => false,
         }
     }
 
