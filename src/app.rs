@@ -14,6 +14,7 @@ pub mod feed;
 pub mod handover;
 pub mod history;
 pub mod history_keys;
+pub mod prompt_history;
 pub mod input;
 pub mod list;
 pub mod logs;

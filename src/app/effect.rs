@@ -27,6 +27,8 @@ pub enum Effect {
     Rediscover,
     /// Repaint the whole terminal at the next draw (`ctrl-l`).
     Clear,
+    /// Write the prompt history file (its whole text, see `app::history`).
+    SaveHistory(String),
     /// Leave ktui with this exit code.
     Quit(u8),
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop

@@ -272,6 +272,7 @@ fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>) {
         None,
     )));
     let mut state = UiState::new(first, ns, cli.readonly);
+    state.screens.history = super::prompt_history::load();
     state.conn.explicit_all = cli.all_namespaces;
     state.conn.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
@@ -436,6 +437,11 @@ impl Wiring<'_> {
                     ));
                 }
                 Effect::Save(id) => super::save::save(state, id),
+                Effect::SaveHistory(text) => {
+                    if let Err(e) = super::prompt_history::save(&text) {
+                        tracing::warn!("cannot write the prompt history: {e}");
+                    }
+                }
                 Effect::Rediscover => {
                     if let Some(s) = &self.session {
                         s.rediscover.notify_one();

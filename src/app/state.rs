@@ -245,6 +245,8 @@ pub struct Screens {
     /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
     /// opens). See `app::prompt_edit`.
     pub prompt_cursor: Option<usize>,
+    /// ↑/↓ history of the prompts (loaded by the loop at start).
+    pub history: super::prompt_history::PromptHistory,
 }
 
 /// The whole UI state.
@@ -301,6 +303,7 @@ impl UiState {
                 detail_scroll: 0,
                 detail_max: 0,
                 prompt_cursor: None,
+                history: Default::default(),
                 message: None,
                 info: false,
                 pending: Vec::new(),

@@ -124,7 +124,9 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::WordLeft
         | Action::WordRight
         | Action::KillWord
-        | Action::KillToStart => {}
+        | Action::KillToStart
+        | Action::HistoryOlder
+        | Action::HistoryNewer => {}
         Action::Submit
         | Action::Cancel
         | Action::Backspace
@@ -164,11 +166,22 @@ fn typed(state: &mut UiState, c: char) {
 }
 
 fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
-    if edit_prompt(state, action) {
+    if edit_prompt(state, action) || recall(state, action) {
         return;
     }
     if matches!(action, Action::Submit | Action::Cancel) {
         state.screens.prompt_cursor = None;
+        state.screens.history.reset();
+        let entry = match (&prompt, action) {
+            (Prompt::Command(t), Action::Submit) => Some((super::prompt_history::Kind::Command, t.clone())),
+            (Prompt::Filter(t), Action::Submit) => Some((super::prompt_history::Kind::Filter, t.clone())),
+            _ => None,
+        };
+        if let Some((kind, text)) = entry.filter(|(_, t)| !t.trim().is_empty()) {
+            state.screens.history.push(kind, &text);
+            let file = state.screens.history.to_text();
+            state.emit(Effect::SaveHistory(file));
+        }
     }
     match (prompt, action) {
         (_, Action::Quit) => state.emit(Effect::Quit(0)),
@@ -192,6 +205,33 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
         }
         _ => {}
     }
+}
+
+/// ↑/↓ in the `:` or `/` prompt: the prompt's text becomes the recalled line (a filter is
+/// applied at once), the cursor at its end. Returns whether the action was one.
+fn recall(state: &mut UiState, action: Action) -> bool {
+    use super::prompt_history::Kind;
+    let (kind, current) = match &state.screens.prompt {
+        Some(Prompt::Command(s)) => (Kind::Command, s.clone()),
+        Some(Prompt::Filter(s)) => (Kind::Filter, s.clone()),
+        _ => return false,
+    };
+    let line = match action {
+        Action::HistoryOlder => state.screens.history.older(kind, &current),
+        Action::HistoryNewer => state.screens.history.newer(kind),
+        _ => return false,
+    };
+    if let Some(line) = line {
+        state.screens.prompt_cursor = None;
+        match kind {
+            Kind::Command => state.screens.prompt = Some(Prompt::Command(line)),
+            Kind::Filter => {
+                state.screens.prompt = Some(Prompt::Filter(line.clone()));
+                set_filter(state, line);
+            }
+        }
+    }
+    true
 }
 
 /// A line-editing key in the `:` or `/` prompt (see `prompt_edit`); a changed filter is

@@ -112,11 +112,15 @@ pub enum Action {
     KillWord,
     /// Prompt: delete from the start of the line to the cursor.
     KillToStart,
+    /// Prompt: the previous line of this prompt's history.
+    HistoryOlder,
+    /// Prompt: the next line of this prompt's history (after the newest: what was typed).
+    HistoryNewer,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 67] = [
+    pub const ALL: [(Action, &'static str); 69] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -184,6 +188,8 @@ impl Action {
         (Action::WordRight, "word_right"),
         (Action::KillWord, "kill_word"),
         (Action::KillToStart, "kill_to_start"),
+        (Action::HistoryOlder, "history_older"),
+        (Action::HistoryNewer, "history_newer"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -240,7 +246,9 @@ impl Action {
             | Action::WordLeft
             | Action::WordRight
             | Action::KillWord
-            | Action::KillToStart => false,
+            | Action::KillToStart
+            | Action::HistoryOlder
+            | Action::HistoryNewer => false,
         }
     }
 

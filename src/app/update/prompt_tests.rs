@@ -1,6 +1,7 @@
 //! The prompt's line editing through `update`, as the keys reach it.
 
 use super::*;
+use crate::app::effect::Effect;
 use crate::app::state::{Prompt, Screen, UiState};
 
 fn state() -> UiState {
@@ -74,4 +75,33 @@ fn pasted_bidi_overrides_never_reach_the_prompt() {
     update(&mut s, Action::FilterMode);
     typed(&mut s, "we\u{202e}b\u{200b}");
     assert_eq!(text(&s), "web");
+}
+
+#[test]
+fn up_and_down_recall_each_prompts_own_history_and_submits_save_it() {
+    let mut s = state();
+    update(&mut s, Action::FilterMode);
+    typed(&mut s, "web");
+    let fx = update(&mut s, Action::Submit);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::SaveHistory(t) if t == "f web\n")),
+        "{fx:?}"
+    );
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "ns");
+    update(&mut s, Action::Submit);
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "dep");
+    update(&mut s, Action::HistoryOlder);
+    assert_eq!(text(&s), "ns", "the command history, not the filter's");
+    update(&mut s, Action::HistoryOlder);
+    assert_eq!(text(&s), "ns", "at the oldest it stays");
+    update(&mut s, Action::HistoryNewer);
+    assert_eq!(text(&s), "dep", "below the newest: what was typed");
+    update(&mut s, Action::Cancel);
+    update(&mut s, Action::FilterMode);
+    update(&mut s, Action::HistoryOlder);
+    assert_eq!(text(&s), "web");
+    assert_eq!(s.top_list().map(|l| l.filter.clone()), Some("web".into()));
 }
