@@ -22,3 +22,4 @@ pub mod stats;
 pub mod store;
 pub mod sync;
 pub mod timeline;
+pub mod write;

@@ -6,6 +6,7 @@
 mod api_resources;
 mod containers;
 mod contexts;
+mod dialog;
 mod header;
 mod help;
 mod hints;
@@ -68,6 +69,12 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     footer(f, foot, state, &theme);
     if state.screens.help {
         help::draw(f, f.area(), state, &theme);
+    }
+    if let Some(d) = &state.screens.drain {
+        dialog::drain(f, f.area(), d, &theme);
+    }
+    if let Some(d) = &state.screens.dialog {
+        dialog::draw(f, f.area(), d, &theme);
     }
     if let (Some(row), Some(l)) = (&state.screens.detail, state.top_list()) {
         let spec = crate::table::spec(&l.key.kind);

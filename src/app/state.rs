@@ -95,6 +95,8 @@ pub struct ListState {
     /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
     /// owner selected); dropped once found or once the list is complete without it.
     pub target: Option<ObjKey>,
+    /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
+    pub marks: super::marks::Marks,
 }
 
 impl ListState {
@@ -119,6 +121,7 @@ impl ListState {
             anchor: None,
             new_above: 0,
             target: None,
+            marks: Default::default(),
         }
     }
 
@@ -180,6 +183,8 @@ pub struct Settings {
     pub icons: bool,
     /// `[logs]`: log view bounds and defaults.
     pub logs: super::logs::LogSettings,
+    /// `[actions] protected`: contexts where a write needs the typed name (or count).
+    pub protected: Vec<regex::Regex>,
 }
 
 /// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
@@ -201,6 +206,8 @@ pub struct Connection {
     /// Per context left: the namespace in use there and whether all namespaces were chosen,
     /// restored when the user switches back.
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
+    /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
+    pub access: super::access::AccessCache,
 }
 
 /// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
@@ -233,6 +240,10 @@ pub struct Screens {
     /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
     /// see the pool).
     pub informers_len: usize,
+    /// The open confirmation dialog of a write (modal: it takes every key).
+    pub dialog: Option<Box<super::dialog::Dialog>>,
+    /// The drain in progress or last finished, shown over the view while open.
+    pub drain: Option<super::drain_view::DrainState>,
 }
 
 /// The whole UI state.
@@ -260,6 +271,7 @@ impl Settings {
             fallback: Vec::new(),
             icons: true,
             logs: super::logs::LogSettings::default(),
+            protected: Vec::new(),
         }
     }
 }
@@ -279,6 +291,7 @@ impl UiState {
                 namespace,
                 explicit_all: false,
                 last_namespace: HashMap::new(),
+                access: Default::default(),
             },
             screens: Screens {
                 views: Vec::new(),
@@ -292,6 +305,8 @@ impl UiState {
                 pending_command: None,
                 page_rows: 20,
                 informers_len: 0,
+                dialog: None,
+                drain: None,
             },
             effects: Vec::new(),
         };

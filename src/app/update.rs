@@ -57,6 +57,9 @@ fn apply(state: &mut UiState, action: Action) {
     if !state.applies(action) {
         return;
     }
+    if super::actions::handle(state, action) {
+        return;
+    }
     if super::yaml_update::handle(state, action) {
         return;
     }
@@ -118,6 +121,21 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::ToggleManaged
         | Action::Save
         | Action::NextMatch => {}
+        // Handled by `actions::handle` above.
+        Action::Mark
+        | Action::MarkRange
+        | Action::ClearMarks
+        | Action::Copy
+        | Action::Delete
+        | Action::ForceDelete
+        | Action::Scale
+        | Action::Restart
+        | Action::Cordon
+        | Action::Uncordon
+        | Action::Drain
+        | Action::Trigger
+        | Action::Suspend
+        | Action::Rollback => {}
     }
 }
 
