@@ -208,6 +208,7 @@ fn force_delete_warns_and_asks_twice() {
     assert!(press(&mut f.state, "y").is_empty(), "the first yes asks again");
     let d = f.state.screens.dialog.as_ref().unwrap();
     assert_eq!((d.stage, d.yes), (Stage::Again, false));
+    assert_eq!(d.title, "really force delete pod/web?");
     assert!(
         press(&mut f.state, "enter").is_empty(),
         "default no the second time too"

@@ -315,7 +315,7 @@ fn confirm(state: &mut UiState) {
     }
     if d.force() && d.stage == Stage::First {
         d.stage = Stage::Again;
-        d.title = format!("really force {}?", d.title);
+        d.title = format!("really force {}", d.title.trim_start_matches("force "));
         d.warning = Some(FORCE_WARNING.to_owned());
         // The name was typed already: the second question is a plain yes/no, "no" selected.
         d.require = None;
