@@ -15,6 +15,7 @@ pub mod discovered;
 pub mod drain_view;
 pub mod effect;
 pub mod feed;
+pub mod handover;
 pub mod input;
 pub mod list;
 pub mod logs;

@@ -1,6 +1,13 @@
 //! The terminal guard: raw mode and the alternate screen on entry, restored on every way out
 //! (normal exit, error, panic, SIGINT/SIGTERM/SIGHUP handled by the app loop). Owns terminal
-//! modes only; must not draw.
+//! modes only; must not draw. Lending the terminal to a job ([`lend`]) and the stoppable
+//! event reader ([`EventReader`]) live in the submodules.
+
+mod handover;
+mod reader;
+
+pub use handover::{lend, Lend, Lent};
+pub use reader::EventReader;
 
 use std::io::{self, Stdout};
 use std::mem::ManuallyDrop;

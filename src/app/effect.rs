@@ -45,6 +45,9 @@ pub enum Effect {
     ListRevisions(crate::kube::write::Target),
     /// Stop the drain in progress.
     CancelDrain,
+    /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
+    /// takes it back, repaints everything and applies `then` (see `app::handover`).
+    HandOver(Box<super::handover::Handover>),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

@@ -4,7 +4,7 @@
 //! and pool, and every subscription and object watch, kept by view id; must not block on the
 //! network (the client is built in a spawned task).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -110,6 +110,10 @@ struct Wiring<'a> {
     clear: bool,
     /// The drain in progress, to cancel it.
     drain: Option<tokio::task::AbortHandle>,
+    /// Jobs waiting for the terminal (`Effect::HandOver`), run by the loop in order.
+    handovers: VecDeque<Box<super::handover::Handover>>,
+    /// Events that arrived while the terminal was lent, handled before new ones.
+    backlog: VecDeque<Event>,
 }
 
 /// Grace period before an unused informer stops.
@@ -137,6 +141,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         session: None,
         clear: false,
         drain: None,
+        handovers: VecDeque::new(),
+        backlog: VecDeque::new(),
     };
     spawn_connect(&cli, cli.context.clone(), w.generation, tx.clone(), &net);
     let (mut state, first) = initial_state(&cli, &config);
@@ -146,10 +152,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         state.conn.namespace = Some(ns.clone());
     }
     let mut guard = TerminalGuard::enter(config.ui.mouse)?;
-    spawn_terminal_reader(tx.clone());
+    let mut reader = Some(spawn_terminal_reader(tx.clone()));
+    let store_fwd = tx.clone();
     tokio::spawn(async move {
         while let Some(c) = store_rx.recv().await {
-            if tx.send(Event::Store(c)).is_err() {
+            if store_fwd.send(Event::Store(c)).is_err() {
                 return;
             }
         }
@@ -194,10 +201,13 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             }
         }
         let frame_due = last_draw.map_or_else(Instant::now, |t| t + frame);
-        let ev = tokio::select! {
-            ev = rx.recv() => match ev { Some(ev) => ev, None => break },
-            _ = tokio::time::sleep_until(frame_due), if dirty => continue,
-            _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
+        let ev = match w.backlog.pop_front() {
+            Some(ev) => ev,
+            None => tokio::select! {
+                ev = rx.recv() => match ev { Some(ev) => ev, None => break },
+                _ = tokio::time::sleep_until(frame_due), if dirty => continue,
+                _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
+            },
         };
         // The event that woke us, then everything else already queued.
         let mut next = Some(ev);
@@ -209,7 +219,23 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                 drop(guard);
                 return Ok(code);
             }
-            next = rx.try_recv().ok();
+            next = w.backlog.pop_front().or_else(|| rx.try_recv().ok());
+        }
+        while let Some(h) = w.handovers.pop_front() {
+            // The reader would steal the job's stdin: stopped for the job, restarted after.
+            if let Some(r) = reader.take() {
+                r.stop().await;
+            }
+            let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse).await;
+            reader = Some(spawn_terminal_reader(tx.clone()));
+            w.clear = true;
+            dirty = true;
+            let effects = super::handover::handed_back(&mut state, &h, &outcome);
+            if let Some(code) = w.execute(&mut state, effects) {
+                drop(w.session.take());
+                drop(guard);
+                return Ok(code);
+            }
         }
         if state.conn.context != configured_for {
             // Per-context theme, read-only and favourites of `[context."name"]`.
@@ -382,6 +408,7 @@ impl Wiring<'_> {
                     }
                 }
                 Effect::Clear => self.clear = true,
+                Effect::HandOver(h) => self.handovers.push_back(h),
                 Effect::Quit(code) => return Some(code),
                 Effect::StreamLogs(id, req) => {
                     let Some(s) = &mut self.session else { continue };

@@ -2,12 +2,11 @@
 //! UI task, with its own deadline), the terminal reader and the signal handlers. Owns their
 //! spawning; must not touch UI state.
 
-use crossterm::event::EventStream;
-use futures::StreamExt;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::cli::Cli;
 use crate::kube::client::{self, ConnectOptions};
+use crate::terminal::EventReader;
 
 use super::run::{Event, CONNECT_TIMEOUT};
 
@@ -56,24 +55,16 @@ pub(super) fn spawn_connect(
     });
 }
 
-/// Forwards terminal events; [`Event::TermGone`] when the terminal cannot be read.
-pub(super) fn spawn_terminal_reader(tx: UnboundedSender<Event>) {
-    tokio::spawn(async move {
-        let mut events = EventStream::new();
-        loop {
-            match events.next().await {
-                Some(Ok(ev)) => {
-                    if tx.send(Event::Term(ev)).is_err() {
-                        return;
-                    }
-                }
-                Some(Err(_)) | None => {
-                    let _ = tx.send(Event::TermGone);
-                    return;
-                }
-            }
+/// Forwards terminal events; [`Event::TermGone`] when the terminal cannot be read. The
+/// loop stops the reader while the terminal is lent to a job (`app::handover`).
+pub(super) fn spawn_terminal_reader(tx: UnboundedSender<Event>) -> EventReader {
+    EventReader::start(move |ev| match ev {
+        Some(ev) => tx.send(Event::Term(ev)).is_ok(),
+        None => {
+            let _ = tx.send(Event::TermGone);
+            false
         }
-    });
+    })
 }
 
 /// Turns SIGTERM, SIGHUP and SIGINT into [`Event::Signal`].

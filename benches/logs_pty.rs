@@ -1,0 +1,176 @@
+//! Log view harness (issue 15): starts `ktui demo-server --log-rate R --log-pods P`, runs the
+//! real ktui binary in a pseudo-terminal on `:logs loggen-…`, and while the generator streams
+//! measures keystroke → frame (typing a filter into the `/` prompt, each key timed until the
+//! screen shows it), whether the header ever says `lag`, and the ktui process's RSS sampled
+//! every 10 s for the whole run (flat at the buffer's bound is the goal). Figures, not
+//! pass/fail; the pty is polled every 20 ms, so latencies are rounded up to that grain.
+//!
+//! Run: `cargo bench --bench logs_pty -- --bench [RATE] [PODS] [SECONDS]` (defaults 50000 1
+//! 600). Under `cargo test` it only says how to run it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
+#[path = "../tests/support/pty.rs"]
+mod pty;
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn server(rate: u64, pods: usize, kubeconfig: &Path) -> Server {
+    let child = Command::new(KTUI)
+        .args(["demo-server", "--addr", "127.0.0.1:0", "--kubeconfig-out"])
+        .arg(kubeconfig)
+        .args(["--log-rate", &rate.to_string()])
+        .args(["--log-pods", &pods.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start demo-server");
+    let t = Instant::now();
+    while !kubeconfig.exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    Server(child)
+}
+
+fn status_kb(pid: u32, field: &str) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+/// One round: `/`, then each key of `word` timed until the prompt shows the text so far,
+/// then `esc` (drops the filter). Returns the per-key latencies in ms.
+fn filter_round(k: &mut pty::Tui, word: &str) -> Vec<f64> {
+    k.type_keys("/");
+    k.wait_until("the filter prompt", Duration::from_secs(10), |s| {
+        s.lines().any(|l| l.trim_start().starts_with('/'))
+    });
+    let mut out = Vec::new();
+    for n in 1..=word.len() {
+        let typed = &word[..n];
+        let shown = format!("/{typed}");
+        let t = Instant::now();
+        k.type_keys(&word[n - 1..n]);
+        k.wait_until("the typed key", Duration::from_secs(10), |s| {
+            s.lines().any(|l| l.trim_start().starts_with(&shown))
+        });
+        out.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    k.press_esc();
+    k.wait_until("the prompt to close", Duration::from_secs(10), |s| {
+        !s.lines().any(|l| l.trim_start().starts_with('/'))
+    });
+    out
+}
+
+fn measure(rate: u64, pods: usize, secs: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let _srv = server(rate, pods, &kc);
+    let log = dir.path().join("ktui.log");
+    let home = dir.path().as_os_str();
+    let args: Vec<&OsStr> = vec![
+        OsStr::new("--kubeconfig"),
+        kc.as_os_str(),
+        OsStr::new("-n"),
+        OsStr::new("demo"),
+        OsStr::new("--log-file"),
+        log.as_os_str(),
+    ];
+    let envs: [(&str, &OsStr); 3] = [
+        ("HOME", home),
+        ("XDG_CONFIG_HOME", home),
+        ("XDG_STATE_HOME", home),
+    ];
+    let mut k = pty::Tui::spawn(KTUI, &args, &envs, 45, 160);
+    k.wait_for("loggen-0", Duration::from_secs(60));
+    k.command("logs loggen-");
+    k.wait_for("seq=", Duration::from_secs(60));
+    let pid = k.pid();
+    let start = Instant::now();
+    let end = start + Duration::from_secs(secs);
+    let mut rss: Vec<(u64, f64)> = Vec::new();
+    let mut keys: Vec<f64> = Vec::new();
+    let mut lag_seen = 0usize;
+    let mut screens = 0usize;
+    let mut next_sample = start;
+    let cpu0 = cpu_ticks(pid);
+    while Instant::now() < end {
+        if Instant::now() >= next_sample {
+            rss.push((
+                start.elapsed().as_secs(),
+                status_kb(pid, "VmRSS:") as f64 / 1024.0,
+            ));
+            next_sample += Duration::from_secs(10);
+        }
+        keys.extend(filter_round(&mut k, "seq="));
+        screens += 1;
+        if k.screen().lines().take(3).any(|l| l.contains("lag ")) {
+            lag_seen += 1;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let cpu = (cpu_ticks(pid) - cpu0) as f64 / 100.0 / start.elapsed().as_secs_f64() * 100.0;
+    let hwm = status_kb(pid, "VmHWM:") as f64 / 1024.0;
+    keys.sort_by(|a, b| a.total_cmp(b));
+    let first_min = rss.iter().find(|(t, _)| *t >= 60).map_or(f64::NAN, |r| r.1);
+    let last = rss.last().map_or(f64::NAN, |r| r.1);
+    let max = rss.iter().map(|r| r.1).fold(0.0, f64::max);
+    println!(
+        "rate {rate}/s x {pods} pod(s), {secs} s: keystroke→frame p50 {:.0} ms, p90 {:.0} ms, p99 {:.0} ms, max {:.0} ms ({} keys); header said `lag` on {lag_seen} of {screens} looks; ktui CPU {cpu:.0} % of a core; RSS at 1 min {first_min:.0} MiB, at end {last:.0} MiB, max sampled {max:.0} MiB, peak (VmHWM) {hwm:.0} MiB",
+        percentile(&keys, 0.5),
+        percentile(&keys, 0.9),
+        percentile(&keys, 0.99),
+        keys.last().copied().unwrap_or(f64::NAN),
+        keys.len(),
+    );
+    let series: Vec<String> = rss.iter().map(|(t, m)| format!("{t}s:{m:.0}")).collect();
+    println!("RSS MiB every 10 s: {}", series.join(" "));
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        println!("logs_pty: run with `cargo bench --bench logs_pty -- --bench [RATE] [PODS] [SECONDS]`");
+        return;
+    }
+    let nums: Vec<u64> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let rate = nums.first().copied().unwrap_or(50_000);
+    let pods = nums.get(1).copied().unwrap_or(1) as usize;
+    let secs = nums.get(2).copied().unwrap_or(600);
+    measure(rate, pods, secs);
+}
