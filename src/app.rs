@@ -13,6 +13,7 @@ pub mod describe_events;
 pub mod dialog;
 pub mod discovered;
 pub mod drain_view;
+pub mod edit;
 pub mod effect;
 pub mod feed;
 pub mod handover;

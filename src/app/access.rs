@@ -78,6 +78,7 @@ pub fn need(action: Action, kind: &Kind, namespace: &str) -> Option<Permission> 
     match action {
         Action::Delete | Action::ForceDelete => Some(on("delete", kind, "")),
         Action::Scale => Some(on("patch", kind, "scale")),
+        Action::Edit => Some(on("update", kind, "")),
         Action::Restart | Action::Cordon | Action::Uncordon | Action::Suspend | Action::Rollback => {
             Some(on("patch", kind, ""))
         }

@@ -53,6 +53,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
             | Trigger
             | Suspend
             | Rollback
+            | Edit
     ) {
         return None;
     }
@@ -74,6 +75,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
         Cordon | Uncordon | Drain => row && is(&[BuiltinKind::Node]),
         Trigger | Suspend => (row || !l.marks.is_empty()) && is(&[BuiltinKind::CronJob]),
         Rollback => row && is(&[BuiltinKind::Deployment]),
+        Edit => row && updatable(l),
         _ => false,
     })
 }
@@ -82,6 +84,14 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 fn deletable(l: &ListState) -> bool {
     match l.key.kind.api() {
         Some(r) => r.verbs.iter().any(|v| v == "delete"),
+        None => true,
+    }
+}
+
+/// Built-ins can be replaced; a discovered kind when its verbs say so.
+fn updatable(l: &ListState) -> bool {
+    match l.key.kind.api() {
+        Some(r) => r.verbs.iter().any(|v| v == "update"),
         None => true,
     }
 }
@@ -113,6 +123,15 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             }
         }
         Copy => copy(state),
+        Edit => {
+            let selected = state.top_list().and_then(|l| {
+                let r = l.cache.selected_row(l.selected)?;
+                Some(Target::new(l.key.kind.clone(), r.namespace.as_deref(), &r.name))
+            });
+            if let Some(t) = selected {
+                super::edit::start(state, t);
+            }
+        }
         Rollback => {
             if let Some(t) = state
                 .top_list()

@@ -45,6 +45,8 @@ pub enum Effect {
     ListRevisions(crate::kube::write::Target),
     /// Stop the drain in progress.
     CancelDrain,
+    /// GET the whole object for `e` (see `edit`).
+    EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
     HandOver(Box<super::handover::Handover>),
@@ -81,6 +83,8 @@ pub enum WriteOp {
     Suspend(Vec<crate::kube::write::Target>, bool),
     /// Roll a deployment back to a revision.
     Rollback(crate::kube::write::Target, u64),
+    /// Replace an object with the edited one, guarded by this resourceVersion (`e`).
+    Replace(crate::kube::write::Target, Box<serde_json::Value>, String),
     /// Drain a node (cordon, then evictions); progress streams back.
     Drain(
         crate::kube::write::Target,

@@ -297,10 +297,7 @@ impl Wiring<'_> {
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
-            Event::Write(e) => {
-                super::write_exec::apply(state, e);
-                (true, Vec::new())
-            }
+            Event::Write(e) => (true, super::write_exec::apply(state, e)),
             Event::Kubeconfig {
                 generation: g,
                 contexts,
@@ -437,6 +434,10 @@ impl Wiring<'_> {
                 Effect::ListRevisions(t) => {
                     let Some(s) = &self.session else { continue };
                     super::write_exec::revisions(&self.net, s.pool.client().clone(), t, self.tx.clone());
+                }
+                Effect::EditFetch(t) => {
+                    let Some(s) = &self.session else { continue };
+                    super::write_exec::fetch(&self.net, s.pool.client().clone(), t, self.tx.clone());
                 }
                 Effect::CancelDrain => {
                     if let Some(task) = self.drain.take() {

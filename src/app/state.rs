@@ -244,6 +244,8 @@ pub struct Screens {
     pub dialog: Option<Box<super::dialog::Dialog>>,
     /// The drain in progress or last finished, shown over the view while open.
     pub drain: Option<super::drain_view::DrainState>,
+    /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
+    pub edit: Option<super::edit::EditSession>,
 }
 
 /// The whole UI state.
@@ -307,6 +309,7 @@ impl UiState {
                 informers_len: 0,
                 dialog: None,
                 drain: None,
+                edit: None,
             },
             effects: Vec::new(),
         };

@@ -135,7 +135,8 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::Drain
         | Action::Trigger
         | Action::Suspend
-        | Action::Rollback => {}
+        | Action::Rollback
+        | Action::Edit => {}
     }
 }
 

@@ -30,6 +30,10 @@ pub enum WriteEvent {
     Drain(write::drain::DrainEvent),
     /// The revisions of a deployment (rollback dialog).
     Revisions(Target, Result<Vec<write::rollback::Revision>, String>),
+    /// The object to edit (`e`).
+    EditFetched(Target, Result<serde_json::Value, String>),
+    /// The edit's replace came back.
+    Replaced(Result<(), WriteError>),
 }
 
 /// Starts `req` on `net`; returns the drain task's handle for a drain (so it can be
@@ -52,6 +56,13 @@ pub fn spawn(
         });
         let task = net.spawn(write::drain::drain(client, node, opts, dtx));
         return Some(task.abort_handle());
+    }
+    if let WriteOp::Replace(t, obj, rv) = req.op {
+        net.spawn(async move {
+            let r = write::replace::replace(&client, &t, *obj, &rv).await.map(|_| ());
+            let _ = tx.send(Event::Write(WriteEvent::Replaced(r)));
+        });
+        return None;
     }
     net.spawn(async move {
         let result = run(&client, req.op).await;
@@ -146,6 +157,7 @@ async fn run(client: &kube::Client, op: WriteOp) -> Result<String, String> {
             .map(|_| format!("rolled {} back to revision {n}", t.label()))
             .map_err(|e| on(&t, e)),
         WriteOp::Drain(t, _) => Err(format!("{}: a drain runs as its own task", t.label())),
+        WriteOp::Replace(t, ..) => Err(format!("{}: a replace runs as its own task", t.label())),
     }
 }
 
@@ -167,9 +179,19 @@ pub fn revisions(net: &tokio::runtime::Handle, client: kube::Client, t: Target, 
     });
 }
 
-/// Applies what came back to the UI state.
-pub fn apply(state: &mut UiState, e: WriteEvent) {
+/// GETs the object `t` for editing on `net`.
+pub fn fetch(net: &tokio::runtime::Handle, client: kube::Client, t: Target, tx: UnboundedSender<Event>) {
+    net.spawn(async move {
+        let r = write::get(&client, &t.path()).await.map_err(|e| e.message);
+        let _ = tx.send(Event::Write(WriteEvent::EditFetched(t, r)));
+    });
+}
+
+/// Applies what came back to the UI state; the effects that follow (an edit's editor).
+pub fn apply(state: &mut UiState, e: WriteEvent) -> Vec<super::effect::Effect> {
     match e {
+        WriteEvent::EditFetched(t, r) => return super::edit::fetched(state, t, r),
+        WriteEvent::Replaced(r) => return super::edit::replaced(state, r),
         WriteEvent::Wrote {
             context,
             summary,
@@ -186,4 +208,5 @@ pub fn apply(state: &mut UiState, e: WriteEvent) {
         }
         WriteEvent::Revisions(t, r) => super::actions::revisions(state, t, r),
     }
+    Vec::new()
 }

@@ -111,11 +111,14 @@ pub enum Action {
     Suspend,
     /// Roll a deployment back to an earlier ReplicaSet revision (asks first).
     Rollback,
+    /// Edit the object in `$KUBE_EDITOR`/`$EDITOR`; saving replaces it (guarded by its
+    /// resourceVersion).
+    Edit,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 67] = [
+    pub const ALL: [(Action, &'static str); 68] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -183,6 +186,7 @@ impl Action {
         (Action::Trigger, "trigger"),
         (Action::Suspend, "suspend"),
         (Action::Rollback, "rollback"),
+        (Action::Edit, "edit"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -240,7 +244,8 @@ impl Action {
             | Action::Drain
             | Action::Trigger
             | Action::Suspend
-            | Action::Rollback => true,
+            | Action::Rollback
+            | Action::Edit => true,
         }
     }
 

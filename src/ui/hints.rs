@@ -10,7 +10,7 @@ use crate::keys::Action;
 use super::theme::Theme;
 
 /// The hinted actions, most useful first; `Quit` is kept whatever the width.
-const WANTED: [Action; 24] = [
+const WANTED: [Action; 25] = [
     Action::CommandMode,
     Action::FilterMode,
     Action::Help,
@@ -25,6 +25,7 @@ const WANTED: [Action; 24] = [
     Action::Reveal,
     Action::Save,
     Action::Delete,
+    Action::Edit,
     Action::Scale,
     Action::Restart,
     Action::Cordon,

@@ -489,3 +489,98 @@ fn cordon_then_drain_streams_evictions_and_a_pdb_refusal() {
     k.press_esc();
     k.wait_gone("timed out; not evicted", SLOW);
 }
+
+/// `e` with a scripted `$EDITOR`: the first save meets a concurrent `kubectl patch` (409:
+/// reopened with the conflict on top), the second is invalid YAML (reopened with the parse
+/// error), the third goes through; then an edit saved unchanged sends nothing.
+#[test]
+#[ignore = "real tier"]
+fn edit_round_trip_with_conflict_and_invalid_yaml() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-edit");
+    cluster.kubectl_ok(&["-n", &ns, "create", "configmap", "cfg", "--from-literal=k=v1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls");
+    let script = dir.path().join("editor.sh");
+    let kubectl = format!(
+        "{} --kubeconfig {} --context {}",
+        cluster.kubectl.display(),
+        cluster.kubeconfig.display(),
+        support::ADMIN
+    );
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/bin/sh
+f="$1"; n=$(cat {calls} 2>/dev/null | grep -c '^call'); echo "call $n" >> {calls}
+case $n in
+0) sed -i 's/k: v1/k: v2/' "$f"; {kubectl} -n {ns} patch configmap cfg -p '{{"data":{{"other":"x"}}}}' >/dev/null ;;
+1) grep -q 'changed on the server' "$f" && echo "saw conflict" >> {calls}; echo 'extra: [unclosed' >> "$f" ;;
+2) grep -q 'invalid YAML' "$f" && echo "saw invalid" >> {calls}; sed -i '/^extra:/d' "$f" ;;
+*) : ;;
+esac
+"#,
+            calls = calls.display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let log = dir.path().join("ktui.log");
+    let args: Vec<std::ffi::OsString> = vec![
+        "--kubeconfig".into(),
+        cluster.kubeconfig.clone().into(),
+        "--log-file".into(),
+        log.clone().into(),
+        "-n".into(),
+        ns.clone().into(),
+        "-c".into(),
+        "cm".into(),
+    ];
+    let envs: [(&str, &std::ffi::OsStr); 6] = [
+        ("KUBECONFIG", cluster.kubeconfig.as_os_str()),
+        ("HOME", home.as_os_str()),
+        ("XDG_CONFIG_HOME", home.as_os_str()),
+        ("XDG_STATE_HOME", home.as_os_str()),
+        ("KUBE_EDITOR", script.as_os_str()),
+        ("EDITOR", std::ffi::OsStr::new("false")),
+    ];
+    let mut k = crate::pty::Tui::spawn(env!("CARGO_BIN_EXE_ktui"), &args, &envs, 40, crate::util::COLS);
+    k.log_file = Some(log);
+    k.wait_until("row cfg", SLOW, |s| has_row(s, "cfg"));
+    k.type_keys("/cfg");
+    k.press_enter();
+    k.wait_for("</cfg>", SLOW);
+    k.type_keys("e");
+    k.wait_for("edited configmap/cfg", SLOW);
+    let log = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(
+        log, "call 0\ncall 1\nsaw conflict\ncall 2\nsaw invalid\n",
+        "editor calls"
+    );
+    assert_eq!(jsonpath(&cluster, &ns, &["cm", "cfg"], "{.data.k}"), "v2");
+    // The save after the conflict replaced the newer version, as its comment said.
+    assert_eq!(jsonpath(&cluster, &ns, &["cm", "cfg"], "{.data.other}"), "");
+    let rv = jsonpath(&cluster, &ns, &["cm", "cfg"], "{.metadata.resourceVersion}");
+    // Call 3 saves nothing: no request.
+    k.type_keys("e");
+    k.wait_for("no changes; nothing was sent", SLOW);
+    assert_eq!(
+        jsonpath(&cluster, &ns, &["cm", "cfg"], "{.metadata.resourceVersion}"),
+        rv
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("ktui-edit-configmap-cfg-")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "temp files left: {leftovers:?}");
+}
