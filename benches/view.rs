@@ -204,7 +204,8 @@ impl Scenario<'_> {
 
 /// The scenarios: (a) unfiltered name order, (b) a 1-char query, (c) a 5-char query's last
 /// keystroke after typing it (narrowing) and without narrowing, (d) age sort, (e) a label
-/// selector, (f) a memoised answer, (g) a 1-char query on the next revision after 1% churn.
+/// selector, (f) a memoised answer, (g) a 1-char query on the next revision after 1% churn,
+/// (h)–(j) fzf extended terms: an exact substring, a prefix group with a suffix, a regex.
 fn scenarios<'a>(snap: &'a Snapshot, next: &'a Snapshot) -> Vec<Scenario<'a>> {
     let name = Sort::default();
     let age = Sort {
@@ -267,6 +268,27 @@ fn scenarios<'a>(snap: &'a Snapshot, next: &'a Snapshot) -> Vec<Scenario<'a>> {
             Box::new(one),
             next,
             "a",
+            name,
+        ),
+        sc(
+            "h_exact_substring",
+            Box::new(move || warm(snap)),
+            snap,
+            "'web-3",
+            name,
+        ),
+        sc(
+            "i_prefix_or_suffix_group",
+            Box::new(move || warm(snap)),
+            snap,
+            "^catalog-prod/web | ^ads-dev/api 7$",
+            name,
+        ),
+        sc(
+            "j_regex",
+            Box::new(move || warm(snap)),
+            snap,
+            "re:web-[0-3]-.*k",
             name,
         ),
     ]

@@ -43,6 +43,49 @@ pub struct Config {
     pub logs: LogsConfig,
     /// `[actions]`: how writes are confirmed (protected contexts).
     pub actions: actions::ActionsConfig,
+    /// `[watch]`: how informers judge a silent watch.
+    pub watch: WatchConfig,
+    /// `[history]`: what per-object revision history may keep.
+    pub history: HistoryConfig,
+}
+
+/// `[watch]`: the list-watch loop's freshness rules.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WatchConfig {
+    /// How often the server sends watch bookmarks (kube-apiserver: about every minute).
+    pub bookmark_interval: Age,
+    /// A watch with neither an event nor a bookmark for this many intervals is shown
+    /// `stale` and restarted.
+    pub stale_intervals: u32,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        WatchConfig {
+            bookmark_interval: Age(Duration::from_secs(60)),
+            stale_intervals: 2,
+        }
+    }
+}
+
+/// `[history]`: bounds of the revisions recorded per context (the `h` view).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HistoryConfig {
+    /// MiB of revisions kept per context (bodies, patches, bookkeeping); 0 records nothing.
+    pub max_mib: u32,
+    /// Revisions kept per object; older ones are evicted first.
+    pub max_revisions: u32,
+}
+
+impl Default for HistoryConfig {
+    fn default() -> Self {
+        HistoryConfig {
+            max_mib: 64,
+            max_revisions: 50,
+        }
+    }
 }
 
 /// `[logs]`: container log views (the `l` key).
@@ -257,6 +300,14 @@ impl Config {
         crate::kube::timeline::TimelineBounds {
             max_events: self.events.max_events,
             max_age: self.events.max_age.0,
+        }
+    }
+
+    /// The history bounds in force (`[history]`).
+    pub fn history(&self) -> crate::kube::history::HistoryConfig {
+        crate::kube::history::HistoryConfig {
+            budget_bytes: (self.history.max_mib as usize) << 20,
+            per_object: self.history.max_revisions as usize,
         }
     }
 

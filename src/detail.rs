@@ -4,6 +4,8 @@
 //! passes. Must not do I/O, read the clock, nor know the terminal; the state of a detail view
 //! (scroll, search, the watch) lives in `app`.
 
+pub mod blame;
 pub mod describe;
+pub mod diff;
 pub mod events;
 pub mod yaml;

@@ -97,6 +97,9 @@ fn main() -> ExitCode {
         None
     };
     let result = ui.block_on(ktui::app::run(cli, config, net.handle().clone()));
+    // An exec auth plugin still running has its own session: the terminal going away does
+    // not end it, so it is killed here (its whole process group).
+    ktui::kube::exec_plugin::kill_running();
     // Stops the demo server and removes its temporary kubeconfig.
     drop(demo);
     // Informer tasks may be mid-request; do not wait for them.

@@ -3,10 +3,12 @@
 //! same client path as a real cluster. Owns the server's lifecycle and wiring; must not be
 //! used by product code for anything but starting it (no test-only shortcuts into ktui).
 //!
-//! Layout: [`store`] (revisions, objects, change log, fan-out) is written only by the
-//! [`scenario`] engine and a client's DELETE; [`http`] routes requests to [`discovery`] and
-//! [`api`] (list/get/delete) or [`watch`]; [`faults`] decides what goes wrong; [`cli`] is the
-//! `--demo` / `demo-server` entry point.
+//! Layout: [`store`] (revisions, objects, change log, fan-out) is written by the [`scenario`]
+//! engine and its controllers and by clients' writes, all through the store's write API;
+//! [`http`] authenticates and authorizes ([`authz`]) and routes requests to [`discovery`],
+//! [`api`] (list/get) or [`watch`], or to the write paths ([`write`]: create, replace, patch,
+//! status; [`delete`]; [`subres`]: scale, eviction); [`faults`] decides what goes wrong;
+//! [`cli`] is the `--demo` / `demo-server` entry point.
 //!
 //! What the demo tier can and cannot prove: the server is honest about the protocol (revisions,
 //! paging, 410, bookmarks, watch fan-out, faults), so demo-tier tests prove ktui's list-watch
@@ -23,13 +25,18 @@
 //! same set-based selector (`in`, `notin`, `!key`); only unit tests check those semantics.
 
 pub mod api;
+pub mod apierr;
+pub mod authz;
 mod batch;
 pub mod cli;
+pub mod defaults;
+pub mod delete;
 pub mod discovery;
 pub mod events;
 pub mod faults;
 pub mod http;
 pub mod kinds;
+pub mod labels;
 mod life;
 mod loggen;
 pub mod logs;
@@ -37,15 +44,21 @@ pub mod logtext;
 pub mod matching;
 mod multi;
 pub mod objects;
+pub mod patch;
+pub mod pdb;
 pub mod pods;
+pub mod protobuf;
 pub mod reply;
 pub mod scale;
 pub mod scenario;
 mod setup;
 pub mod store;
+pub mod subres;
 pub mod table;
 pub mod token;
 pub mod watch;
+pub mod write;
+pub mod writes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -188,13 +201,19 @@ impl DemoServer {
         self.cancel.cancel();
     }
 
-    /// A kubeconfig for this server: `http://` (no TLS) and a dummy token.
+    /// A kubeconfig for this server: `http://` (no TLS); context `ktui-demo` (current, the
+    /// admin, who may do everything) and context `ktui-demo-viewer` (user `viewer`: get, list,
+    /// watch and pods/log only; see [`authz`]).
     pub fn kubeconfig_yaml(&self) -> String {
         format!(
             "apiVersion: v1\nkind: Config\nclusters:\n- name: ktui-demo\n  cluster:\n    server: {}\n\
              contexts:\n- name: ktui-demo\n  context:\n    cluster: ktui-demo\n    user: ktui-demo\n    namespace: default\n\
-             current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: ktui-demo-token\npreferences: {{}}\n",
-            self.url()
+             - name: ktui-demo-viewer\n  context:\n    cluster: ktui-demo\n    user: ktui-demo-viewer\n    namespace: default\n\
+             current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: {}\n\
+             - name: ktui-demo-viewer\n  user:\n    token: {}\npreferences: {{}}\n",
+            self.url(),
+            authz::ADMIN_TOKEN,
+            authz::VIEWER_TOKEN
         )
     }
 }

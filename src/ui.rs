@@ -4,6 +4,7 @@
 //! what only the loop can read (the informer pool's rows) is passed in.
 
 mod api_resources;
+mod cells;
 mod containers;
 mod contexts;
 mod dialog;
@@ -49,6 +50,12 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
     usize::from(rows)
 }
 
+/// How far the detail overlay can scroll on a screen of `area` at `now` (the loop stores it
+/// in `screens.detail_max` before each draw, as it does the page size).
+pub fn detail_max(area: Rect, state: &UiState, now: UnixSecs) -> u16 {
+    cells::max_scroll(area, state, now, &Theme::new(&state.settings.theme))
+}
+
 /// Draws one frame of `state` at `now`; `informers` are the rows of `:informers` (the loop
 /// reads them from the pool; empty unless that view is on top).
 pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: UnixSecs) {
@@ -70,16 +77,12 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     if state.screens.help {
         help::draw(f, f.area(), state, &theme);
     }
+    cells::draw(f, f.area(), state, now, &theme);
     if let Some(d) = &state.screens.drain {
         dialog::drain(f, f.area(), d, &theme);
     }
     if let Some(d) = &state.screens.dialog {
         dialog::draw(f, f.area(), d, &theme);
-    }
-    if let (Some(row), Some(l)) = (&state.screens.detail, state.top_list()) {
-        let spec = crate::table::spec(&l.key.kind);
-        let headers: Vec<&str> = spec.columns.iter().map(|c| c.header.as_ref()).collect();
-        timeline::detail(f, f.area(), row, &headers, now, &theme);
     }
 }
 
@@ -136,14 +139,31 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     }
 }
 
+/// The prompt's text with its cursor: the char under it reversed, or `█` after the end.
+fn edited(text: &str, cursor: Option<usize>) -> Vec<Span<'static>> {
+    let at = cursor.unwrap_or(usize::MAX);
+    let split = text.char_indices().nth(at).map(|(b, _)| b);
+    match split {
+        None => vec![Span::raw(text.to_owned()), Span::raw("█")],
+        Some(b) => {
+            let under = text[b..].chars().next().map_or(1, char::len_utf8);
+            vec![
+                Span::raw(text[..b].to_owned()),
+                Span::styled(
+                    text[b..b + under].to_owned(),
+                    ratatui::style::Style::default().add_modifier(ratatui::style::Modifier::REVERSED),
+                ),
+                Span::raw(text[b + under..].to_owned()),
+            ]
+        }
+    }
+}
+
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     let line = match &state.screens.prompt {
         Some(Prompt::Command(s)) => {
-            let mut spans = vec![
-                Span::styled(":", theme.label),
-                Span::raw(s.clone()),
-                Span::raw("█"),
-            ];
+            let mut spans = vec![Span::styled(":", theme.label)];
+            spans.extend(edited(s, state.screens.prompt_cursor));
             // `tab` completion's candidates, after what is typed.
             if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
@@ -151,11 +171,8 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             Line::from(spans)
         }
         Some(Prompt::Filter(s)) => {
-            let mut spans = vec![
-                Span::styled("/", theme.label),
-                Span::raw(s.clone()),
-                Span::raw("█"),
-            ];
+            let mut spans = vec![Span::styled("/", theme.label)];
+            spans.extend(edited(s, state.screens.prompt_cursor));
             // The YAML search says when nothing matches.
             if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));

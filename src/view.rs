@@ -7,10 +7,13 @@
 //! call [`ViewCache::view`] each frame with the current snapshot, draw `rows[offset..]`, and
 //! call [`highlight`] with [`display_name`] for the visible rows only.
 
+pub mod columns;
+pub mod cut;
 pub mod event_terms;
 pub mod log_lines;
 pub mod query;
 pub mod selector;
+pub mod terms;
 
 mod cache;
 mod compute;

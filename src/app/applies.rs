@@ -66,13 +66,23 @@ impl UiState {
             }
             (Favourite(_), None) => false,
             (Reveal, None) => yaml.is_some_and(|y| !y.describe && y.key.kind == BuiltinKind::Secret),
-            (ToggleManaged, None) => yaml.is_some_and(|y| !y.describe),
+            (ToggleManaged, None) => yaml.is_some_and(|y| !y.describe || y.history.is_some()),
+            (History | Blame, Some(l)) => !l.is_timeline() && has_row(l),
+            (History, None) => yaml.is_some_and(|y| y.history.is_none()),
+            (Blame, None) => yaml.is_some_and(|y| !y.blame),
+            (MarkRevision, None) => {
+                yaml.is_some_and(|y| y.history.as_ref().is_some_and(|h| h.diff.is_none()))
+            }
+            (MarkRevision, Some(_)) => false,
             (FilterMode, None) => matches!(self.top(), Screen::Yaml(_) | Screen::ApiResources { .. }),
             (Save | NextMatch, None) => yaml.is_some(),
             (Reveal | ToggleManaged | Save | NextMatch, Some(_)) => false,
             (Yaml, None) => false,
             (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline() && has_row(l),
-            (Enter, None) => matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. }),
+            (Enter, None) => {
+                matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. })
+                    || yaml.is_some_and(|y| y.history.as_ref().is_some_and(|h| h.diff.is_none()))
+            }
             // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
             (Enter, Some(l)) => {
                 l.is_timeline()
@@ -82,6 +92,8 @@ impl UiState {
             }
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
+            (ScrollLeft | ScrollRight, l) => l.is_some(),
+            (Cells, l) => l.is_some_and(has_row),
             _ => true,
         }
     }

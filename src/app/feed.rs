@@ -50,6 +50,8 @@ pub struct ObjectFeed {
     pub key: ResourceKey,
     /// The latest view; read with `load_full`.
     pub view: Arc<ArcSwap<ObjectView>>,
+    /// The context's revision history (the history view reads it); `None` when off.
+    pub history: Option<Arc<crate::kube::history::History>>,
 }
 
 impl ObjectFeed {
@@ -58,6 +60,7 @@ impl ObjectFeed {
         ObjectFeed {
             key: watch.key.clone(),
             view: watch.view.clone(),
+            history: None,
         }
     }
 
@@ -66,6 +69,7 @@ impl ObjectFeed {
         ObjectFeed {
             key,
             view: Arc::new(ArcSwap::from_pointee(view)),
+            history: None,
         }
     }
 }

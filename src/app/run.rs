@@ -18,9 +18,10 @@ use crate::config::Config;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::{self, ClusterInfo};
 use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
+use crate::kube::history::{History, HistoryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
-use crate::kube::object::{watch_object, ObjectWatch};
+use crate::kube::object::{watch_object_recorded, ObjectWatch};
 use crate::kube::pool::{InformerPool, Subscription};
 use crate::kube::registry::Registry;
 use crate::kube::store::StoreChanged;
@@ -105,6 +106,8 @@ struct Wiring<'a> {
     informer_config: InformerConfig,
     /// The connection attempt in force; results of older ones are dropped.
     generation: u64,
+    /// Its client build while under way (aborted by a context switch).
+    connecting: Option<tokio::task::AbortHandle>,
     session: Option<Session>,
     /// Repaint the whole terminal at the next draw.
     clear: bool,
@@ -114,6 +117,10 @@ struct Wiring<'a> {
     handovers: VecDeque<Box<super::handover::Handover>>,
     /// Events that arrived while the terminal was lent, handled before new ones.
     backlog: VecDeque<Event>,
+    /// `[history]` bounds.
+    history_config: HistoryConfig,
+    /// Each context's revision history, by context name.
+    histories: HashMap<String, Arc<History>>,
 }
 
 /// Grace period before an unused informer stops.
@@ -135,16 +142,27 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         net: net.clone(),
         informer_config: InformerConfig {
             timeline: config.timeline(),
+            bookmark_interval: config.watch.bookmark_interval.0,
+            stale_intervals: config.watch.stale_intervals,
             ..InformerConfig::default()
         },
         generation: 1,
+        connecting: None,
         session: None,
         clear: false,
         drain: None,
         handovers: VecDeque::new(),
         backlog: VecDeque::new(),
+        history_config: config.history(),
+        histories: HashMap::new(),
     };
-    spawn_connect(&cli, cli.context.clone(), w.generation, tx.clone(), &net);
+    w.connecting = Some(spawn_connect(
+        &cli,
+        cli.context.clone(),
+        w.generation,
+        tx.clone(),
+        &net,
+    ));
     let (mut state, first) = initial_state(&cli, &config);
     let mut configured_for = state.conn.context.clone();
     let frame = config.ui.max_fps.frame();
@@ -173,6 +191,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if Instant::now() >= due {
                 let size = guard.terminal.size()?;
                 state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
+                let at = jiff::Timestamp::now().as_second();
+                state.screens.detail_max = crate::ui::detail_max(size.into(), &state, at);
                 super::refresh_top::refresh_top(&mut state);
                 // The RBAC gate asks, in the background, about what this view could offer.
                 let asks = super::access::wanted(&mut state, std::time::Instant::now());
@@ -312,6 +332,7 @@ impl Wiring<'_> {
             Event::Connected(g, _) if g != generation => (false, Vec::new()),
             Event::Connected(_, Ok((client, info))) => {
                 self.start_session(client);
+                self.record_history(state.conn.context.clone());
                 (true, connected(state, info))
             }
             Event::Discovered(g, registry) if g == generation => {
@@ -323,6 +344,19 @@ impl Wiring<'_> {
                 (true, Vec::new())
             }
         }
+    }
+
+    /// Makes the new session's pool record into its context's history (kept across context
+    /// switches, so switching back finds it; `[history]` bounds each one).
+    fn record_history(&mut self, context: Option<String>) {
+        let config = self.history_config;
+        let Some(s) = self.session.as_mut() else { return };
+        let history = self
+            .histories
+            .entry(context.unwrap_or_default())
+            .or_insert_with(|| History::new(config, jiff::Timestamp::now().as_second()))
+            .clone();
+        s.pool = s.pool.clone().record_into(history);
     }
 
     /// Starts the informer pool and the discovery task of a new client.
@@ -371,8 +405,20 @@ impl Wiring<'_> {
                 Effect::WatchObject(id, key, name) => {
                     let Some(s) = &mut self.session else { continue };
                     let client = s.pool.client().clone();
-                    let watch = watch_object(s.pool.runtime(), client, key, &name, self.store_tx.clone());
-                    if state.attach(id, Feed::Object(ObjectFeed::of(&watch))) {
+                    let history = s.pool.history().cloned();
+                    let watch = watch_object_recorded(
+                        s.pool.runtime(),
+                        client,
+                        key,
+                        &name,
+                        self.store_tx.clone(),
+                        history.clone(),
+                    );
+                    let feed = ObjectFeed {
+                        history,
+                        ..ObjectFeed::of(&watch)
+                    };
+                    if state.attach(id, Feed::Object(feed)) {
                         s.feeds.entry(id).or_default().watch = Some(watch);
                     }
                 }
@@ -388,15 +434,18 @@ impl Wiring<'_> {
                     if let Some(task) = self.drain.take() {
                         task.abort();
                     }
+                    if let Some(attempt) = self.connecting.take() {
+                        attempt.abort();
+                    }
                     self.generation += 1;
                     queue.extend(state.reset_for_context(&context));
-                    spawn_connect(
+                    self.connecting = Some(spawn_connect(
                         self.cli,
                         Some(context),
                         self.generation,
                         self.tx.clone(),
                         &self.net,
-                    );
+                    ));
                 }
                 Effect::Save(id) => super::save::save(state, id),
                 Effect::Rediscover => {

@@ -19,7 +19,7 @@ pub fn save(state: &mut UiState, id: ViewId) {
     let Some((_, Screen::Yaml(y))) = state.views().find(|(i, _)| *i == id) else {
         return;
     };
-    if y.lines.is_empty() {
+    if y.lines.is_empty() || y.history.as_ref().is_some_and(|h| h.is_empty()) {
         state.screens.message = Some("nothing to save yet".into());
         return;
     }
@@ -29,7 +29,11 @@ pub fn save(state: &mut UiState, id: ViewId) {
         .into_iter()
         .flatten()
         .collect();
-    let path = saved_path(&parts, y.describe);
+    let path = match (&y.history, y.blame) {
+        (Some(_), _) => saved_path_ext(&parts, "history.txt"),
+        (None, true) => saved_path_ext(&parts, "blame.txt"),
+        (None, false) => saved_path(&parts, y.describe),
+    };
     let masked = y.reveal && !y.describe && y.key.kind == BuiltinKind::Secret;
     let text = y.save_text();
     match write_private(&path, &text) {
@@ -74,8 +78,12 @@ pub(super) fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// `<state dir>/saved/<parts joined by _>.yaml` (or `.describe.txt`), each part file-safe.
 pub fn saved_path(parts: &[&str], describe: bool) -> PathBuf {
+    saved_path_ext(parts, if describe { "describe.txt" } else { "yaml" })
+}
+
+/// `<state dir>/saved/<parts joined by _>.<ext>`, each part file-safe.
+pub fn saved_path_ext(parts: &[&str], ext: &str) -> PathBuf {
     let stem: Vec<String> = parts.iter().map(|p| file_safe(p)).collect();
-    let ext = if describe { "describe.txt" } else { "yaml" };
     crate::logging::state_dir()
         .join("saved")
         .join(format!("{}.{ext}", stem.join("_")))

@@ -97,6 +97,9 @@ pub struct ListState {
     pub target: Option<ObjKey>,
     /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
     pub marks: super::marks::Marks,
+    /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
+    /// out the rest (see `view::columns::fit`, which clamps it).
+    pub hscroll: usize,
 }
 
 impl ListState {
@@ -122,6 +125,7 @@ impl ListState {
             new_above: 0,
             target: None,
             marks: Default::default(),
+            hscroll: 0,
         }
     }
 
@@ -246,6 +250,14 @@ pub struct Screens {
     pub drain: Option<super::drain_view::DrainState>,
     /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
     pub edit: Option<super::edit::EditSession>,
+    /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
+    pub detail_scroll: u16,
+    /// The furthest `detail_scroll` can go, from the layout before each draw
+    /// (`ui::detail_max`).
+    pub detail_max: u16,
+    /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
+    /// opens). See `app::prompt_edit`.
+    pub prompt_cursor: Option<usize>,
 }
 
 /// The whole UI state.
@@ -301,6 +313,9 @@ impl UiState {
                 prompt: None,
                 help: false,
                 detail: None,
+                detail_scroll: 0,
+                detail_max: 0,
+                prompt_cursor: None,
                 message: None,
                 info: false,
                 pending: Vec::new(),

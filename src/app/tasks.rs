@@ -11,20 +11,21 @@ use crate::terminal::EventReader;
 use super::run::{Event, CONNECT_TIMEOUT};
 
 /// Reads the kubeconfig and builds the client of `context` on `net`; sends
-/// [`Event::Kubeconfig`] then [`Event::Connected`] tagged with `generation`.
+/// [`Event::Kubeconfig`] then [`Event::Connected`] tagged with `generation`. Aborting the
+/// returned handle (a context switch) drops the attempt, which kills an exec auth plugin
+/// still running for it.
 pub(super) fn spawn_connect(
     cli: &Cli,
     context: Option<String>,
     generation: u64,
     tx: UnboundedSender<Event>,
     net: &tokio::runtime::Handle,
-) {
+) -> tokio::task::AbortHandle {
     let opts = ConnectOptions {
         kubeconfig: cli.kubeconfig.clone(),
         context,
     };
-    let runtime = net.clone();
-    net.spawn(async move {
+    let task = net.spawn(async move {
         // Read here, off the UI task: KUBECONFIG may name slow files.
         if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
             let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
@@ -35,24 +36,20 @@ pub(super) fn spawn_connect(
                 context,
             });
         }
-        // An exec auth plugin runs synchronously inside kube and may block its worker
-        // thread: the deadline is kept by this separate task, on another worker.
-        let job = runtime.spawn(async move { client::connect(&opts).await });
-        let abort = job.abort_handle();
-        let res = match tokio::time::timeout(CONNECT_TIMEOUT, job).await {
-            Ok(Ok(Ok(ok))) => Ok(ok),
-            Ok(Ok(Err(e))) => Err(format!("{e:#}")),
-            Ok(Err(e)) => Err(format!("building the client failed: {e}")),
-            Err(_) => {
-                abort.abort();
-                Err(format!(
-                    "building the client took over {}s (is an exec auth plugin waiting for input?)",
-                    CONNECT_TIMEOUT.as_secs()
-                ))
-            }
+        // Exec plugins run as child processes awaited asynchronously and kube's synchronous
+        // build runs on a blocking thread (`client::connect`), so no worker thread is held
+        // and this deadline always fires.
+        let res = match tokio::time::timeout(CONNECT_TIMEOUT, client::connect(&opts)).await {
+            Ok(Ok(ok)) => Ok(ok),
+            Ok(Err(e)) => Err(format!("{e:#}")),
+            Err(_) => Err(format!(
+                "building the client took over {}s",
+                CONNECT_TIMEOUT.as_secs()
+            )),
         };
         let _ = tx.send(Event::Connected(generation, res));
     });
+    task.abort_handle()
 }
 
 /// Forwards terminal events; [`Event::TermGone`] when the terminal cannot be read. The

@@ -47,8 +47,7 @@ fn apply(state: &mut UiState, action: Action) {
         state.screens.help = false;
         return;
     }
-    if state.screens.detail.is_some() && !matches!(action, Action::Quit | Action::Redraw) {
-        state.screens.detail = None;
+    if state.screens.detail.is_some() && super::cells::overlay_key(state, action) {
         return;
     }
     if let Some(prompt) = state.screens.prompt.clone() {
@@ -57,10 +56,14 @@ fn apply(state: &mut UiState, action: Action) {
     if !state.applies(action) {
         return;
     }
+    if matches!(action, Action::CommandMode | Action::FilterMode) {
+        // A prompt opens with the cursor at the end of its text.
+        state.screens.prompt_cursor = None;
+    }
     if super::actions::handle(state, action) {
         return;
     }
-    if super::yaml_update::handle(state, action) {
+    if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
         return;
     }
     if super::logs_update::handle(state, action) || super::containers::handle(state, action) {
@@ -107,12 +110,24 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
         Action::Logs => super::logs_update::open_from_list(state),
+        Action::History => super::history_keys::open(state, false),
+        Action::Blame => super::history_keys::open(state, true),
+        Action::MarkRevision => {}
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
         | Action::LogWindow(_)
         | Action::LogSearch
         | Action::PrevMatch => {}
+        Action::ScrollLeft | Action::ScrollRight | Action::Cells => super::cells::handle(state, action),
+        Action::CursorLeft
+        | Action::CursorRight
+        | Action::CursorHome
+        | Action::CursorEnd
+        | Action::WordLeft
+        | Action::WordRight
+        | Action::KillWord
+        | Action::KillToStart => {}
         Action::Submit
         | Action::Cancel
         | Action::Backspace
@@ -143,10 +158,19 @@ fn apply(state: &mut UiState, action: Action) {
 fn typed(state: &mut UiState, c: char) {
     state.screens.message = None;
     state.screens.info = false;
-    match &mut state.screens.prompt {
-        Some(Prompt::Command(s)) => s.push(c),
+    let screens = &mut state.screens;
+    match &mut screens.prompt {
+        Some(Prompt::Command(s)) => super::prompt_edit::Line {
+            text: s,
+            cursor: &mut screens.prompt_cursor,
+        }
+        .insert(c),
         Some(Prompt::Filter(s)) => {
-            s.push(c);
+            super::prompt_edit::Line {
+                text: s,
+                cursor: &mut screens.prompt_cursor,
+            }
+            .insert(c);
             let text = s.clone();
             set_filter(state, text);
         }
@@ -159,6 +183,12 @@ fn typed(state: &mut UiState, c: char) {
 }
 
 fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
+    if edit_prompt(state, action) {
+        return;
+    }
+    if matches!(action, Action::Submit | Action::Cancel) {
+        state.screens.prompt_cursor = None;
+    }
     match (prompt, action) {
         (_, Action::Quit) => state.emit(Effect::Quit(0)),
         (Prompt::Command(text), Action::Submit) => {
@@ -175,19 +205,36 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
             state.screens.prompt = None;
             set_filter(state, String::new());
         }
-        (Prompt::Command(mut s), Action::Backspace) => {
-            s.pop();
-            state.screens.prompt = Some(Prompt::Command(s));
-        }
-        (Prompt::Filter(mut s), Action::Backspace) => {
-            s.pop();
-            state.screens.prompt = Some(Prompt::Filter(s.clone()));
-            set_filter(state, s);
-        }
         (Prompt::Command(s), Action::Complete) => {
+            state.screens.prompt_cursor = None;
             state.screens.prompt = Some(Prompt::Command(super::command::complete(state, &s)));
         }
         _ => {}
+    }
+}
+
+/// A line-editing key in the `:` or `/` prompt (see `prompt_edit`); a changed filter is
+/// applied at once. Returns whether the action was one.
+fn edit_prompt(state: &mut UiState, action: Action) -> bool {
+    let screens = &mut state.screens;
+    let (text, filter) = match &mut screens.prompt {
+        Some(Prompt::Command(s)) => (s, false),
+        Some(Prompt::Filter(s)) => (s, true),
+        _ => return false,
+    };
+    let mut line = super::prompt_edit::Line {
+        text,
+        cursor: &mut screens.prompt_cursor,
+    };
+    match line.apply(action) {
+        None => false,
+        Some(changed) => {
+            if changed && filter {
+                let t = line.text.clone();
+                set_filter(state, t);
+            }
+            true
+        }
     }
 }
 
@@ -415,3 +462,7 @@ fn clamp_move(cur: usize, delta: i64, len: usize) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "update/prompt_tests.rs"]
+mod prompt_tests;

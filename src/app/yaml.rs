@@ -37,6 +37,10 @@ pub struct DetailState {
     /// A fixed clock (unix seconds) for describe's ages instead of the wall clock (screen
     /// tests).
     pub clock: Option<i64>,
+    /// Show the revision history instead (`h`, see `app::history`).
+    pub history: Option<Box<super::history::HistoryState>>,
+    /// Show the YAML annotated by field manager (`b`, see `detail::blame`).
+    pub blame: bool,
 }
 
 impl DetailState {
@@ -56,6 +60,8 @@ impl DetailState {
             describe: false,
             events: None,
             clock: None,
+            history: None,
+            blame: false,
         }
     }
 
@@ -70,13 +76,23 @@ impl DetailState {
         let Some(w) = &self.watch else { return };
         let view = w.view.load_full();
         self.deleted = view.deleted;
+        if let Some(h) = &mut self.history {
+            let id = super::history::object_id(&self.key, &self.name);
+            h.refresh(w.history.as_deref(), &id, &mut self.lines);
+            self.rendered = None;
+            return;
+        }
         let stamp = (view.rev, self.show_managed, self.reveal);
-        // Describe shows ages, so it is re-rendered every time (one object: cheap).
-        if self.rendered == Some(stamp) && !self.describe {
+        // Describe and blame show ages, so they are re-rendered every time (one object: cheap).
+        if self.rendered == Some(stamp) && !self.describe && !self.blame {
             return;
         }
         self.rendered = Some(stamp);
         self.lines = match &view.object {
+            Some(obj) if self.blame => {
+                let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
+                crate::detail::blame::lines(obj, &self.key.kind, now)
+            }
             Some(obj) if self.describe => {
                 let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
                 let mut lines = describe::describe(obj, &self.key.kind, now);
@@ -106,9 +122,14 @@ impl DetailState {
     /// YAML), `managedFields` as toggled, Secret values always masked even when revealed on
     /// screen; or the describe text as shown.
     pub fn save_text(&self) -> String {
+        if let Some(h) = &self.history {
+            return h.save_text();
+        }
         let object = self.watch.as_ref().and_then(|w| w.view.load().object.clone());
         match object {
-            Some(obj) if !self.describe => yaml_text(&obj, &self.key.kind, self.show_managed, false),
+            Some(obj) if !self.describe && !self.blame => {
+                yaml_text(&obj, &self.key.kind, self.show_managed, false)
+            }
             _ => {
                 let mut t = self.lines.join("\n");
                 t.push('\n');

@@ -7,7 +7,16 @@
 mod emit;
 #[cfg(test)]
 mod emit_tests;
+mod paths;
 mod scalar;
+
+pub use paths::line_paths;
+
+/// `v` as YAML text (kubectl's layout), unsanitized: for callers that lay out parts of an
+/// object themselves (the diff view).
+pub fn to_yaml_text(v: &Value) -> String {
+    emit::to_yaml(v)
+}
 
 use std::sync::Arc;
 

@@ -114,11 +114,40 @@ pub enum Action {
     /// Edit the object in `$KUBE_EDITOR`/`$EDITOR`; saving replaces it (guarded by its
     /// resourceVersion).
     Edit,
+    /// Open the revision history of the selected object (list row, YAML or describe view).
+    History,
+    /// Show the object's YAML with each line annotated by the field manager that last set
+    /// it (`metadata.managedFields`).
+    Blame,
+    /// History view: mark or unmark the selected revision (two marks: `enter` diffs them).
+    MarkRevision,
+    /// List: scroll the columns left (show the ones scrolled off on the left).
+    ScrollLeft,
+    /// List: scroll the columns right (skip the first unpinned column).
+    ScrollRight,
+    /// List: show every cell of the selected row in full, in a scrollable pane.
+    Cells,
+    /// Prompt: cursor one character left.
+    CursorLeft,
+    /// Prompt: cursor one character right.
+    CursorRight,
+    /// Prompt: cursor to the start of the line.
+    CursorHome,
+    /// Prompt: cursor to the end of the line.
+    CursorEnd,
+    /// Prompt: cursor to the start of the previous word.
+    WordLeft,
+    /// Prompt: cursor past the end of the next word.
+    WordRight,
+    /// Prompt: delete the word before the cursor.
+    KillWord,
+    /// Prompt: delete from the start of the line to the cursor.
+    KillToStart,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 68] = [
+    pub const ALL: [(Action, &'static str); 82] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -187,6 +216,20 @@ impl Action {
         (Action::Suspend, "suspend"),
         (Action::Rollback, "rollback"),
         (Action::Edit, "edit"),
+        (Action::History, "history"),
+        (Action::Blame, "blame"),
+        (Action::MarkRevision, "mark_revision"),
+        (Action::ScrollLeft, "scroll_left"),
+        (Action::ScrollRight, "scroll_right"),
+        (Action::Cells, "cells"),
+        (Action::CursorLeft, "cursor_left"),
+        (Action::CursorRight, "cursor_right"),
+        (Action::CursorHome, "cursor_home"),
+        (Action::CursorEnd, "cursor_end"),
+        (Action::WordLeft, "word_left"),
+        (Action::WordRight, "word_right"),
+        (Action::KillWord, "kill_word"),
+        (Action::KillToStart, "kill_to_start"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -246,6 +289,16 @@ impl Action {
             | Action::Suspend
             | Action::Rollback
             | Action::Edit => true,
+            Action::History | Action::Blame | Action::MarkRevision => false,
+            Action::ScrollLeft | Action::ScrollRight | Action::Cells => false,
+            Action::CursorLeft
+            | Action::CursorRight
+            | Action::CursorHome
+            | Action::CursorEnd
+            | Action::WordLeft
+            | Action::WordRight
+            | Action::KillWord
+            | Action::KillToStart => false,
         }
     }
 

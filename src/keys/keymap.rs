@@ -34,7 +34,7 @@ impl KeyPress {
         }
         KeyPress {
             code,
-            mods: ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT),
+            mods: ev.modifiers & kept_mods(code),
         }
     }
 
@@ -80,7 +80,25 @@ impl KeyPress {
             }
             other => return Err(format!("unknown key {other:?}")),
         };
-        Ok(KeyPress { code, mods })
+        if shift {
+            mods |= KeyModifiers::SHIFT;
+        }
+        Ok(KeyPress {
+            code,
+            mods: mods & kept_mods(code),
+        })
+    }
+}
+
+/// The modifiers a key keeps: ctrl and alt, plus shift on the arrows and paging keys
+/// (`shift-left` scrolls columns); on characters shift is in the character itself.
+fn kept_mods(code: KeyCode) -> KeyModifiers {
+    let base = KeyModifiers::CONTROL | KeyModifiers::ALT;
+    match code {
+        KeyCode::Left | KeyCode::Right | KeyCode::Up | KeyCode::Down | KeyCode::Home | KeyCode::End => {
+            base | KeyModifiers::SHIFT
+        }
+        _ => base,
     }
 }
 
@@ -249,5 +267,24 @@ impl Binding {
             run,
             desc: desc.to_owned(),
         })
+    }
+}
+
+#[cfg(test)]
+mod shift_tests {
+    use super::*;
+    use crossterm::event::KeyEvent;
+
+    #[test]
+    fn shift_arrows_are_their_own_keys_and_shift_letters_are_upper_case() {
+        let parsed = KeyPress::parse("shift-left").unwrap();
+        let typed = KeyPress::from_event(KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
+        assert_eq!(parsed, typed);
+        assert_ne!(typed, KeyPress::parse("left").unwrap());
+        let g = KeyPress::from_event(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::SHIFT));
+        assert_eq!(g, KeyPress::parse("G").unwrap());
+        assert_eq!(g, KeyPress::parse("shift-g").unwrap());
+        let backtab = KeyPress::from_event(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+        assert_eq!(backtab, KeyPress::parse("backtab").unwrap());
     }
 }

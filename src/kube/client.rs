@@ -1,13 +1,24 @@
 //! Builds the API client from kubeconfig files, the way kubectl does (KUBECONFIG with several
 //! files merged, `--kubeconfig`, `--context`, the context's namespace), hardened for a TUI:
-//! exec auth plugins never get the terminal, kube's own retries are off, and the whole build
-//! is bounded by a timeout. Must not log credentials.
+//! exec auth plugins are run by ktui itself (`exec_plugin`: no terminal, a deadline, killed
+//! as a group) instead of by kube, the rest of the build runs on a blocking thread, and
+//! kube's own retries are off. Must not log credentials.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use anyhow::{anyhow, Context as _, Result};
-use kube::config::{ExecInteractiveMode, KubeConfigOptions, Kubeconfig};
+use base64::Engine as _;
+use kube::config::{ExecAuthCluster, ExecConfig, ExecInteractiveMode, KubeConfigOptions, Kubeconfig};
+
+use super::exec_auth::{ExecAuth, ExecAuthLayer};
+use super::exec_plugin;
+
+/// Deadline of one exec credential plugin run (shorter than the app's connect deadline, so
+/// the plugin's own error is what the user reads).
+pub const EXEC_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What the user asked for on the command line.
 #[derive(Debug, Clone, Default)]
@@ -41,9 +52,12 @@ pub fn load_kubeconfig(path: Option<&Path>) -> Result<Kubeconfig> {
     }
 }
 
-/// Resolves the context and builds a client for it. Exec plugins are forced non-interactive
-/// (their stderr is captured, never drawn over the UI), kube's default retry is disabled
-/// (the informers own retrying), and a connect timeout of 10 s is set.
+/// Resolves the context and builds a client for it. An exec plugin of the context's user is
+/// run here by [`exec_plugin::run`] (bounded by [`EXEC_TIMEOUT`]); its token is then added
+/// per request by [`ExecAuthLayer`], which runs it again near `expirationTimestamp` or after
+/// a 401, and a client certificate it returns is handed to kube as certificate data. kube's
+/// default retry is disabled (the informers own retrying), the connect timeout is 10 s, and
+/// the synchronous part of kube's build runs on a blocking thread, never on a worker.
 pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo)> {
     let mut kubeconfig = load_kubeconfig(opts.kubeconfig.as_deref())?;
     for named in &mut kubeconfig.auth_infos {
@@ -62,11 +76,13 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
         .find(|c| c.name == context)
         .ok_or_else(|| anyhow!("context {context:?} not found in the kubeconfig"))?;
     let ctx = named.context.clone().unwrap_or_default();
-    let server = kubeconfig
+    let cluster = kubeconfig
         .clusters
         .iter()
         .find(|c| c.name == ctx.cluster)
-        .and_then(|c| c.cluster.as_ref())
+        .and_then(|c| c.cluster.clone());
+    let server = cluster
+        .as_ref()
         .and_then(|c| c.server.clone())
         .unwrap_or_default();
     let info = ClusterInfo {
@@ -79,17 +95,71 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
             .unwrap_or_else(|| "default".into()),
         contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
     };
+    let auth = match take_exec(&mut kubeconfig, ctx.user.as_deref()) {
+        None => None,
+        Some((index, mut exec)) => {
+            if exec.provide_cluster_info {
+                let c = cluster
+                    .as_ref()
+                    .ok_or_else(|| anyhow!("provideClusterInfo without a cluster"))?;
+                exec.cluster =
+                    Some(ExecAuthCluster::try_from(c).context("cluster info for the exec plugin")?);
+            }
+            let status = exec_plugin::run(&exec, EXEC_TIMEOUT).await?;
+            match (&status.client_certificate_data, &status.client_key_data) {
+                (Some(cert), Some(key)) => {
+                    // kube reads these fields base64-encoded, as in a kubeconfig.
+                    let b64 = base64::engine::general_purpose::STANDARD;
+                    if let Some(user) = kubeconfig
+                        .auth_infos
+                        .get_mut(index)
+                        .and_then(|n| n.auth_info.as_mut())
+                    {
+                        user.client_certificate_data = Some(b64.encode(cert));
+                        user.client_key_data = Some(b64.encode(key).into());
+                    }
+                    None
+                }
+                _ => Some(Arc::new(ExecAuth::new(exec, EXEC_TIMEOUT, &status)?)),
+            }
+        }
+    };
     let options = KubeConfigOptions {
         context: Some(context),
         ..KubeConfigOptions::default()
     };
-    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
-        .await
-        .context("building the client configuration")?;
-    config.default_retry = false;
-    config.connect_timeout = Some(Duration::from_secs(10));
-    let client = kube::Client::try_from(config).context("building the client")?;
+    let build = tokio::task::spawn_blocking(move || -> Result<kube::Client> {
+        let rt = tokio::runtime::Handle::current();
+        let mut config = rt
+            .block_on(kube::Config::from_custom_kubeconfig(kubeconfig, &options))
+            .context("building the client configuration")?;
+        config.default_retry = false;
+        config.connect_timeout = Some(Duration::from_secs(10));
+        let builder = kube::client::ClientBuilder::try_from(config).context("building the client")?;
+        Ok(match auth {
+            Some(auth) => builder.with_layer(&ExecAuthLayer(auth)).build(),
+            None => builder.build(),
+        })
+    });
+    let client = build.await.context("building the client")??;
     Ok((client, info))
+}
+
+/// Takes the `exec` section out of the kubeconfig user `user` (returning its index among
+/// `users`), when kube would use it: kube prefers an auth provider, basic auth, a token or a
+/// token file, so then nothing is taken.
+fn take_exec(kubeconfig: &mut Kubeconfig, user: Option<&str>) -> Option<(usize, ExecConfig)> {
+    let user = user?;
+    let index = kubeconfig.auth_infos.iter().position(|n| n.name == user)?;
+    let auth = kubeconfig.auth_infos.get_mut(index)?.auth_info.as_mut()?;
+    let other = auth.auth_provider.is_some()
+        || (auth.username.is_some() && auth.password.is_some())
+        || auth.token.is_some()
+        || auth.token_file.is_some();
+    if other {
+        return None;
+    }
+    auth.exec.take().map(|e| (index, e))
 }
 
 /// Installs rustls' ring crypto provider once per process; harmless if already installed.

@@ -29,6 +29,7 @@ use super::sync::SyncState;
 
 mod config;
 mod page;
+mod wait;
 
 pub use config::InformerConfig;
 use page::Page;
@@ -61,6 +62,16 @@ pub struct Informer {
     /// The server has answered at least once (a complete list, or an HTTP error): from then
     /// on a connection failure reads "reconnecting", before it "unreachable".
     answered: bool,
+    /// Since when the server has said nothing (no event, bookmark or list), once a watch
+    /// went silent past [`InformerConfig::stale_after`]; cleared by the next word.
+    stale: Option<Instant>,
+    /// Watches in a row that went silent; the second one relists.
+    silent_ends: u32,
+    /// 410s in a row without a watch event between them: the first relists at once, later
+    /// ones back off on `gone_backoff` (a server answering every watch with 410 must not
+    /// make the loop relist in a tight loop).
+    gone_streak: u32,
+    gone_backoff: Backoff,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
@@ -78,6 +89,8 @@ enum Phase {
     /// Pausing silently before watching from `resume` again: the server closed the last
     /// watch at once, and must not make the loop spin.
     Pausing { resume: String },
+    /// Backing off before a relist: the server answered 410 again right after a relist.
+    Relisting { after: Duration },
 }
 
 /// How a watch connection ended.
@@ -88,6 +101,8 @@ enum WatchEnd {
     Gone,
     /// Error: retry after backoff from the same resourceVersion.
     Failed(Failure),
+    /// Neither an event nor a bookmark since this instant, for longer than the stale limit.
+    Silent(Instant),
 }
 
 impl Informer {
@@ -99,6 +114,7 @@ impl Informer {
         config: InformerConfig,
     ) -> Self {
         let backoff = Backoff::new(config.backoff_base, config.backoff_cap);
+        let gone_backoff = Backoff::new(config.backoff_base, config.backoff_cap);
         Informer {
             key,
             client,
@@ -107,6 +123,10 @@ impl Informer {
             metadata_only: false,
             backoff,
             answered: false,
+            stale: None,
+            silent_ends: 0,
+            gone_streak: 0,
+            gone_backoff,
         }
     }
 
@@ -141,6 +161,17 @@ impl Informer {
                     Phase::Watching {
                         resource_version: resume,
                     }
+                }
+                Phase::Relisting { after } => {
+                    let state = SyncState::Reconnecting {
+                        attempt: self.gone_streak,
+                        retry_in: after,
+                        error: "resourceVersion too old (410) again".into(),
+                    };
+                    sink.set_state(state);
+                    sink.publish();
+                    sleep(after).await;
+                    Phase::Listing { continue_token: None }
                 }
             };
         }
@@ -193,6 +224,8 @@ impl Informer {
         InformerStats::bump(&self.stats.lists);
         self.answered = true;
         self.backoff.reset();
+        self.stale = None;
+        self.silent_ends = 0;
         Phase::Watching { resource_version: rv }
     }
 
@@ -230,7 +263,30 @@ impl Informer {
                     Phase::Watching { resource_version: rv }
                 }
             }
-            WatchEnd::Gone => Phase::Listing { continue_token: None },
+            WatchEnd::Gone => {
+                self.gone_streak += 1;
+                if self.gone_streak == 1 {
+                    Phase::Listing { continue_token: None }
+                } else {
+                    Phase::Relisting {
+                        after: self.gone_backoff.next_delay(),
+                    }
+                }
+            }
+            WatchEnd::Silent(last_word) => {
+                InformerStats::bump(&self.stats.reconnects);
+                let since = *self.stale.get_or_insert(last_word);
+                tracing::info!(key = %self.key, silent_s = since.elapsed().as_secs(), "watch stale; restarting");
+                sink.set_state(SyncState::Stale { since });
+                sink.publish();
+                self.silent_ends += 1;
+                if self.silent_ends >= 2 {
+                    self.silent_ends = 0;
+                    Phase::Listing { continue_token: None }
+                } else {
+                    Phase::Watching { resource_version: rv }
+                }
+            }
             WatchEnd::Failed(reason) => {
                 InformerStats::bump(&self.stats.reconnects);
                 Phase::Waiting {
@@ -277,7 +333,12 @@ impl Informer {
             Ok(Ok(s)) => s,
         };
         let mut stream = std::pin::pin!(stream);
-        sink.set_state(SyncState::Live);
+        // After a silence, only an event or a bookmark proves the server is back.
+        if self.stale.is_none() {
+            sink.set_state(SyncState::Live);
+        }
+        let stale_after = self.config.stale_after();
+        let mut last_word = Instant::now();
         // The server ends the stream after `server_timeout`; silence well past that means a dead
         // connection (a VPN that dropped without a FIN).
         let idle = Duration::from_secs(u64::from(server_timeout) + 15);
@@ -285,6 +346,10 @@ impl Informer {
             let deadline = sink.flush();
             let item = tokio::select! {
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => continue,
+                _ = sleep_until(last_word + stale_after) => {
+                    sink.publish();
+                    return WatchEnd::Silent(last_word);
+                }
                 item = timeout(idle, stream.next()) => item,
             };
             let event = match item {
@@ -298,6 +363,10 @@ impl Informer {
                 }
                 Ok(Some(Ok(ev))) => ev,
             };
+            if !matches!(event, WatchEvent::Error(_)) {
+                last_word = Instant::now();
+                self.heard(sink);
+            }
             match event {
                 WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
                     let seen = obj.version().map(str::to_owned);
@@ -326,53 +395,23 @@ impl Informer {
         }
     }
 
+    /// The server spoke (an event or a bookmark): a stale watch is live again.
+    fn heard<T, S: Sink<T>>(&mut self, sink: &mut S) {
+        self.silent_ends = 0;
+        if self.stale.take().is_some() {
+            sink.set_state(SyncState::Live);
+        }
+    }
+
     /// A real watch event arrived: counts it, forgets past failures and moves the resume point.
     fn progress<T, S: Sink<T>>(&mut self, sink: &mut S, rv: &mut String, seen: Option<String>) {
         self.backoff.reset();
+        self.gone_streak = 0;
+        self.gone_backoff.reset();
         InformerStats::bump(&self.stats.events);
         if let Some(v) = seen.filter(|v| !v.is_empty()) {
             sink.set_resource_version(&v);
             *rv = v;
         }
-    }
-
-    /// Shows why the loop waits, then sleeps the backoff delay.
-    async fn wait<T, S: Sink<T>>(&mut self, sink: &mut S, failure: Failure) {
-        let mut delay = self.backoff.next_delay();
-        let resource = self.key.kind.plural().to_owned();
-        let cap = self.config.backoff_cap;
-        let state = match failure {
-            Failure::Forbidden(verb) => {
-                // RBAC rarely changes: retry slowly, at the cap, without a spinner.
-                delay = delay.max(cap);
-                SyncState::Forbidden {
-                    verb: verb.to_owned(),
-                    resource,
-                }
-            }
-            Failure::NotFound => {
-                delay = delay.max(cap);
-                SyncState::NotFound
-            }
-            Failure::Rejected(reason) => {
-                delay = delay.max(cap);
-                SyncState::Rejected { reason }
-            }
-            Failure::Unreachable(reason) if !self.answered => SyncState::Unreachable { reason },
-            Failure::Unreachable(error) | Failure::Other(error) => SyncState::Reconnecting {
-                attempt: self.backoff.attempt(),
-                retry_in: delay,
-                error,
-            },
-            Failure::Gone => SyncState::Reconnecting {
-                attempt: self.backoff.attempt(),
-                retry_in: delay,
-                error: "resourceVersion too old (410)".into(),
-            },
-        };
-        tracing::debug!(key = %self.key, ?delay, state = %state, "informer waits");
-        sink.set_state(state);
-        sink.publish();
-        sleep(delay).await;
     }
 }

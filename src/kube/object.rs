@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
+use super::history::History;
 use super::informer::{Informer, InformerConfig};
 use super::key::ResourceKey;
 use super::row::Versioned;
@@ -81,6 +82,22 @@ pub fn watch_object(
     name: &str,
     notify: UnboundedSender<StoreChanged>,
 ) -> ObjectWatch {
+    watch_object_recorded(runtime, client, key, name, notify, None)
+}
+
+/// [`watch_object`], also recording every revision it sees into `history` — the only way
+/// revisions of high-churn kinds (pods, events, leases…) are recorded: while a detail view
+/// of the object is open. For other kinds the list informer has already recorded the same
+/// resourceVersion, and nothing is recorded twice.
+pub fn watch_object_recorded(
+    runtime: &tokio::runtime::Handle,
+    client: kube::Client,
+    key: ResourceKey,
+    name: &str,
+    notify: UnboundedSender<StoreChanged>,
+    history: Option<Arc<History>>,
+) -> ObjectWatch {
+    let resource = key.kind.full_name();
     let key = key.with_fields(&format!("metadata.name={name}"));
     let view = Arc::new(ArcSwap::from_pointee(ObjectView::default()));
     let sink = ObjectSink {
@@ -89,6 +106,8 @@ pub fn watch_object(
         notify,
         current: ObjectView::default(),
         seen: false,
+        history: history.filter(|h| h.enabled()).map(|h| (h, resource)),
+        listing: false,
     };
     let informer = Informer::new(
         key.clone(),
@@ -110,9 +129,23 @@ struct ObjectSink {
     notify: UnboundedSender<StoreChanged>,
     current: ObjectView,
     seen: bool,
+    /// Where to record revisions, and the resource name they are recorded under.
+    history: Option<(Arc<History>, String)>,
+    listing: bool,
 }
 
 impl ObjectSink {
+    fn record(&self, obj: &serde_json::Value) {
+        if let Some((h, resource)) = &self.history {
+            h.observe(
+                resource,
+                obj.clone(),
+                self.listing,
+                jiff::Timestamp::now().as_second(),
+            );
+        }
+    }
+
     fn publish_now(&mut self) {
         self.current.rev += 1;
         self.view.store(Arc::new(self.current.clone()));
@@ -125,14 +158,17 @@ impl ObjectSink {
 impl Sink<RawObject> for ObjectSink {
     fn init(&mut self) {
         self.seen = false;
+        self.listing = true;
         self.current.state = SyncState::Syncing { received: 0 };
     }
     fn init_apply(&mut self, obj: RawObject) {
+        self.record(&obj.0);
         self.seen = true;
         self.current.object = Some(Arc::new(obj.0));
         self.current.deleted = false;
     }
     fn init_done(&mut self, _rv: Option<String>) {
+        self.listing = false;
         if !self.seen {
             self.current.deleted = true;
         }
@@ -140,11 +176,15 @@ impl Sink<RawObject> for ObjectSink {
         self.publish_now();
     }
     fn apply(&mut self, obj: RawObject) {
+        self.record(&obj.0);
         self.current.object = Some(Arc::new(obj.0));
         self.current.deleted = false;
         self.publish_now();
     }
-    fn delete(&mut self, _obj: RawObject) {
+    fn delete(&mut self, obj: RawObject) {
+        if let Some((h, resource)) = &self.history {
+            h.deleted(resource, &obj.0, jiff::Timestamp::now().as_second());
+        }
         self.current.deleted = true;
         self.publish_now();
     }

@@ -162,6 +162,18 @@ impl InformerPool {
         pool
     }
 
+    /// Makes every informer this pool starts from now on record into `history` (the kinds
+    /// `history::recorded_by_lists` names; see `crate::table::decoders`).
+    pub fn record_into(mut self, history: Arc<super::history::History>) -> Self {
+        self.rows.history = Some(history);
+        self
+    }
+
+    /// The history this pool's informers record into, if any.
+    pub fn history(&self) -> Option<&Arc<super::history::History>> {
+        self.rows.history.as_ref()
+    }
+
     /// Subscribes to `key`, starting its informer if none runs. Idempotent: equal keys share
     /// one informer, and a running all-namespaces informer with the same kind and selectors
     /// that has completed a list serves a namespace key (one that is forbidden or failing

@@ -148,11 +148,14 @@ pub struct EventInfo {
     pub expired: bool,
 }
 
-/// Decoding context handed to row builders: the interner shared by one informer pool.
+/// Decoding context handed to row builders: the interner shared by one informer pool, and
+/// the pool's revision history, if it records one.
 #[derive(Debug, Default, Clone)]
 pub struct RowCtx {
     /// Interns namespaces, label keys and values, node names.
     pub interner: Interner,
+    /// Where informers of recorded kinds record every revision (`None`: nothing recorded).
+    pub history: Option<Arc<super::history::History>>,
 }
 
 /// Anything the list-watch loop can decode: it must carry `metadata.resourceVersion` so

@@ -32,6 +32,10 @@ pub enum SyncState {
     /// The server refused the request itself (HTTP 400, e.g. an invalid label selector):
     /// retrying the same request cannot help, so it is retried only slowly.
     Rejected { reason: String },
+    /// The watch has brought neither an event nor a bookmark since `since` (the last word
+    /// from the server), far longer than the bookmark interval: the rows may be old. The
+    /// informer is resuming (then relisting); it stays stale until the server speaks again.
+    Stale { since: tokio::time::Instant },
 }
 
 impl SyncState {
@@ -50,7 +54,19 @@ impl SyncState {
                 | SyncState::NotFound
                 | SyncState::Reconnecting { .. }
                 | SyncState::Rejected { .. }
+                | SyncState::Stale { .. }
         )
+    }
+}
+
+/// `2m`, `1h5m`, `45s`: a silence as the header says it (whole minutes once past one).
+pub fn silence(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m", s / 60),
+        _ if s % 3600 / 60 == 0 => format!("{}h", s / 3600),
+        _ => format!("{}h{}m", s / 3600, s % 3600 / 60),
     }
 }
 
@@ -76,6 +92,13 @@ impl fmt::Display for SyncState {
             SyncState::Unreachable { reason } => write!(f, "unreachable: {reason}"),
             SyncState::NotFound => f.write_str("not found on this server"),
             SyncState::Rejected { reason } => write!(f, "rejected: {reason}"),
+            SyncState::Stale { since } => {
+                write!(
+                    f,
+                    "stale: no word from the server for {}",
+                    silence(since.elapsed())
+                )
+            }
         }
     }
 }
@@ -107,5 +130,18 @@ mod tests {
             .to_string(),
             "forbidden: list pods"
         );
+        assert_eq!(silence(Duration::from_secs(125)), "2m");
+        assert_eq!(silence(Duration::from_secs(45)), "45s");
+        assert_eq!(silence(Duration::from_secs(3900)), "1h5m");
+        assert_eq!(silence(Duration::from_secs(7200)), "2h");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn stale_says_how_long_the_server_was_silent() {
+        let since = tokio::time::Instant::now();
+        tokio::time::advance(Duration::from_secs(121)).await;
+        let s = SyncState::Stale { since };
+        assert_eq!(s.to_string(), "stale: no word from the server for 2m");
+        assert!(s.is_failure() && !s.is_live());
     }
 }

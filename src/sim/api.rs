@@ -1,6 +1,6 @@
 //! Resource handlers of the demo server: LIST (paging, `continue` expiry, selectors), WATCH
-//! (handing over to [`super::watch`]), GET and DELETE of one object. Owns query parsing and
-//! list bodies; must not route or inject faults.
+//! (handing over to [`super::watch`]) and GET of one object (writes are in `write` and
+//! `delete`). Owns query parsing and list bodies; must not route or inject faults.
 
 use std::time::Duration;
 
@@ -230,14 +230,5 @@ pub fn get(state: &ServerState, kind: KindId, ns: Option<&str>, name: &str, tabl
         }
         Some(o) => reply::bytes(StatusCode::OK, "application/json", o.bytes),
         None => reply::not_found(info.plural, info.group, name),
-    }
-}
-
-/// DELETE of one object: answers the object as last stored.
-pub fn delete(state: &ServerState, kind: KindId, ns: Option<&str>, name: &str) -> Response<Body> {
-    let info = &KINDS[kind].info;
-    match state.store.delete(kind, ns.unwrap_or(""), name) {
-        Ok(o) => reply::bytes(StatusCode::OK, "application/json", o.bytes),
-        Err(_) => reply::not_found(info.plural, info.group, name),
     }
 }

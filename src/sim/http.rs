@@ -1,6 +1,8 @@
 //! The demo server's HTTP/1.1 front: accepts loopback connections, applies the request
-//! faults (delay, injected errors), routes Kubernetes API paths to discovery or to the
-//! resource handlers. Must not write to the store except through a client's DELETE.
+//! faults (delay, injected errors), authenticates the bearer token and authorizes the request
+//! (`authz`), routes Kubernetes API paths to discovery, the read handlers (`api`, `watch`,
+//! `logs`) or the write handlers (`write`, `delete`, `subres`). Must not write to the store
+//! itself: writes are the handlers'.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -14,12 +16,18 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use bytes::Bytes;
+use http_body_util::BodyExt;
+
 use super::api;
+use super::apierr::ApiError;
+use super::authz::{Attributes, Identity};
 use super::discovery;
 use super::faults::Faults;
 use super::kinds::{find, KindId, KINDS};
 use super::reply::{self, Body};
 use super::store::Store;
+use super::writes;
 
 /// Tunables of the HTTP layer.
 #[derive(Debug, Clone)]
@@ -68,6 +76,15 @@ pub enum Route {
         ns: Option<String>,
         name: String,
     },
+    /// A subresource of one object (`status`, `scale`, `eviction`, …; `log` is [`Route::PodLog`]).
+    Sub {
+        kind: KindId,
+        ns: Option<String>,
+        name: String,
+        sub: String,
+    },
+    /// `POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews`.
+    SelfSubjectAccessReview,
     NotFound,
     /// `pods/NAME/log` of a namespaced pod.
     PodLog {
@@ -91,11 +108,27 @@ pub fn route(path: &str) -> Route {
         ["api", v, rest @ ..] => resource_route("", v, rest),
         ["apis"] => Route::GroupList,
         ["apis", g] => Route::Group((*g).to_owned()),
+        ["apis", "authorization.k8s.io", "v1", "selfsubjectaccessreviews"] => Route::SelfSubjectAccessReview,
         ["apis", g, v] => Route::Resources((*g).to_owned(), (*v).to_owned()),
         ["apis", g, v, rest @ ..] => resource_route(g, v, rest),
         _ => Route::NotFound,
     }
 }
+
+/// Subresource names the API server has (served or not, they route to [`Route::Sub`]).
+const SUBRESOURCES: &[&str] = &[
+    "status",
+    "scale",
+    "eviction",
+    "binding",
+    "exec",
+    "attach",
+    "portforward",
+    "proxy",
+    "finalize",
+    "ephemeralcontainers",
+    "resize",
+];
 
 fn resource_route(group: &str, version: &str, rest: &[&str]) -> Route {
     let kind_of = |plural: &str, namespaced: bool| {
@@ -121,11 +154,20 @@ fn resource_route(group: &str, version: &str, rest: &[&str]) -> Route {
             Some(kind) if ns.is_none() || KINDS[kind].info.namespaced => Route::Collection { kind, ns },
             _ => Route::NotFound,
         },
-        [plural, name] | [plural, name, "status"] => match find(group, version, plural) {
+        [plural, name] => match find(group, version, plural) {
             Some(kind) if namespaced_ok(kind) => Route::Item {
                 kind,
                 ns,
                 name: (*name).to_owned(),
+            },
+            _ => Route::NotFound,
+        },
+        [plural, name, sub] if SUBRESOURCES.contains(sub) => match find(group, version, plural) {
+            Some(kind) if namespaced_ok(kind) => Route::Sub {
+                kind,
+                ns,
+                name: (*name).to_owned(),
+                sub: (*sub).to_owned(),
             },
             _ => Route::NotFound,
         },
@@ -186,17 +228,40 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         return reply::status(406, "only application/json is served");
     }
     let r = route(&path);
-    if matches!(r, Route::Collection { .. } | Route::Item { .. }) {
+    if matches!(
+        r,
+        Route::Collection { .. } | Route::Item { .. } | Route::Sub { .. }
+    ) {
         if let Some(code) = state.faults.pick_error() {
             return reply::injected(code);
         }
     }
     let method = req.method().clone();
-    let table = super::table::wanted(
+    let header = |h: http::header::HeaderName| {
         req.headers()
-            .get(http::header::ACCEPT)
-            .and_then(|v| v.to_str().ok()),
-    );
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let table = super::table::wanted(header(http::header::ACCEPT).as_deref());
+    let who = Identity::from_header(header(http::header::AUTHORIZATION).as_deref());
+    let ct = header(http::header::CONTENT_TYPE).unwrap_or_default();
+    if let Some(a) = attributes(&method, &r, &query) {
+        if let Err(e) = who.check(&a) {
+            return e.response();
+        }
+    }
+    let body = if matches!(
+        method,
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    ) {
+        match read_body(req.into_body()).await {
+            Ok(b) => b,
+            Err(e) => return e.response(),
+        }
+    } else {
+        Bytes::new()
+    };
     match (method, r) {
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
@@ -212,14 +277,119 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         },
         (Method::GET, Route::Collection { kind, ns }) => api::collection(&state, kind, ns, &query, table),
         (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name, table),
-        (Method::DELETE, Route::Item { kind, ns, name }) => api::delete(&state, kind, ns.as_deref(), &name),
         (Method::GET, Route::PodLog { ns, name }) => super::logs::serve(&state, &ns, &name, &query),
-        (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
-        (m, _) => reply::status(
-            405,
-            &format!("the server does not allow this method on the requested resource ({m})"),
+        (Method::POST, Route::SelfSubjectAccessReview) => review(who, &ct, &body),
+        (m, Route::Collection { kind, ns }) => {
+            writes::collection(&state, &m, kind, ns.as_deref(), &query, &ct, &body)
+        }
+        (m, Route::Item { kind, ns, name }) => writes::item(
+            &state,
+            &m,
+            kind,
+            ns.as_deref().unwrap_or(""),
+            &name,
+            &query,
+            &ct,
+            &body,
         ),
+        (m, Route::Sub { kind, ns, name, sub }) => writes::sub(
+            &state,
+            &m,
+            kind,
+            ns.as_deref().unwrap_or(""),
+            &name,
+            &sub,
+            &query,
+            &ct,
+            &body,
+            table,
+        ),
+        (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
+        (m, _) => ApiError::method_not_allowed(m.as_str()).response(),
     }
+}
+
+/// Largest request body accepted (the API server's limit is 3 MiB).
+const MAX_BODY: usize = 3 * 1024 * 1024;
+
+async fn read_body(body: Incoming) -> Result<Bytes, ApiError> {
+    let limited = http_body_util::Limited::new(body, MAX_BODY);
+    match limited.collect().await {
+        Ok(c) => Ok(c.to_bytes()),
+        Err(_) => Err(ApiError {
+            code: 413,
+            reason: "RequestEntityTooLarge",
+            message: "Request entity too large: limit is 3145728".into(),
+            details: None,
+        }),
+    }
+}
+
+/// The RBAC attributes of a request, `None` for non-resource paths and reviews (which every
+/// authenticated user may use).
+fn attributes(method: &Method, r: &Route, query: &str) -> Option<Attributes> {
+    let watch =
+        form_urlencoded::parse(query.as_bytes()).any(|(k, v)| k == "watch" && (v == "true" || v == "1"));
+    let (kind, ns, name, sub, item) = match r {
+        Route::Collection { kind, ns } => (*kind, ns.clone(), String::new(), String::new(), false),
+        Route::Item { kind, ns, name } => (*kind, ns.clone(), name.clone(), String::new(), true),
+        Route::Sub { kind, ns, name, sub } => (*kind, ns.clone(), name.clone(), sub.clone(), true),
+        Route::PodLog { ns, name } => (
+            super::kinds::id::POD,
+            Some(ns.clone()),
+            name.clone(),
+            "log".into(),
+            true,
+        ),
+        _ => return None,
+    };
+    let verb = match (method, item) {
+        (&Method::GET, false) if watch => "watch",
+        (&Method::GET, false) => "list",
+        (&Method::GET, true) => "get",
+        (&Method::POST, _) => "create",
+        (&Method::PUT, _) => "update",
+        (&Method::PATCH, _) => "patch",
+        (&Method::DELETE, true) => "delete",
+        (&Method::DELETE, false) => "deletecollection",
+        _ => return None,
+    };
+    let info = &KINDS[kind].info;
+    Some(Attributes {
+        verb: verb.into(),
+        group: info.group.into(),
+        resource: info.plural.into(),
+        subresource: sub,
+        name,
+        namespace: ns,
+    })
+}
+
+/// A `SelfSubjectAccessReview` (JSON, or the protobuf generated Go clients send): 201 with
+/// the answer for the caller's identity.
+fn review(who: Identity, ct: &str, body: &[u8]) -> Response<Body> {
+    let spec = if crate::sim::write::media_type(ct) == "application/vnd.kubernetes.protobuf" {
+        let Some((_, kind, raw)) = super::protobuf::envelope(body) else {
+            return ApiError::bad_request("the body of the request was not a protobuf envelope").response();
+        };
+        if kind != "SelfSubjectAccessReview" {
+            return ApiError::bad_request(format!("unexpected kind {kind:?}")).response();
+        }
+        match super::protobuf::self_subject_access_review_spec(raw) {
+            Some(s) => s,
+            None => return ApiError::bad_request("could not decode SelfSubjectAccessReview").response(),
+        }
+    } else {
+        match crate::sim::write::decode_body(ct, body) {
+            Ok(v) => v["spec"].clone(),
+            Err(e) => return e.response(),
+        }
+    };
+    reply::bytes(
+        http::StatusCode::CREATED,
+        "application/json",
+        who.review(&spec).to_string(),
+    )
 }
 
 #[cfg(test)]
@@ -246,7 +416,16 @@ mod tests {
         );
         assert_eq!(
             route("/api/v1/namespaces/a/pods/p/status"),
-            item(id::POD, Some("a"), "p")
+            Route::Sub {
+                kind: id::POD,
+                ns: Some("a".into()),
+                name: "p".into(),
+                sub: "status".into()
+            }
+        );
+        assert_eq!(
+            route("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"),
+            Route::SelfSubjectAccessReview
         );
         assert_eq!(
             route("/api/v1/namespaces/a/pods/p/log"),

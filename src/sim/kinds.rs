@@ -74,7 +74,7 @@ const EVENT_FIELDS: &[&str] = &[
 const ALL: &[&str] = &["all"];
 
 /// Every served kind. Order is the discovery order within a group version.
-pub const KINDS: [SimKind; 21] = [
+pub const KINDS: [SimKind; 22] = [
     builtin(BuiltinKind::Pod, POD_FIELDS, ALL),
     builtin(BuiltinKind::Deployment, &[], ALL),
     builtin(BuiltinKind::ReplicaSet, &[], ALL),
@@ -120,6 +120,19 @@ pub const KINDS: [SimKind; 21] = [
         fields: &[],
         categories: &[],
     },
+    SimKind {
+        info: KindInfo {
+            kind: "PodDisruptionBudget",
+            group: "policy",
+            version: "v1",
+            plural: "poddisruptionbudgets",
+            singular: "poddisruptionbudget",
+            short: &["pdb"],
+            namespaced: true,
+        },
+        fields: &[],
+        categories: &[],
+    },
 ];
 
 /// API group of the demo custom resource.
@@ -149,6 +162,7 @@ pub mod id {
     pub const ENDPOINTSLICE: KindId = 18;
     pub const CRD: KindId = 19;
     pub const GIZMO: KindId = 20;
+    pub const PDB: KindId = 21;
 }
 
 /// The kind served at `group`/`version`/`plural` (`""` group = core).
@@ -185,6 +199,7 @@ mod tests {
         assert_eq!(KINDS[id::POD].info.plural, "pods");
         assert_eq!(KINDS[id::EVENT].info.plural, "events");
         assert_eq!(KINDS[id::GIZMO].info.plural, "gizmos");
+        assert_eq!(KINDS[id::PDB].info.plural, "poddisruptionbudgets");
         assert_eq!(find("apps", "v1", "deployments"), Some(id::DEPLOYMENT));
         assert_eq!(find("", "v1", "deployments"), None);
         for b in BuiltinKind::ALL {
@@ -206,7 +221,8 @@ mod tests {
                 ("networking.k8s.io", "v1"),
                 ("discovery.k8s.io", "v1"),
                 ("apiextensions.k8s.io", "v1"),
-                (GIZMO_GROUP, "v1")
+                (GIZMO_GROUP, "v1"),
+                ("policy", "v1")
             ]
         );
     }

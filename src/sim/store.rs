@@ -73,6 +73,10 @@ pub enum StoreError {
     AlreadyExists(String),
     #[error("invalid object: {0}")]
     Invalid(String),
+    /// The object changed since the revision the writer started from (a compare-and-swap
+    /// lost); the API answers 409 Conflict.
+    #[error("{0}: the object has been modified")]
+    Conflict(String),
 }
 
 /// A watch could not start: `from` is older than the kind's log.
@@ -274,12 +278,15 @@ impl Store {
 
     /// Deletes an object; its DELETED change carries its last state at a new revision.
     pub fn delete(&self, kind: KindId, ns: &str, name: &str) -> Result<Stored, StoreError> {
-        let key = key_of(ns, name);
         let mut t = self.table(kind);
+        self.delete_locked(&mut t, &key_of(ns, name))
+    }
+
+    fn delete_locked(&self, t: &mut Table, key: &str) -> Result<Stored, StoreError> {
         let cur = t
             .objects
-            .remove(&key)
-            .ok_or_else(|| StoreError::NotFound(key.clone()))?;
+            .remove(key)
+            .ok_or_else(|| StoreError::NotFound(key.to_owned()))?;
         let rv = self.revision.fetch_add(1, Ordering::SeqCst) + 1;
         let mut v: Value = serde_json::from_slice(&cur.bytes).unwrap_or(Value::Null);
         if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
@@ -294,7 +301,7 @@ impl Store {
             meta: cur.meta,
         };
         self.record(
-            &mut t,
+            t,
             Change {
                 kind: ChangeType::Deleted,
                 obj: stored.clone(),
@@ -383,6 +390,7 @@ pub fn ago_rfc3339(secs: u64) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+mod cas;
 mod index;
 mod read;
 

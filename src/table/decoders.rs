@@ -7,6 +7,8 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use crate::kube::builtin::BuiltinKind;
+use crate::kube::history::capture::{Captured, Recording};
+use crate::kube::history::{recorded_by_lists, History};
 use crate::kube::informer::{Decoders, Informer};
 use crate::kube::kind::Kind;
 use crate::kube::row::{IntoRow, RowCtx};
@@ -45,8 +47,14 @@ impl Decoders for TableDecoders {
             ),
             Kind::Api(r) => {
                 // Any other kind: decoded generically, cells from its printer columns.
+                let history = recorder(kind, &rows);
                 let sink = StoreWriter::with_builder(publisher, rows, CustomRows::new(r));
-                informer.run::<CustomObj, _>(sink).boxed()
+                match history {
+                    Some(h) => informer
+                        .run::<Captured<CustomObj>, _>(Recording::new(sink, h, &kind.full_name()))
+                        .boxed(),
+                    None => informer.run::<CustomObj, _>(sink).boxed(),
+                }
             }
         }
     }
@@ -65,7 +73,23 @@ pub(super) fn run_builtin<T: IntoRow>(kind: BuiltinKind, start: Start) -> BoxFut
         let sink = TimelineWriter::<T>::new(publisher, rows, bounds);
         informer.run::<T, _>(sink).boxed()
     } else {
+        let history = recorder(&Kind::Builtin(kind), &rows);
         let sink = StoreWriter::with_builder(publisher, rows, ByIntoRow);
-        informer.run::<T, _>(sink).boxed()
+        match history {
+            // A recorded kind: each item is decoded once into JSON, recorded, and its slim
+            // type built from that (see `kube::history::capture`).
+            Some(h) => informer
+                .run::<Captured<T>, _>(Recording::new(sink, h, &Kind::Builtin(kind).full_name()))
+                .boxed(),
+            None => informer.run::<T, _>(sink).boxed(),
+        }
     }
+}
+
+/// The history informers of `kind` record into, if the pool keeps one and the kind is not
+/// high-churn.
+fn recorder(kind: &Kind, rows: &RowCtx) -> Option<std::sync::Arc<History>> {
+    rows.history
+        .clone()
+        .filter(|h| h.enabled() && recorded_by_lists(kind))
 }

@@ -81,7 +81,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     spans.push(Span::styled(format!("  {count}  "), theme.value));
                     let style = match snap.state {
                         SyncState::Live => theme.ok,
-                        SyncState::Syncing { .. } | SyncState::Pending => theme.warn,
+                        SyncState::Syncing { .. } | SyncState::Pending | SyncState::Stale { .. } => {
+                            theme.warn
+                        }
                         _ => theme.error,
                     };
                     if state.settings.icons {
@@ -127,7 +129,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 .map(|w| w.view.load().state.to_string())
                 .unwrap_or_default();
             vec![
-                Span::styled(if y.describe { " describe  " } else { " yaml  " }, theme.value),
+                Span::styled(
+                    match (&y.history, y.blame) {
+                        (Some(_), _) => " history  ",
+                        (None, true) => " blame  ",
+                        (None, false) if y.describe => " describe  ",
+                        (None, false) => " yaml  ",
+                    },
+                    theme.value,
+                ),
                 Span::styled(state, theme.ok),
             ]
         }
@@ -141,6 +151,7 @@ fn icon(state: &SyncState) -> &'static str {
         SyncState::Live => "●",
         SyncState::Pending | SyncState::Syncing { .. } => "◌",
         SyncState::Reconnecting { .. } => "↻",
+        SyncState::Stale { .. } => "◷",
         SyncState::Forbidden { .. } => "⊘",
         SyncState::Unreachable { .. } | SyncState::NotFound | SyncState::Rejected { .. } => "✖",
     }

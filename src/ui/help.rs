@@ -28,6 +28,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             seen.push((b.on.clone(), b.desc.clone()));
         }
     }
+    // Arrow keys by their glyph; a left/right pair as one.
+    for (keys, _) in &mut seen {
+        *keys = keys
+            .replace("shift-left, shift-right", "shift-←/→")
+            .replace("left", "←")
+            .replace("right", "→");
+    }
     // The key column fits the longest keys (user overrides can make them long), up to 24.
     let width = seen
         .iter()

@@ -1,5 +1,6 @@
 //! The resource table: NAMESPACE (all-namespaces mode), NAME with fuzzy highlights, then the
-//! kind's columns. Only visible rows are formatted; widths come from what is visible.
+//! kind's columns. Only visible rows are formatted; widths come from what is visible, laid out
+//! by `view::columns` (dropped columns named in the title), cells cut by `view::cut`.
 
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
@@ -7,16 +8,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row as TRow, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::state::{Conn, ListState, UiState};
+use crate::app::state::{Conn, ListState, SortBy, UiState};
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::sync::SyncState;
 use crate::table::format::format_cell;
+use crate::table::KindSpec;
 use crate::text::thousands;
+use crate::view::columns::{self, ColumnIn};
+use crate::view::cut;
 
 use super::theme::Theme;
-
-/// Widest a NAME or other cell may get before it is cut.
-const MAX_COL: usize = 64;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
     let table = table_area(area, l);
@@ -54,6 +55,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     };
     let kind = crate::kube::sanitize::sanitize(&l.key.kind.to_string()).into_owned();
     let title = format!(" {kind}{ns_title}[{count}]{filter} ");
+    let title_w = cut::width(&title);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -78,82 +80,175 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     }
     let all_ns = l.key.kind.namespaced() && l.key.namespace.is_none();
     let spec = crate::table::spec(&l.key.kind);
-    let cols: Vec<(usize, &str)> = spec
-        .visible(l.wide)
-        .map(|(i, c)| (i, c.header.as_ref()))
-        .collect();
     let offset = l.offset;
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
-    // The timeline identifies events by their columns; the event's own name is noise.
-    let show_name = !l.is_timeline();
-    let mut headers: Vec<&str> = Vec::new();
-    if all_ns {
-        headers.push("NAMESPACE");
-    }
-    if show_name {
-        headers.push("NAME");
-    }
-    headers.extend(cols.iter().map(|(_, h)| *h));
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    let mut body: Vec<Vec<String>> = Vec::with_capacity(visible.len());
-    for r in &visible {
-        let mut cells = Vec::with_capacity(headers.len());
-        if all_ns {
-            cells.push(r.namespace.as_deref().unwrap_or("").to_owned());
-        }
-        if show_name {
-            cells.push(r.name.to_string());
-        }
-        for (i, _) in &cols {
-            cells.push(
-                r.cells
-                    .get(*i)
-                    .map(|c| format_cell(c, now).into_owned())
-                    .unwrap_or_default(),
-            );
-        }
-        for (w, c) in widths.iter_mut().zip(&cells) {
-            *w = (*w).max(c.chars().count().min(MAX_COL));
-        }
-        body.push(cells);
-    }
-    let name_col = if show_name {
-        usize::from(all_ns)
-    } else {
-        usize::MAX
+    let grid = Grid::build(l, &spec, &visible, all_ns, now);
+    let fitted = columns::fit(&grid.cols, area.width.saturating_sub(2) as usize, GAP, l.hscroll);
+    let room = usize::from(area.width).saturating_sub(title_w + 4);
+    let block = match hidden_note(&grid, &fitted, room) {
+        Some(note) => block.title_top(Line::from(Span::styled(note, theme.dim)).right_aligned()),
+        None => block,
     };
-    fit(&mut widths, area.width.saturating_sub(2) as usize, 2);
+    let name_col = grid.name_col;
     let rows: Vec<TRow> = visible
         .iter()
-        .zip(body)
+        .zip(&grid.body)
         .map(|(r, cells)| {
             let mut style = theme.health(r.health);
             if l.marks.contains(&r.uid) {
                 style = style.patch(theme.highlight);
             }
-            let spans: Vec<Line> = cells
-                .into_iter()
-                .enumerate()
-                .map(|(i, text)| {
-                    if i == name_col && !l.filter.is_empty() {
-                        highlighted(&text, &l.cache.highlight(r), theme)
+            let spans: Vec<Line> = fitted
+                .shown
+                .iter()
+                .map(|&(i, w)| {
+                    let how = columns::cut_of(&grid.cols[i].header);
+                    let text = &cells[i];
+                    if Some(i) == name_col && !l.filter.is_empty() {
+                        highlighted(text, w, how, &l.cache.highlight(r), theme)
                     } else {
-                        Line::from(text)
+                        Line::from(cut::fit(text, w, how).into_owned())
                     }
                 })
                 .collect();
             TRow::new(spans).style(style)
         })
         .collect();
-    let constraints: Vec<Constraint> = widths.iter().map(|w| Constraint::Length(*w as u16)).collect();
+    let header: Vec<Line> = fitted
+        .shown
+        .iter()
+        .map(|&(i, w)| {
+            let h = sort_mark(&grid.cols[i].header, l, &spec);
+            Line::from(cut::fit(&h, w, cut::Cut::End).into_owned())
+        })
+        .collect();
+    let constraints: Vec<Constraint> = fitted
+        .shown
+        .iter()
+        .map(|(_, w)| Constraint::Length(u16::try_from(*w).unwrap_or(u16::MAX)))
+        .collect();
     let table = Table::new(rows, constraints)
-        .header(TRow::new(headers.into_iter().map(Line::from)).style(theme.column))
+        .header(TRow::new(header).style(theme.column))
         .block(block)
-        .column_spacing(2)
+        .column_spacing(GAP as u16)
         .row_highlight_style(theme.selected);
     let sel = l.selected.checked_sub(offset).filter(|s| *s < page);
     let mut ts = TableState::default().with_selected(sel);
     f.render_stateful_widget(table, area, &mut ts);
+}
+
+/// Cells between columns.
+const GAP: usize = 2;
+
+/// The visible rows as text, with every column measured (NAMESPACE, NAME, the kind's
+/// columns; wide ones flagged, shown only in wide mode).
+struct Grid {
+    cols: Vec<ColumnIn>,
+    body: Vec<Vec<String>>,
+    name_col: Option<usize>,
+}
+
+impl Grid {
+    fn build(
+        l: &ListState,
+        spec: &KindSpec,
+        visible: &[std::sync::Arc<Row>],
+        all_ns: bool,
+        now: UnixSecs,
+    ) -> Grid {
+        // The timeline identifies events by their columns; the event's own name is noise.
+        let show_name = !l.is_timeline();
+        let mut heads: Vec<(&str, bool)> = Vec::new();
+        if all_ns {
+            heads.push(("NAMESPACE", false));
+        }
+        let name_col = show_name.then_some(heads.len());
+        if show_name {
+            heads.push(("NAME", false));
+        }
+        let kind_cols: Vec<usize> = spec.visible(l.wide).map(|(i, _)| i).collect();
+        heads.extend(
+            kind_cols
+                .iter()
+                .map(|&i| (spec.columns[i].header.as_ref(), spec.columns[i].wide)),
+        );
+        let body: Vec<Vec<String>> = visible
+            .iter()
+            .map(|r| {
+                let mut cells = Vec::with_capacity(heads.len());
+                if all_ns {
+                    cells.push(r.namespace.as_deref().unwrap_or("").to_owned());
+                }
+                if show_name {
+                    cells.push(r.name.to_string());
+                }
+                for i in &kind_cols {
+                    cells.push(
+                        r.cells
+                            .get(*i)
+                            .map(|c| format_cell(c, now).into_owned())
+                            .unwrap_or_default(),
+                    );
+                }
+                cells
+            })
+            .collect();
+        let cols = heads
+            .iter()
+            .enumerate()
+            .map(|(c, (h, wide))| ColumnIn::measure(h, *wide, body.iter().map(|r| r[c].as_str())))
+            .collect();
+        Grid { cols, body, name_col }
+    }
+}
+
+/// ` 3 hidden: IP NODE AGE · shift-←/→ ` when columns did not fit or are scrolled off,
+/// shortened to fit `room` cells of the title bar (the names cut with `…`, at least
+/// ` 3 hidden `).
+fn hidden_note(grid: &Grid, fitted: &columns::Fitted, room: usize) -> Option<String> {
+    if fitted.hidden.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = fitted
+        .hidden
+        .iter()
+        .map(|&i| grid.cols[i].header.as_str())
+        .collect();
+    let n = names.len();
+    let full = format!(" {n} hidden: {} · shift-←/→ ", names.join(" "));
+    if cut::width(&full) <= room {
+        return Some(full);
+    }
+    let short = format!(" {n} hidden: {} ", names.join(" "));
+    if cut::width(&short) <= room {
+        return Some(short);
+    }
+    let bare = format!(" {n} hidden ");
+    let lead = format!(" {n} hidden: ");
+    let left = room.saturating_sub(cut::width(&lead) + 1);
+    if left >= 6 {
+        return Some(format!(
+            "{lead}{} ",
+            cut::fit(&names.join(" "), left, cut::Cut::End)
+        ));
+    }
+    Some(bare)
+}
+
+/// The header with `↑`/`↓` on the sorted column (NAME, AGE or the kind's status column).
+fn sort_mark(header: &str, l: &ListState, spec: &KindSpec) -> String {
+    let sorted = match l.sort {
+        SortBy::Name => header == "NAME",
+        SortBy::Age => header == "AGE",
+        SortBy::Status => spec
+            .status_col
+            .and_then(|i| spec.columns.get(i))
+            .is_some_and(|c| c.header == header),
+    };
+    if !sorted || l.is_timeline() {
+        return header.to_owned();
+    }
+    format!("{header}{}", if l.reverse { "↓" } else { "↑" })
 }
 
 /// Where the table goes in `area`: below the per-minute sparkline of an event timeline.
@@ -202,32 +297,33 @@ fn placeholder(state: &UiState, l: &ListState) -> Option<(String, Role)> {
     None
 }
 
-/// Shrinks the widest columns until the row fits `avail` cells with `gap` between columns.
-fn fit(widths: &mut [usize], avail: usize, gap: usize) {
-    let need = |w: &[usize]| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
-    while need(widths) > avail {
-        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else {
-            return;
-        };
-        if *w <= 6 {
-            return;
+/// `text` cut to `w` cells as [`cut::fit`] does, with the characters at `idx` (char indices
+/// of the whole text) in the highlight style.
+fn highlighted(text: &str, w: usize, how: cut::Cut, idx: &[usize], theme: &Theme) -> Line<'static> {
+    let span = |(i, c): (usize, char)| {
+        if idx.contains(&i) {
+            Span::styled(c.to_string(), theme.highlight)
+        } else {
+            Span::raw(c.to_string())
         }
-        widths[i] -= 1;
-    }
-}
-
-/// `text` with the characters at `idx` (char indices) in the highlight style.
-fn highlighted(text: &str, idx: &[usize], theme: &Theme) -> Line<'static> {
-    let spans: Vec<Span> = text
-        .chars()
-        .enumerate()
-        .map(|(i, c)| {
-            if idx.contains(&i) {
-                Span::styled(c.to_string(), theme.highlight)
-            } else {
-                Span::raw(c.to_string())
-            }
-        })
+    };
+    let Some((head, tail)) = cut::kept(text, w, how) else {
+        return Line::from(text.chars().enumerate().map(span).collect::<Vec<_>>());
+    };
+    let chars: Vec<(usize, (usize, char))> = text.char_indices().enumerate().collect();
+    let mut spans: Vec<Span> = chars
+        .iter()
+        .filter(|(_, (b, _))| *b < head)
+        .map(|&(i, (_, c))| span((i, c)))
         .collect();
+    if w > 0 {
+        spans.push(Span::raw(cut::ELLIPSIS.to_string()));
+    }
+    spans.extend(
+        chars
+            .iter()
+            .filter(|(_, (b, _))| *b >= tail)
+            .map(|&(i, (_, c))| span((i, c))),
+    );
     Line::from(spans)
 }

@@ -1,14 +1,9 @@
 //! Timeline extras: the events-per-minute sparkline (last hour, Warnings distinct from
-//! Normal) and the detail overlay of one event. Read-only over rows; must not change state.
+//! Normal). Read-only over rows; must not change state.
 
-use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
-use ratatui::Frame;
 
 use crate::kube::row::{Row, UnixSecs};
-use crate::kube::sanitize::sanitize;
-use crate::table::format::{age, format_cell};
 
 use super::theme::Theme;
 
@@ -58,65 +53,4 @@ pub fn sparkline(buckets: &[(u32, u32); MINUTES], theme: &Theme) -> Line<'static
         theme.dim,
     ));
     Line::from(spans)
-}
-
-/// The detail overlay of one event: every column plus the whole message.
-pub fn detail(f: &mut Frame, area: Rect, row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) {
-    let mut lines = Vec::new();
-    let label = |s: &str| Span::styled(format!("{s:<14}"), theme.label);
-    lines.push(Line::from(vec![label("NAME"), Span::raw(row.name.to_string())]));
-    if let Some(ns) = &row.namespace {
-        lines.push(Line::from(vec![label("NAMESPACE"), Span::raw(ns.to_string())]));
-    }
-    for (h, c) in headers.iter().zip(row.cells.iter()) {
-        if *h == "MESSAGE" {
-            continue;
-        }
-        lines.push(Line::from(vec![
-            label(h),
-            Span::raw(format_cell(c, now).into_owned()),
-        ]));
-    }
-    if let Some(ev) = row.event.as_deref() {
-        let o = &ev.involved;
-        let ns = o
-            .namespace
-            .as_deref()
-            .map(|n| format!("{n}/"))
-            .unwrap_or_default();
-        lines.push(Line::from(vec![
-            label("INVOLVED"),
-            Span::raw(format!("{}/{ns}{} {}", o.kind, o.name, o.uid)),
-        ]));
-        let at = ev.last_seen.and_then(|t| jiff::Timestamp::from_second(t).ok());
-        let at = at.map_or_else(
-            || "<unknown>".to_owned(),
-            |t| format!("{t} ({} ago)", age(Some(t.as_second()), now)),
-        );
-        lines.push(Line::from(vec![label("LAST SEEN AT"), Span::raw(at)]));
-        if ev.expired {
-            lines.push(Line::from(Span::styled(
-                "no longer on the server (deleted or expired)",
-                theme.dim,
-            )));
-        }
-        lines.push(Line::from(""));
-        for l in ev.message.lines() {
-            lines.push(Line::from(sanitize(l).into_owned()));
-        }
-    }
-    let popup = super::centered(
-        area,
-        area.width.saturating_sub(8).max(20).min(area.width),
-        lines.len() as u16 + 2,
-    );
-    f.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border)
-        .title(" event (any key closes) ");
-    f.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(block),
-        popup,
-    );
 }

@@ -13,7 +13,19 @@ use super::theme::Theme;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
     let page = area.height.saturating_sub(2) as usize;
-    let what = if y.describe { "describe" } else { "yaml" };
+    let what = match (&y.history, y.blame) {
+        (Some(h), _) if h.diff.is_some() => "history diff",
+        (Some(_), _) => "history",
+        (None, true) => "blame",
+        (None, false) if y.describe => "describe",
+        (None, false) => "yaml",
+    };
+    // The history's selected revision row (list mode), highlighted like a list selection.
+    let selected = y
+        .history
+        .as_ref()
+        .filter(|h| h.diff.is_none() && !h.is_empty())
+        .map(|h| crate::app::history::HEADER_LINES + h.selected);
     let mut title = format!(
         " {what} {}/{} ",
         sanitize(y.key.kind.singular()),
@@ -32,10 +44,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
     let lines: Vec<Line> = y
         .lines
         .iter()
+        .enumerate()
         .skip(y.scroll)
         .take(page)
-        .map(|l| {
-            let style_all = if !needle.is_empty() && l.to_lowercase().contains(&needle) {
+        .map(|(i, l)| {
+            let style_all = if selected == Some(i) {
+                Some(theme.selected)
+            } else if y.history.is_some() {
+                diff_style(l, theme)
+            } else if !needle.is_empty() && l.to_lowercase().contains(&needle) {
                 Some(theme.highlight)
             } else {
                 None
@@ -60,6 +77,16 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
         lines
     };
     f.render_widget(Paragraph::new(body).block(block), area);
+}
+
+/// History lines: additions green, removals red, changes yellow, the header dimmed.
+fn diff_style(line: &str, theme: &Theme) -> Option<ratatui::style::Style> {
+    match line.chars().next() {
+        Some('+') => Some(theme.ok),
+        Some('-') => Some(theme.error),
+        Some('~') => Some(theme.warn),
+        _ => Some(ratatui::style::Style::default()),
+    }
 }
 
 /// `key: value` with the key in the label style; comments and list dashes dimmed.

@@ -153,7 +153,9 @@ impl ViewCache {
         let scope = scope_of(rows, spec.namespace, cur.by_key);
         let total = scope.len();
         let query = spec.query;
-        let needs_names = !query.fuzzy_terms().is_empty() || !query.inverse_terms().is_empty();
+        let needs_names = !query.fuzzy_terms().is_empty()
+            || !query.inverse_terms().is_empty()
+            || !query.groups().is_empty();
         let names = needs_names.then(|| names_for(cur, carry.as_ref(), spec.all_namespaces));
         let order = order_for(cur, spec.sort.by);
         let base = cur

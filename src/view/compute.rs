@@ -153,7 +153,7 @@ fn scan_chunk(plan: &Plan<'_>, filter: &NameFilter, cands: &[u32]) -> Vec<(u32, 
         {
             continue;
         }
-        if let Some(s) = filter.score(name) {
+        if let Some(s) = filter.score(name, lower) {
             out.push((i, s));
         }
     }

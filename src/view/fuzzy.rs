@@ -65,6 +65,18 @@ impl Term {
         false
     }
 
+    /// [`super::terms::EXACT_BONUS`] when the term is also a plain substring of the name
+    /// (smart case), else 0: exact hits rank above scattered ones.
+    pub(crate) fn substring_bonus(&self, name: &str, lower: &str) -> i64 {
+        let hay = if self.sensitive { name } else { lower };
+        let needle = std::str::from_utf8(&self.needle).unwrap_or("");
+        if !needle.is_empty() && hay.contains(needle) {
+            super::terms::EXACT_BONUS
+        } else {
+            0
+        }
+    }
+
     /// True for a one-ASCII-char term, whose exact score is cheaper than any prefilter.
     fn is_one_char(&self) -> bool {
         self.text.len() == 1
@@ -161,6 +173,7 @@ fn one_char_score(pattern: u8, sensitive: bool, name: &[u8]) -> Option<i64> {
 pub(crate) struct NameFilter {
     terms: Vec<Term>,
     inverse: Vec<String>,
+    groups: Vec<super::terms::Group>,
 }
 
 impl NameFilter {
@@ -169,12 +182,17 @@ impl NameFilter {
         NameFilter {
             terms: query.fuzzy_terms().iter().map(|t| Term::new(t)).collect(),
             inverse: query.inverse_terms().to_vec(),
+            groups: query
+                .groups()
+                .iter()
+                .map(|g| super::terms::Group::new(g))
+                .collect(),
         }
     }
 
     /// True when there is nothing to test.
     pub(crate) fn is_empty(&self) -> bool {
-        self.terms.is_empty() && self.inverse.is_empty()
+        self.terms.is_empty() && self.inverse.is_empty() && self.groups.is_empty()
     }
 
     /// Cheap checks only: every fuzzy term may match and no inverse term occurs. One-char
@@ -184,13 +202,19 @@ impl NameFilter {
             .iter()
             .all(|t| t.is_one_char() || t.may_match(name, lower))
             && !self.inverse.iter().any(|t| lower.contains(t.as_str()))
+            && self.groups.iter().all(|g| g.may_hold(name, lower))
     }
 
-    /// Sum of the fuzzy terms' scores (0 without fuzzy terms); `None` if one does not match.
-    pub(crate) fn score(&self, name: &str) -> Option<i64> {
-        self.terms
+    /// Sum of the fuzzy terms' scores (each plus the substring bonus) and the extended
+    /// groups' scores (0 without terms); `None` if one does not match.
+    /// `lower` is the name ASCII-lowercased.
+    pub(crate) fn score(&self, name: &str, lower: &str) -> Option<i64> {
+        let fuzzy = self.terms.iter().try_fold(0i64, |acc, t| {
+            Some(acc + t.score(name)? + t.substring_bonus(name, lower))
+        })?;
+        self.groups
             .iter()
-            .try_fold(0i64, |acc, t| Some(acc + t.score(name)?))
+            .try_fold(fuzzy, |acc, g| Some(acc + g.score(name, lower)?))
     }
 }
 

@@ -99,13 +99,16 @@ fn filter_combines_terms() {
     let f = NameFilter::new(&q);
     let ok = "prod/web-api-7d9f";
     assert!(f.prefilter(ok, &ok.to_ascii_lowercase()));
-    let want = skim().fuzzy_match(ok, "web").unwrap() + skim().fuzzy_match(ok, "api").unwrap();
-    assert_eq!(f.score(ok), Some(want));
+    // Both terms are also substrings: each adds the exact bonus.
+    let want = skim().fuzzy_match(ok, "web").unwrap()
+        + skim().fuzzy_match(ok, "api").unwrap()
+        + 2 * super::super::terms::EXACT_BONUS;
+    assert_eq!(f.score(ok, &ok.to_ascii_lowercase()), Some(want));
     let bad = "prod/web-api-Canary";
     assert!(!f.prefilter(bad, &bad.to_ascii_lowercase()));
     let empty = NameFilter::new(&Query::parse("-l a=b").unwrap());
     assert!(empty.is_empty());
-    assert_eq!(empty.score("x"), Some(0));
+    assert_eq!(empty.score("x", "x"), Some(0));
 }
 
 #[test]

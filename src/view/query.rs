@@ -4,6 +4,7 @@
 //! draw, do I/O, or touch rows.
 
 use super::selector::Selector;
+use super::terms::{parse_word, Alt, Atom};
 
 /// A parsed filter. Build it with [`Query::parse`] whenever the input changes and keep the
 /// last `Ok` one: on a parse error the UI shows the message and goes on filtering with the
@@ -14,12 +15,17 @@ pub struct Query {
     fuzzy: Vec<String>,
     inverse: Vec<String>,
     selectors: Vec<Selector>,
+    /// fzf extended terms and `a | b` groups (see [`super::terms`]); each group must hold.
+    groups: Vec<Vec<Alt>>,
 }
 
 impl PartialEq for Query {
     /// Structural: `"a  b"` equals `"a b"`.
     fn eq(&self, other: &Self) -> bool {
-        self.fuzzy == other.fuzzy && self.inverse == other.inverse && self.selectors == other.selectors
+        self.fuzzy == other.fuzzy
+            && self.inverse == other.inverse
+            && self.selectors == other.selectors
+            && self.groups == other.groups
     }
 }
 
@@ -32,6 +38,10 @@ impl Query {
     ///   views). Several fuzzy terms must all match; their scores add up.
     /// - `!word` — inverse: the name must not contain `word` (plain substring, ASCII case
     ///   insensitive, like k9s). A bare `!` is ignored (half-typed).
+    /// - fzf's extended terms ([`super::terms`]): `'exact`, `^prefix`, `suffix$`, `^whole$`,
+    ///   `re:regex`, `!` before any of them, and `a | b` (either; binds tighter than the
+    ///   AND of spaces). Exact hits score above any fuzzy one. A term with its text missing
+    ///   (`'`, `^`, `re:`, a trailing `|`) or a bad regex is an error, not ignored.
     /// - `-l sel` or `-lsel` — a Kubernetes label selector ([`Selector`]) matched against
     ///   `Row::labels`; it may contain spaces where the selector syntax allows them
     ///   (`-l env in (a, b) web`: selector `env in (a,b)`, fuzzy `web`).
@@ -61,16 +71,41 @@ impl Query {
             }
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
             let word = &rest[..end];
-            if let Some(neg) = word.strip_prefix('!') {
-                if !neg.is_empty() {
-                    q.inverse.push(neg.to_ascii_lowercase());
-                }
-            } else {
-                q.fuzzy.push(word.to_string());
-            }
             rest = rest[end..].trim_start();
+            if word == "!" {
+                continue;
+            }
+            let mut group = vec![parse_word(word)?];
+            while let Some(after) = rest
+                .strip_prefix('|')
+                .filter(|a| a.is_empty() || a.starts_with(char::is_whitespace))
+            {
+                let after = after.trim_start();
+                let end = after.find(char::is_whitespace).unwrap_or(after.len());
+                if end == 0 {
+                    return Err(format!("incomplete term: `{word} |` needs a term after `|`"));
+                }
+                group.push(parse_word(&after[..end])?);
+                rest = after[end..].trim_start();
+            }
+            match group.as_slice() {
+                [Alt {
+                    atom: Atom::Fuzzy(t),
+                    negated: false,
+                }] => q.fuzzy.push(t.clone()),
+                [Alt {
+                    atom: Atom::Exact(t),
+                    negated: true,
+                }] => q.inverse.push(t.to_ascii_lowercase()),
+                _ => q.groups.push(group),
+            }
         }
         Ok(q)
+    }
+
+    /// The extended groups: each is a list of alternatives, one of which must hold.
+    pub fn groups(&self) -> &[Vec<Alt>] {
+        &self.groups
     }
 
     /// The trimmed text this query was parsed from.
@@ -80,7 +115,10 @@ impl Query {
 
     /// True when the query filters nothing (empty input, or only a bare `!`).
     pub fn is_empty(&self) -> bool {
-        self.fuzzy.is_empty() && self.inverse.is_empty() && self.selectors.is_empty()
+        self.fuzzy.is_empty()
+            && self.inverse.is_empty()
+            && self.selectors.is_empty()
+            && self.groups.is_empty()
     }
 
     /// Fuzzy terms as typed (case kept: smart case depends on it).
@@ -101,7 +139,7 @@ impl Query {
     /// True when a fuzzy term is present, i.e. results are ranked by score (see
     /// [`crate::view::SortBy`] for when ranking applies) and names get highlights.
     pub fn is_fuzzy(&self) -> bool {
-        !self.fuzzy.is_empty()
+        !self.fuzzy.is_empty() || !self.groups.is_empty()
     }
 
     /// True when every row this query accepts is guaranteed to be accepted by `prev` too, so
@@ -118,6 +156,7 @@ impl Query {
                 .all(|(p, n)| n.starts_with(p.as_str()))
             && prev.inverse.iter().all(|t| self.inverse.contains(t))
             && prev.selectors.iter().all(|s| self.selectors.contains(s))
+            && prev.groups.iter().all(|g| self.groups.contains(g))
     }
 }
 

@@ -109,6 +109,47 @@ fn names_of(s: &Snapshot, r: &ViewResult) -> Vec<String> {
         .collect()
 }
 
+/// Smart case as the filter defines it: compare case-sensitively iff `t` has an upper-case
+/// ASCII letter; `op` gets (name, term) in the compared case.
+fn smart(name: &str, t: &str, op: fn(&str, &str) -> bool) -> bool {
+    if t.chars().any(|c| c.is_ascii_uppercase()) {
+        op(name, t)
+    } else {
+        op(&name.to_ascii_lowercase(), &t.to_ascii_lowercase())
+    }
+}
+
+/// skim's score, plus the exact bonus when the term is also a substring.
+fn ref_fuzzy(m: &SkimMatcherV2, name: &str, t: &str) -> Option<i64> {
+    let bonus = if smart(name, t, |n, t| n.contains(t)) {
+        super::terms::EXACT_BONUS
+    } else {
+        0
+    };
+    m.fuzzy_match(name, t).map(|s| s + bonus)
+}
+
+/// One extended alternative, straight from its definition.
+fn ref_alt(m: &SkimMatcherV2, name: &str, a: &super::terms::Alt) -> Option<i64> {
+    use super::terms::Atom;
+    let hit = match &a.atom {
+        Atom::Fuzzy(t) => return ref_fuzzy(m, name, t),
+        Atom::Exact(t) => smart(name, t, |n, t| n.contains(t)),
+        Atom::Prefix(t) => smart(name, t, |n, t| n.starts_with(t)),
+        Atom::Suffix(t) => smart(name, t, |n, t| n.ends_with(t)),
+        Atom::Whole(t) => smart(name, t, |n, t| n == t),
+        Atom::Regex(r) => regex::RegexBuilder::new(r)
+            .case_insensitive(!r.chars().any(|c| c.is_ascii_uppercase()))
+            .build()
+            .is_ok_and(|re| re.is_match(name)),
+    };
+    match (hit, a.negated) {
+        (true, false) => Some(super::terms::EXACT_BONUS),
+        (false, true) => Some(0),
+        _ => None,
+    }
+}
+
 /// Brute force: every row through skim and the plain rules, sorted by explicit keys.
 pub(super) fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
     let m = SkimMatcherV2::default();
@@ -146,9 +187,17 @@ pub(super) fn reference(s: &Snapshot, sp: &ViewSpec<'_>) -> Vec<u32> {
             .query
             .fuzzy_terms()
             .iter()
-            .map(|t| m.fuzzy_match(&name, t))
+            .map(|t| ref_fuzzy(&m, &name, t))
             .sum();
         let Some(score) = score else { continue };
+        let groups: Option<i64> = sp
+            .query
+            .groups()
+            .iter()
+            .map(|g| g.iter().filter_map(|a| ref_alt(&m, &name, a)).max())
+            .sum();
+        let Some(groups) = groups else { continue };
+        let score = score + groups;
         let ranked = sp.query.is_fuzzy() && sp.sort.by == SortBy::Name;
         hits.push((if ranked { -score } else { 0 }, rank[i], i as u32));
     }
@@ -188,8 +237,9 @@ fn fuzzy_ranks_best_first_ties_in_snapshot_order() {
     );
     let mut c = ViewCache::new();
     let r = c.view(&s, &spec(&q("web"), Sort::default(), None, false));
-    // skim prizes word heads: `w-e-b` (three heads after `-`) beats `xweb`.
-    assert_eq!(names_of(&s, &r), ["web-1", "web-0", "w-e-b", "xweb"]);
+    // An exact substring (`xweb`) ranks above a scattered match, however many word heads
+    // skim finds in it (`w-e-b`).
+    assert_eq!(names_of(&s, &r), ["web-1", "web-0", "xweb", "w-e-b"]);
     assert_eq!((r.matched, r.total), (4, 5));
     let rev = c.view(
         &s,
@@ -203,7 +253,7 @@ fn fuzzy_ranks_best_first_ties_in_snapshot_order() {
             false,
         ),
     );
-    assert_eq!(names_of(&s, &rev), ["web-0", "web-1", "w-e-b", "xweb"]);
+    assert_eq!(names_of(&s, &rev), ["web-0", "web-1", "xweb", "w-e-b"]);
     // All-namespaces names include the namespace.
     let r = c.view(&s, &spec(&q("b/w"), Sort::default(), None, true));
     assert_eq!(names_of(&s, &r), ["web-0"]);
@@ -359,6 +409,69 @@ fn narrowing_equals_full_scan() {
             }
         }
     }
+}
+
+#[test]
+fn extended_terms_equal_the_reference_while_typing() {
+    let s = pods(600, 21);
+    let typed = [
+        "'web-3",
+        "^prod/api",
+        "2$ ^team",
+        "!^prod !Kafka",
+        "^default/web | ^prod/auth !-2",
+        "re:^team-a/(web|auth)-[0-4] 'z",
+        "web | redis 'k",
+        "^nope$ | ^prod/payments-1",
+        "!re:[0-9]$ kafka",
+        "'Kafka | 'redis-4",
+    ];
+    for text in typed {
+        let age = Sort {
+            by: SortBy::Age,
+            reverse: true,
+        };
+        for sort in [Sort::default(), age] {
+            let mut typing = ViewCache::new();
+            for end in 1..=text.len() {
+                if !text.is_char_boundary(end) {
+                    continue;
+                }
+                let Ok(query) = Query::parse(&text[..end]) else {
+                    continue;
+                };
+                let sp = spec(&query, sort, None, true);
+                let got = typing.view(&s, &sp);
+                assert_eq!(got.rows, reference(&s, &sp), "{:?} {sort:?}", &text[..end]);
+            }
+        }
+        let full = q(text);
+        let got = ViewCache::new().view(&s, &spec(&full, Sort::default(), None, true));
+        assert!(got.matched > 0 && got.matched < 600, "{text}: {}", got.matched);
+    }
+}
+
+#[test]
+fn exact_substring_hits_rank_above_scattered_ones() {
+    let s = snap(
+        vec![
+            row(Some("a"), "cart-beabdjdhfe-mfh7r", None, "Running", "x"),
+            row(Some("a"), "frontend-1", None, "Running", "x"),
+        ],
+        1,
+    );
+    let r = ViewCache::new().view(&s, &spec(&q("fr"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["frontend-1", "cart-beabdjdhfe-mfh7r"]);
+    let r = ViewCache::new().view(&s, &spec(&q("'fr"), Sort::default(), None, false));
+    assert_eq!(names_of(&s, &r), ["frontend-1"]);
+}
+
+#[test]
+fn incomplete_terms_are_errors_not_ignored() {
+    for bad in ["'", "^", "re:", "web |", "re:(unclosed", "!^"] {
+        assert!(Query::parse(bad).is_err(), "{bad:?}");
+    }
+    assert!(Query::parse("!").is_ok_and(|q| q.is_empty()));
 }
 
 #[test]

@@ -15,6 +15,8 @@ mod architecture;
 mod config;
 mod demo_convergence;
 mod demo_server;
+mod exec_auth;
+mod informer_faults;
 mod informer_scenarios;
 mod pool_scenarios;
 mod timeline;

@@ -12,6 +12,7 @@
 mod screen;
 
 mod detail_screens;
+mod fit_screens;
 mod help_screens;
 mod screens;
 mod timeline_screen;

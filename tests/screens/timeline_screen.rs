@@ -134,7 +134,12 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
     let row = f.state.screens.detail.clone().unwrap();
     assert_eq!(row.health, ktui::kube::row::Health::Done);
     update(&mut f.state, Action::Down);
-    assert!(f.state.screens.detail.is_none(), "any key closes the detail");
+    assert!(f.state.screens.detail.is_some(), "arrows scroll the detail");
+    update(&mut f.state, Action::Back);
+    assert!(
+        f.state.screens.detail.is_none(),
+        "any other key closes the detail"
+    );
     let _ = Arc::strong_count(&row);
 }
 

@@ -19,6 +19,18 @@ pub struct InformerConfig {
     pub backoff_cap: Duration,
     /// Bounds of event timelines.
     pub timeline: crate::kube::timeline::TimelineBounds,
+    /// How often the server is expected to send a watch bookmark (kube-apiserver: about once
+    /// a minute; the demo server: `--bookmark-secs`).
+    pub bookmark_interval: Duration,
+    /// A watch silent (no event, no bookmark) for this many bookmark intervals is stale.
+    pub stale_intervals: u32,
+}
+
+impl InformerConfig {
+    /// The silence after which a watch is stale: `stale_intervals × bookmark_interval`.
+    pub fn stale_after(&self) -> Duration {
+        self.bookmark_interval.saturating_mul(self.stale_intervals.max(1))
+    }
 }
 
 impl Default for InformerConfig {
@@ -30,6 +42,8 @@ impl Default for InformerConfig {
             backoff_base: Duration::from_secs(1),
             backoff_cap: Duration::from_secs(30),
             timeline: crate::kube::timeline::TimelineBounds::default(),
+            bookmark_interval: Duration::from_secs(60),
+            stale_intervals: 2,
         }
     }
 }

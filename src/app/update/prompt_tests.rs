@@ -1,0 +1,77 @@
+//! The prompt's line editing through `update`, as the keys reach it.
+
+use super::*;
+use crate::app::state::{Prompt, Screen, UiState};
+
+fn state() -> UiState {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
+    UiState::new(
+        Screen::List(Box::new(ListState::new(key, None))),
+        Some("default".into()),
+        false,
+    )
+}
+
+fn typed(state: &mut UiState, s: &str) {
+    for c in s.chars() {
+        type_char(state, c);
+    }
+}
+
+fn text(state: &UiState) -> String {
+    match &state.screens.prompt {
+        Some(Prompt::Command(s) | Prompt::Filter(s)) => s.clone(),
+        _ => String::from("<closed>"),
+    }
+}
+
+#[test]
+fn left_moves_the_cursor_and_typing_inserts_there() {
+    let mut s = state();
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "cm");
+    update(&mut s, Action::CursorLeft);
+    update(&mut s, Action::CursorLeft);
+    typed(&mut s, "x");
+    assert_eq!(text(&s), "xcm");
+    update(&mut s, Action::CursorEnd);
+    update(&mut s, Action::Backspace);
+    assert_eq!(text(&s), "xc");
+    update(&mut s, Action::CursorHome);
+    update(&mut s, Action::CursorRight);
+    update(&mut s, Action::Backspace);
+    assert_eq!(text(&s), "c");
+    update(&mut s, Action::Cancel);
+    // A new prompt starts empty with the cursor at the end.
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "po");
+    assert_eq!(text(&s), "po");
+    assert_eq!(s.screens.prompt_cursor, None);
+}
+
+#[test]
+fn word_keys_and_kills_in_the_filter_apply_at_once() {
+    let mut s = state();
+    update(&mut s, Action::FilterMode);
+    typed(&mut s, "web -l app=web");
+    update(&mut s, Action::KillWord);
+    assert_eq!(text(&s), "web -l ");
+    update(&mut s, Action::KillWord);
+    assert_eq!(text(&s), "web ");
+    assert_eq!(s.top_list().map(|l| l.filter.clone()), Some("web ".into()));
+    update(&mut s, Action::WordLeft);
+    typed(&mut s, "'");
+    assert_eq!(text(&s), "'web ");
+    update(&mut s, Action::WordRight);
+    update(&mut s, Action::KillToStart);
+    assert_eq!(text(&s), " ");
+    assert_eq!(s.top_list().map(|l| l.filter.clone()), Some(" ".into()));
+}
+
+#[test]
+fn pasted_bidi_overrides_never_reach_the_prompt() {
+    let mut s = state();
+    update(&mut s, Action::FilterMode);
+    typed(&mut s, "we\u{202e}b\u{200b}");
+    assert_eq!(text(&s), "web");
+}

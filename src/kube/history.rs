@@ -1,0 +1,33 @@
+//! Per-object revision history, recorded from the watch streams ktui already receives: what
+//! is recorded (every watched kind, except high-churn kinds, which only a detail view's
+//! watch records), the store with its budget ([`record`]), reverse patches ([`patch`]),
+//! managedFields ownership ([`managed`]) and the informer hook ([`capture`]). Must not know
+//! the UI nor how a diff reads (`crate::detail::diff`).
+
+pub mod capture;
+pub mod managed;
+pub mod patch;
+pub mod record;
+#[cfg(test)]
+mod record_tests;
+
+pub use record::{History, HistoryConfig, HistoryStats, ObjId, ObjectRecord, Revision, RevisionView, Via};
+
+use super::kind::Kind;
+
+/// Kinds whose revisions are mostly status noise and too many to keep for every object:
+/// recorded only while a detail (or history) view of the object is open, by its own watch.
+pub const HIGH_CHURN: [&str; 5] = [
+    "pods",
+    "events",
+    "endpoints",
+    "endpointslices.discovery.k8s.io",
+    "leases.coordination.k8s.io",
+];
+
+/// Whether the list informers of `kind` record every object's revisions (false for the
+/// high-churn kinds, and for `events.events.k8s.io`, which is events again).
+pub fn recorded_by_lists(kind: &Kind) -> bool {
+    let name = kind.full_name();
+    !HIGH_CHURN.contains(&name.as_str()) && name != "events.events.k8s.io"
+}

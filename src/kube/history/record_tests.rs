@@ -1,0 +1,192 @@
+//! Tests of the history store: revisions, relists, deletes, budget and per-object eviction.
+
+use serde_json::{json, Value};
+
+use super::record::{History, HistoryConfig, ObjId, Via};
+
+fn deploy(rv: u64, replicas: u64) -> Value {
+    json!({"metadata": {"name": "web", "namespace": "shop", "uid": "u1", "resourceVersion": rv.to_string(),
+                        "generation": replicas, "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{…}"},
+                        "managedFields": [
+                            {"manager": "kubectl", "operation": "Update", "subresource": "scale",
+                             "time": format!("2026-12-01T10:00:{:02}Z", rv % 60), "fieldsV1": {"f:spec": {"f:replicas": {}}}},
+                            {"manager": "kube-controller-manager", "operation": "Update", "subresource": "status",
+                             "time": "2026-12-01T09:00:00Z", "fieldsV1": {"f:status": {"f:replicas": {}}}}]},
+           "spec": {"replicas": replicas, "template": {"spec": {"containers": [{"name": "web", "image": "web:1.4"}]}}},
+           "status": {"replicas": 1}})
+}
+
+fn id() -> ObjId {
+    ObjId {
+        resource: "deployments.apps".into(),
+        namespace: Some("shop".into()),
+        name: "web".into(),
+    }
+}
+
+fn history(config: HistoryConfig) -> std::sync::Arc<History> {
+    History::new(config, 1_000)
+}
+
+#[test]
+fn each_change_is_a_revision_with_its_owners_and_bodies_come_back_exactly() {
+    let h = history(HistoryConfig::default());
+    assert!(h.observe("deployments.apps", deploy(10, 3), true, 1_001));
+    assert!(h.observe("deployments.apps", deploy(11, 5), false, 1_002));
+    assert!(h.observe("deployments.apps", deploy(12, 7), false, 1_003));
+    let r = h.record(&id()).unwrap();
+    assert_eq!(r.revisions.len(), 3);
+    let newest = &r.revisions[0];
+    assert_eq!(&*newest.meta.resource_version, "12");
+    assert_eq!(newest.meta.via, Via::Watch);
+    assert_eq!(newest.meta.generation, Some(7));
+    let owners: Vec<String> = newest
+        .meta
+        .owners
+        .iter()
+        .map(|&i| newest.meta.managers[usize::from(i)].label())
+        .collect();
+    assert_eq!(owners, ["kubectl (Update/scale)"]);
+    assert_eq!(r.revisions[2].meta.via, Via::First);
+    assert_eq!(r.revisions[2].body["spec"]["replicas"], 3);
+    assert_eq!(r.revisions[1].body["spec"]["replicas"], 5);
+    let body = &r.revisions[2].body;
+    assert!(body["metadata"].get("managedFields").is_none(), "{body}");
+    assert!(body["metadata"].get("resourceVersion").is_none());
+    assert!(
+        body["metadata"].get("annotations").is_none(),
+        "last-applied is not kept"
+    );
+    assert_eq!(r.since, 1_000);
+}
+
+#[test]
+fn a_relist_or_reconnect_records_no_spurious_revision() {
+    let h = history(HistoryConfig::default());
+    assert!(h.observe("deployments.apps", deploy(10, 3), true, 1));
+    // The relist after a reconnect: the same resourceVersion.
+    assert!(!h.observe("deployments.apps", deploy(10, 3), true, 2));
+    // A new resourceVersion with the same content (e.g. after an etcd restore).
+    let mut same = deploy(40, 3);
+    same["metadata"]["managedFields"] = deploy(10, 3)["metadata"]["managedFields"].clone();
+    assert!(!h.observe("deployments.apps", same, true, 3));
+    assert_eq!(h.record(&id()).unwrap().revisions.len(), 1);
+    // Then the version seen last is the one compared.
+    assert!(!h.observe("deployments.apps", deploy(40, 3), false, 4));
+    // A change seen only at a relist is marked as such.
+    assert!(h.observe("deployments.apps", deploy(50, 4), true, 5));
+    let r = h.record(&id()).unwrap();
+    assert_eq!(r.revisions[0].meta.via, Via::Relist);
+    assert_eq!(h.stats().revisions, 2);
+}
+
+#[test]
+fn deletion_is_remembered_and_a_recreation_is_marked() {
+    let h = history(HistoryConfig::default());
+    h.observe("deployments.apps", deploy(10, 3), false, 1);
+    h.deleted("deployments.apps", &deploy(11, 3), 2);
+    assert_eq!(h.record(&id()).unwrap().deleted, Some(2));
+    let mut again = deploy(20, 3);
+    again["metadata"]["uid"] = json!("u2");
+    assert!(h.observe("deployments.apps", again, false, 3));
+    let r = h.record(&id()).unwrap();
+    assert_eq!((r.deleted, r.revisions[0].meta.recreated), (None, true));
+}
+
+#[test]
+fn the_per_object_cap_drops_the_oldest_revisions() {
+    let h = history(HistoryConfig {
+        per_object: 5,
+        ..HistoryConfig::default()
+    });
+    for i in 0..20 {
+        h.observe("deployments.apps", deploy(10 + i, i), false, i as i64);
+    }
+    let r = h.record(&id()).unwrap();
+    assert_eq!((r.revisions.len(), r.evicted), (5, 15));
+    let replicas: Vec<u64> = r
+        .revisions
+        .iter()
+        .map(|v| v.body["spec"]["replicas"].as_u64().unwrap())
+        .collect();
+    assert_eq!(replicas, [19, 18, 17, 16, 15]);
+}
+
+#[test]
+fn the_budget_evicts_oldest_revisions_first_then_quiet_objects() {
+    let budget = 40_000;
+    let h = history(HistoryConfig {
+        budget_bytes: budget,
+        per_object: 50,
+    });
+    let cm = |name: &str, rv: u64, v: &str| json!({"metadata": {"name": name, "namespace": "a", "resourceVersion": rv.to_string()}, "data": {"k": v, "pad": "x".repeat(300)}});
+    // An old object that changes once, early.
+    h.observe("configmaps", cm("early", 1, "a"), true, 1);
+    h.observe("configmaps", cm("early", 2, "b"), false, 2);
+    for i in 0..2_000u64 {
+        h.observe(
+            "configmaps",
+            cm(&format!("c{}", i % 40), 10 + i, &i.to_string()),
+            false,
+            3,
+        );
+        let s = h.stats();
+        assert!(s.bytes <= budget, "{s:?}");
+    }
+    let s = h.stats();
+    assert!(
+        s.evicted > 0 && s.bytes <= budget && s.bytes > budget / 2,
+        "{s:?}"
+    );
+    let early = ObjId {
+        resource: "configmaps".into(),
+        namespace: Some("a".into()),
+        name: "early".into(),
+    };
+    // Its older revision went first; its newest stays while revisions of others remain.
+    let r = h.record(&early);
+    assert!(
+        r.as_ref().is_none_or(|r| r.revisions.len() == 1),
+        "{:?}",
+        r.map(|r| r.revisions.len())
+    );
+    let newest = ObjId {
+        name: "c39".into(),
+        ..early
+    };
+    assert!(h.record(&newest).unwrap().revisions.len() > 1);
+}
+
+#[test]
+fn secret_values_are_never_kept_but_their_changes_show() {
+    let h = history(HistoryConfig::default());
+    let s = |rv: &str, v: &str| json!({"metadata": {"name": "db", "namespace": "a", "resourceVersion": rv}, "data": {"password": v}});
+    h.observe("secrets", s("1", "aHVudGVyMg=="), true, 1);
+    h.observe("secrets", s("2", "c2VjcmV0"), false, 2);
+    let id = ObjId {
+        resource: "secrets".into(),
+        namespace: Some("a".into()),
+        name: "db".into(),
+    };
+    let r = h.record(&id).unwrap();
+    let all = format!("{:?}", r.revisions);
+    assert!(!all.contains("aHVudGVyMg") && !all.contains("c2VjcmV0"), "{all}");
+    assert_ne!(
+        r.revisions[0].body["data"]["password"],
+        r.revisions[1].body["data"]["password"]
+    );
+    assert!(r.revisions[0].body["data"]["password"]
+        .as_str()
+        .unwrap()
+        .starts_with("<8 bytes"));
+}
+
+#[test]
+fn a_zero_budget_records_nothing() {
+    let h = history(HistoryConfig {
+        budget_bytes: 0,
+        per_object: 50,
+    });
+    assert!(!h.observe("deployments.apps", deploy(1, 1), true, 1));
+    assert_eq!(h.stats().objects, 0);
+}
