@@ -1,14 +1,20 @@
 //! The application: the event loop and the only place where terminal, informer pool, state
 //! and drawing are wired together.
 
+pub mod access;
+pub mod actions;
 pub mod applies;
 pub mod cells;
+pub mod clipboard;
 pub mod command;
 pub mod configure;
 pub mod connect;
 pub mod containers;
 pub mod describe_events;
+pub mod dialog;
 pub mod discovered;
+pub mod drain_view;
+pub mod edit;
 pub mod effect;
 pub mod feed;
 pub mod handover;
@@ -21,6 +27,7 @@ pub mod logs;
 pub mod logs_keys;
 pub mod logs_save;
 pub mod logs_update;
+pub mod marks;
 pub mod owner;
 pub mod prompt_edit;
 pub mod refresh_top;
@@ -30,6 +37,7 @@ pub mod stack;
 pub mod state;
 pub mod tasks;
 pub mod update;
+pub mod write_exec;
 pub mod yaml;
 pub mod yaml_update;
 

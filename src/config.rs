@@ -5,6 +5,7 @@
 //! locating, reading and validating the file; must not apply settings (`app` does) or touch
 //! the terminal.
 
+pub mod actions;
 pub mod error;
 pub mod keymap;
 pub mod theme;
@@ -40,6 +41,8 @@ pub struct Config {
     pub context: BTreeMap<String, ContextConfig>,
     /// `[logs]`: container log views.
     pub logs: LogsConfig,
+    /// `[actions]`: how writes are confirmed (protected contexts).
+    pub actions: actions::ActionsConfig,
     /// `[watch]`: how informers judge a silent watch.
     pub watch: WatchConfig,
     /// `[history]`: what per-object revision history may keep.

@@ -25,3 +25,4 @@ pub mod stats;
 pub mod store;
 pub mod sync;
 pub mod timeline;
+pub mod write;

@@ -7,6 +7,7 @@ mod api_resources;
 mod cells;
 mod containers;
 mod contexts;
+mod dialog;
 mod header;
 mod help;
 mod hints;
@@ -77,6 +78,12 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         help::draw(f, f.area(), state, &theme);
     }
     cells::draw(f, f.area(), state, now, &theme);
+    if let Some(d) = &state.screens.drain {
+        dialog::drain(f, f.area(), d, &theme);
+    }
+    if let Some(d) = &state.screens.dialog {
+        dialog::draw(f, f.area(), d, &theme);
+    }
 }
 
 /// A bordered, titled table (its header already set) with a highlighted selection — the

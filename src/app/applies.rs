@@ -33,12 +33,21 @@ impl UiState {
         }
     }
 
+    /// Whether `action` is offered in the footer and `?` help: it applies and the RBAC gate
+    /// does not know it to be forbidden (see `access`).
+    pub fn offers(&self, action: Action) -> bool {
+        self.applies(action) && super::access::forbidden(self, action, std::time::Instant::now()).is_none()
+    }
+
     /// Whether `action` does something in the current view (with no prompt or overlay
     /// open): `update` ignores it otherwise, and help and the footer do not offer it.
     pub fn applies(&self, action: Action) -> bool {
         use Action::*;
         if action.writes() && self.settings.readonly {
             return false;
+        }
+        if let Some(applies) = super::actions::applies(self, action) {
+            return applies;
         }
         if let Some(applies) = super::logs_keys::applies(self, action) {
             return applies;

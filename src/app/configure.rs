@@ -19,6 +19,7 @@ pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_re
     state.settings.fallback = config.fallback_for(context).to_vec();
     state.settings.icons = config.ui.icons;
     state.settings.logs = super::logs::LogSettings::from_config(&config.logs);
+    state.settings.protected = config.actions.protected.iter().map(|p| p.0.clone()).collect();
 }
 
 /// The theme of `context` with the configured colour support (`[ui] colors`; `auto` reads

@@ -54,6 +54,8 @@ impl UiState {
         conn.registry = Arc::new(Registry::builtins());
         self.screens.detail = None;
         self.screens.pending_command = None;
+        // A dialog confirms a write for the context it names: it goes with it.
+        self.screens.dialog = None;
         let first = ListState::new(
             ResourceKey::new(BuiltinKind::Pod, self.conn.namespace.as_deref()),
             None,

@@ -34,9 +34,64 @@ pub enum Effect {
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
     /// keeps the feed under `id`.
     StreamLogs(ViewId, Box<LogRequest>),
+    /// A confirmed write to the cluster (see `dialog`); the loop runs it on the network
+    /// runtime and its outcome comes back as an event for the footer. Refused by the loop in
+    /// read-only mode or when the context in use is not `context`.
+    Write(Box<WriteRequest>),
+    /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
+    /// answer feeds the RBAC gate (`access`).
+    CheckAccess(super::access::AccessQuery),
+    /// Put this text on the terminal's clipboard (OSC 52, see `clipboard`).
+    Copy(String),
+    /// Fetch the revisions of a deployment for the rollback dialog.
+    ListRevisions(crate::kube::write::Target),
+    /// Stop the drain in progress.
+    CancelDrain,
+    /// GET the whole object for `e` (see `edit`).
+    EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
     HandOver(Box<super::handover::Handover>),
+}
+
+/// A confirmed write: where it goes, what it is, and what the footer says was requested.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteRequest {
+    /// The context it was confirmed for.
+    pub context: String,
+    /// `deleting pod/web in team-a`.
+    pub summary: String,
+    /// The operation.
+    pub op: WriteOp,
+}
+
+/// One write operation of `crate::kube::write`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteOp {
+    /// Delete each target.
+    Delete(
+        Vec<crate::kube::write::Target>,
+        crate::kube::write::delete::DeleteOptions,
+    ),
+    /// Scale to N replicas.
+    Scale(crate::kube::write::Target, u32),
+    /// Rollout restart each target.
+    Restart(Vec<crate::kube::write::Target>),
+    /// Cordon (`true`) or uncordon each node.
+    Cordon(Vec<crate::kube::write::Target>, bool),
+    /// Create a Job from each CronJob now.
+    Trigger(Vec<crate::kube::write::Target>),
+    /// Suspend (`true`) or resume each CronJob.
+    Suspend(Vec<crate::kube::write::Target>, bool),
+    /// Roll a deployment back to a revision.
+    Rollback(crate::kube::write::Target, u64),
+    /// Replace an object with the edited one, guarded by this resourceVersion (`e`).
+    Replace(crate::kube::write::Target, Box<serde_json::Value>, String),
+    /// Drain a node (cordon, then evictions); progress streams back.
+    Drain(
+        crate::kube::write::Target,
+        crate::kube::write::drain::DrainOptions,
+    ),
 }
 
 /// What a log view streams.

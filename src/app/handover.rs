@@ -57,6 +57,8 @@ pub struct CommandJob {
 pub enum Then {
     /// Show the outcome in the footer (`vim …: exit code 1`).
     Note,
+    /// The editor of an `e` edit exited: judge the file (see `app::edit`).
+    Edit,
 }
 
 /// How a job ended.
@@ -162,6 +164,7 @@ async fn run_command(c: CommandJob, cancel: CancellationToken) -> Outcome {
 /// What the state does once the terminal is back from `h` with `outcome`.
 pub fn handed_back(state: &mut UiState, h: &Handover, outcome: &Outcome) -> Vec<Effect> {
     match h.then {
+        Then::Edit => super::edit::edited(state, outcome),
         Then::Note => {
             let text = format!("{}: {}", h.label, outcome.words());
             match outcome {

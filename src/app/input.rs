@@ -46,9 +46,21 @@ pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> 
 /// One key press: an action from the keymap, part of a chord, or a typed character; returns
 /// the effects asked for.
 pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
+    // A write's dialog and the drain overlay are modal: they take every key.
+    if state.screens.dialog.is_some() {
+        state.screens.message = None;
+        super::dialog::key(state, key);
+        return state.take_effects();
+    }
+    if state.screens.drain.is_some() {
+        super::drain_view::key(state, key);
+        return state.take_effects();
+    }
     let mode = state.key_mode();
     let pending = std::mem::take(&mut state.screens.pending);
-    match state.settings.keymap.lookup(mode, &pending, key) {
+    // One key may mean different actions on different kinds (`s`): the one that applies.
+    let fits = |a| state.applies(a);
+    match state.settings.keymap.lookup_where(mode, &pending, key, fits) {
         Lookup::Action(a) => return update(state, a),
         Lookup::Pending(p) => state.screens.pending = p,
         Lookup::None => {

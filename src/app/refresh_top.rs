@@ -96,6 +96,8 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     }
     let Screen::List(l) = state.top_mut() else { return };
     let Some(snap) = l.snapshot() else { return };
+    // Marks of objects that left the snapshot go (filtered-out rows keep theirs).
+    l.marks.prune(&snap);
     let snap = fallback_namespaces(snap, fallback);
     let ns_filter = l.source.as_ref().and_then(|s| s.filter_ns.clone());
     let all_ns = l.key.namespace.is_none() && l.key.kind.namespaced();

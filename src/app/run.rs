@@ -62,6 +62,8 @@ pub enum Event {
     Signal(i32),
     /// Log view `id` has new lines or stream states (coalesced: one until it is drawn).
     Logs(ViewId),
+    /// A write, an RBAC answer, a drain step or revisions came back (see `write_exec`).
+    Write(super::write_exec::WriteEvent),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -109,6 +111,8 @@ struct Wiring<'a> {
     session: Option<Session>,
     /// Repaint the whole terminal at the next draw.
     clear: bool,
+    /// The drain in progress, to cancel it.
+    drain: Option<tokio::task::AbortHandle>,
     /// Jobs waiting for the terminal (`Effect::HandOver`), run by the loop in order.
     handovers: VecDeque<Box<super::handover::Handover>>,
     /// Events that arrived while the terminal was lent, handled before new ones.
@@ -146,6 +150,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         connecting: None,
         session: None,
         clear: false,
+        drain: None,
         handovers: VecDeque::new(),
         backlog: VecDeque::new(),
         history_config: config.history(),
@@ -189,6 +194,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                 let at = jiff::Timestamp::now().as_second();
                 state.screens.detail_max = crate::ui::detail_max(size.into(), &state, at);
                 super::refresh_top::refresh_top(&mut state);
+                // The RBAC gate asks, in the background, about what this view could offer.
+                let asks = super::access::wanted(&mut state, std::time::Instant::now());
+                w.execute(&mut state, asks.into_iter().map(Effect::CheckAccess).collect());
                 let informers = match (state.top(), &w.session) {
                     (Screen::Informers { .. }, Some(s)) => s.pool.informers(),
                     _ => Vec::new(),
@@ -310,6 +318,7 @@ impl Wiring<'_> {
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
+            Event::Write(e) => (true, super::write_exec::apply(state, e)),
             Event::Kubeconfig {
                 generation: g,
                 contexts,
@@ -423,6 +432,9 @@ impl Wiring<'_> {
                     // Every informer and watch of the old context stops now; results of the
                     // old connection attempt are recognised by their generation and dropped.
                     drop(self.session.take());
+                    if let Some(task) = self.drain.take() {
+                        task.abort();
+                    }
                     if let Some(attempt) = self.connecting.take() {
                         attempt.abort();
                     }
@@ -469,9 +481,78 @@ impl Wiring<'_> {
                         s.feeds.entry(id).or_default().logs = Some(feed);
                     }
                 }
+                Effect::Write(req) => self.write(state, *req),
+                Effect::CheckAccess(q) => {
+                    let Some(s) = &self.session else { continue };
+                    super::write_exec::check(&self.net, s.pool.client().clone(), q, self.tx.clone());
+                }
+                Effect::ListRevisions(t) => {
+                    let Some(s) = &self.session else { continue };
+                    super::write_exec::revisions(&self.net, s.pool.client().clone(), t, self.tx.clone());
+                }
+                Effect::EditFetch(t) => {
+                    let Some(s) = &self.session else { continue };
+                    super::write_exec::fetch(&self.net, s.pool.client().clone(), t, self.tx.clone());
+                }
+                Effect::CancelDrain => {
+                    if let Some(task) = self.drain.take() {
+                        task.abort();
+                    }
+                }
+                Effect::Copy(text) => copy(state, &text),
             }
         }
         None
+    }
+}
+
+impl Wiring<'_> {
+    /// Starts a confirmed write — never in read-only mode, and only in the context it was
+    /// confirmed for.
+    fn write(&mut self, state: &mut UiState, req: super::effect::WriteRequest) {
+        if state.settings.readonly {
+            state.screens.message = Some("read-only: nothing was sent".into());
+            return;
+        }
+        let Some(s) = &self.session else {
+            state.screens.message = Some("not connected: nothing was sent".into());
+            return;
+        };
+        if state.conn.context.as_deref() != Some(req.context.as_str()) {
+            state.screens.message = Some(format!(
+                "the context changed (was {}): nothing was sent",
+                req.context
+            ));
+            return;
+        }
+        if let super::effect::WriteOp::Drain(node, _) = &req.op {
+            if let Some(old) = self.drain.take() {
+                old.abort();
+            }
+            state.screens.drain = Some(super::drain_view::DrainState::new(
+                node.name.clone(),
+                req.context.clone(),
+            ));
+        }
+        let client = s.pool.client().clone();
+        if let Some(task) = super::write_exec::spawn(&self.net, client, req, self.tx.clone()) {
+            self.drain = Some(task);
+        }
+    }
+}
+
+/// Writes the OSC 52 sequence for `text` to the terminal (wrapped for tmux under `$TMUX`).
+fn copy(state: &mut UiState, text: &str) {
+    use std::io::Write;
+    let tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+    match super::clipboard::osc52(text, tmux) {
+        Ok(seq) => {
+            let mut out = std::io::stdout();
+            if out.write_all(seq.as_bytes()).and_then(|_| out.flush()).is_err() {
+                state.screens.message = Some("could not write to the terminal".into());
+            }
+        }
+        Err(e) => state.screens.message = Some(e),
     }
 }
 

@@ -95,6 +95,8 @@ pub struct ListState {
     /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
     /// owner selected); dropped once found or once the list is complete without it.
     pub target: Option<ObjKey>,
+    /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
+    pub marks: super::marks::Marks,
     /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
     /// out the rest (see `view::columns::fit`, which clamps it).
     pub hscroll: usize,
@@ -122,6 +124,7 @@ impl ListState {
             anchor: None,
             new_above: 0,
             target: None,
+            marks: Default::default(),
             hscroll: 0,
         }
     }
@@ -184,6 +187,8 @@ pub struct Settings {
     pub icons: bool,
     /// `[logs]`: log view bounds and defaults.
     pub logs: super::logs::LogSettings,
+    /// `[actions] protected`: contexts where a write needs the typed name (or count).
+    pub protected: Vec<regex::Regex>,
 }
 
 /// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
@@ -205,6 +210,8 @@ pub struct Connection {
     /// Per context left: the namespace in use there and whether all namespaces were chosen,
     /// restored when the user switches back.
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
+    /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
+    pub access: super::access::AccessCache,
 }
 
 /// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
@@ -237,6 +244,12 @@ pub struct Screens {
     /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
     /// see the pool).
     pub informers_len: usize,
+    /// The open confirmation dialog of a write (modal: it takes every key).
+    pub dialog: Option<Box<super::dialog::Dialog>>,
+    /// The drain in progress or last finished, shown over the view while open.
+    pub drain: Option<super::drain_view::DrainState>,
+    /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
+    pub edit: Option<super::edit::EditSession>,
     /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
     pub detail_scroll: u16,
     /// The furthest `detail_scroll` can go, from the layout before each draw
@@ -274,6 +287,7 @@ impl Settings {
             fallback: Vec::new(),
             icons: true,
             logs: super::logs::LogSettings::default(),
+            protected: Vec::new(),
         }
     }
 }
@@ -293,6 +307,7 @@ impl UiState {
                 namespace,
                 explicit_all: false,
                 last_namespace: HashMap::new(),
+                access: Default::default(),
             },
             screens: Screens {
                 views: Vec::new(),
@@ -310,6 +325,9 @@ impl UiState {
                 pending_command: None,
                 page_rows: 20,
                 informers_len: 0,
+                dialog: None,
+                drain: None,
+                edit: None,
             },
             effects: Vec::new(),
         };

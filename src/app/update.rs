@@ -60,6 +60,9 @@ fn apply(state: &mut UiState, action: Action) {
         // A prompt opens with the cursor at the end of its text.
         state.screens.prompt_cursor = None;
     }
+    if super::actions::handle(state, action) {
+        return;
+    }
     if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
         return;
     }
@@ -135,6 +138,22 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::ToggleManaged
         | Action::Save
         | Action::NextMatch => {}
+        // Handled by `actions::handle` above.
+        Action::Mark
+        | Action::MarkRange
+        | Action::ClearMarks
+        | Action::Copy
+        | Action::Delete
+        | Action::ForceDelete
+        | Action::Scale
+        | Action::Restart
+        | Action::Cordon
+        | Action::Uncordon
+        | Action::Drain
+        | Action::Trigger
+        | Action::Suspend
+        | Action::Rollback
+        | Action::Edit => {}
     }
 }
 

@@ -35,6 +35,12 @@ pub fn render(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -
     text.lines().map(|l| sanitize(l).into_owned()).collect()
 }
 
+/// `v` as YAML text exactly (nothing hidden, masked or added), unsanitized: what `e` hands
+/// to the editor.
+pub fn raw_yaml(v: &Value) -> String {
+    emit::to_yaml(v)
+}
+
 /// The object as YAML text, unsanitized (for a file, not a terminal); see [`render`].
 pub fn yaml_text(obj: &Arc<Value>, kind: &Kind, show_managed: bool, reveal: bool) -> String {
     let mut v = (**obj).clone();

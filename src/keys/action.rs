@@ -83,6 +83,37 @@ pub enum Action {
     LogSearch,
     /// Jump to the previous search match.
     PrevMatch,
+    /// Mark or unmark the selected row (and move down): actions apply to marked rows.
+    Mark,
+    /// Mark the rows from the last mark to the selected one.
+    MarkRange,
+    /// Unmark every row.
+    ClearMarks,
+    /// Copy the marked (else the selected) names to the clipboard (OSC 52).
+    Copy,
+    /// Delete the marked (else the selected) objects (asks first; propagation, grace).
+    Delete,
+    /// Force delete (grace period 0; asks twice).
+    ForceDelete,
+    /// Scale a deployment, statefulset or replicaset (asks first).
+    Scale,
+    /// Rollout restart deployments, statefulsets or daemonsets (asks first).
+    Restart,
+    /// Cordon nodes (asks first).
+    Cordon,
+    /// Uncordon nodes (asks first).
+    Uncordon,
+    /// Drain a node through the Eviction API (asks first; cancellable).
+    Drain,
+    /// Create a Job from a CronJob now (asks first).
+    Trigger,
+    /// Suspend or resume CronJobs (asks first).
+    Suspend,
+    /// Roll a deployment back to an earlier ReplicaSet revision (asks first).
+    Rollback,
+    /// Edit the object in `$KUBE_EDITOR`/`$EDITOR`; saving replaces it (guarded by its
+    /// resourceVersion).
+    Edit,
     /// Open the revision history of the selected object (list row, YAML or describe view).
     History,
     /// Show the object's YAML with each line annotated by the field manager that last set
@@ -120,7 +151,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 69] = [
+    pub const ALL: [(Action, &'static str); 84] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -174,6 +205,21 @@ impl Action {
         (Action::LogWindow(6), "log_window_6"),
         (Action::LogSearch, "log_search"),
         (Action::PrevMatch, "prev_match"),
+        (Action::Mark, "mark"),
+        (Action::MarkRange, "mark_range"),
+        (Action::ClearMarks, "clear_marks"),
+        (Action::Copy, "copy"),
+        (Action::Delete, "delete"),
+        (Action::ForceDelete, "force_delete"),
+        (Action::Scale, "scale"),
+        (Action::Restart, "restart"),
+        (Action::Cordon, "cordon"),
+        (Action::Uncordon, "uncordon"),
+        (Action::Drain, "drain"),
+        (Action::Trigger, "trigger"),
+        (Action::Suspend, "suspend"),
+        (Action::Rollback, "rollback"),
+        (Action::Edit, "edit"),
         (Action::History, "history"),
         (Action::Blame, "blame"),
         (Action::MarkRevision, "mark_revision"),
@@ -195,8 +241,8 @@ impl Action {
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
     /// local file, is not one). A write must name its context, be confirmed, and not exist in
     /// read-only mode (`--readonly` or a `readonly` context): whatever decides whether an
-    /// action applies must check this flag. No action writes yet; the match has no
-    /// catch-all so that every new action decides.
+    /// action applies must check this flag. The match has no catch-all so that every new
+    /// action decides.
     pub fn writes(self) -> bool {
         match self {
             Action::Quit
@@ -237,6 +283,18 @@ impl Action {
             | Action::LogWindow(_)
             | Action::LogSearch
             | Action::PrevMatch => false,
+            Action::Mark | Action::MarkRange | Action::ClearMarks | Action::Copy => false,
+            Action::Delete
+            | Action::ForceDelete
+            | Action::Scale
+            | Action::Restart
+            | Action::Cordon
+            | Action::Uncordon
+            | Action::Drain
+            | Action::Trigger
+            | Action::Suspend
+            | Action::Rollback
+            | Action::Edit => true,
             Action::History | Action::Blame | Action::MarkRevision => false,
             Action::ScrollLeft | Action::ScrollRight | Action::Cells => false,
             Action::CursorLeft

@@ -27,6 +27,10 @@ impl KeyPress {
             if ev.modifiers.contains(KeyModifiers::SHIFT) && c.is_ascii_lowercase() {
                 code = KeyCode::Char(c.to_ascii_uppercase());
             }
+            // Terminals send ctrl-\ as 0x1C, which crossterm reports as ctrl-4.
+            if c == '4' && ev.modifiers.contains(KeyModifiers::CONTROL) {
+                code = KeyCode::Char('\\');
+            }
         }
         KeyPress {
             code,
@@ -200,10 +204,27 @@ impl Keymap {
     /// Matches the pending presses (`pending`, chord prefix) plus `key` in `mode` (its own
     /// bindings first, then its fallback's).
     pub fn lookup(&self, mode: KeyMode, pending: &[KeyPress], key: KeyPress) -> Lookup {
+        self.lookup_where(mode, pending, key, |_| true)
+    }
+
+    /// As [`Keymap::lookup`], where one key may be bound to several actions that apply to
+    /// different kinds (`s`: scale a deployment, suspend a CronJob): the first binding
+    /// whose action `fits` wins, else the first binding of the key.
+    pub fn lookup_where(
+        &self,
+        mode: KeyMode,
+        pending: &[KeyPress],
+        key: KeyPress,
+        fits: impl Fn(Action) -> bool,
+    ) -> Lookup {
         let mut seq = pending.to_vec();
         seq.push(key);
         let mut prefix = false;
-        for b in self.effective(mode) {
+        let bindings = self.effective(mode);
+        if let Some(b) = bindings.iter().find(|b| b.seq == seq && fits(b.run)) {
+            return Lookup::Action(b.run);
+        }
+        for b in bindings {
             if b.seq == seq {
                 return Lookup::Action(b.run);
             }

@@ -35,7 +35,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Span::styled(sanitize(&ns).into_owned(), theme.value),
     ];
     if state.settings.readonly {
-        first.push(Span::styled("  [readonly]", theme.warn));
+        first.push(Span::styled("  [read-only]", theme.warn));
     }
     if let Some(b) = state.conn.registry.broken.first() {
         let more = state.conn.registry.broken.len() - 1;
@@ -101,6 +101,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                     }
                     if l.warnings_only {
                         spans.push(Span::styled("  [warnings only]", theme.warn));
+                    }
+                    if !l.marks.is_empty() {
+                        let n = thousands(l.marks.len() as u64);
+                        spans.push(Span::styled(format!("  {n} marked"), theme.highlight));
                     }
                 }
                 None => match &state.conn.status {

@@ -18,7 +18,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         .keymap
         .effective(state.top().key_mode())
         .into_iter()
-        .filter(|b| state.applies(b.run))
+        .filter(|b| state.offers(b.run))
     {
         // Several keys for one action share a line: `j, down  down`.
         if let Some(entry) = seen.iter_mut().find(|(_, d)| *d == b.desc) {
@@ -51,7 +51,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Commands", theme.column)));
-    let popup_width = 72.min(area.width);
+    let popup_width = 78.min(area.width);
     // Built-in kinds by their shortest name, wrapped to the box.
     let names: Vec<String> = BuiltinKind::ALL
         .iter()

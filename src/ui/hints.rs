@@ -10,7 +10,7 @@ use crate::keys::Action;
 use super::theme::Theme;
 
 /// The hinted actions, most useful first; `Quit` is kept whatever the width.
-const WANTED: [Action; 13] = [
+const WANTED: [Action; 25] = [
     Action::CommandMode,
     Action::FilterMode,
     Action::Help,
@@ -24,6 +24,18 @@ const WANTED: [Action; 13] = [
     Action::ToggleManaged,
     Action::Reveal,
     Action::Save,
+    Action::Delete,
+    Action::Edit,
+    Action::Scale,
+    Action::Restart,
+    Action::Cordon,
+    Action::Uncordon,
+    Action::Drain,
+    Action::Trigger,
+    Action::Suspend,
+    Action::Rollback,
+    Action::Mark,
+    Action::Copy,
 ];
 
 /// Gap after each hint.
@@ -43,10 +55,10 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
         Some((format!("<{}>", b.on), format!(" {short}")))
     };
     let cells = |(k, w): &(String, String)| k.chars().count() + w.chars().count();
-    let quit = Some(Action::Quit).filter(|a| state.applies(*a)).and_then(hint);
+    let quit = Some(Action::Quit).filter(|a| state.offers(*a)).and_then(hint);
     let mut budget = usize::from(width).saturating_sub(quit.as_ref().map_or(0, cells));
     let mut shown = Vec::new();
-    for h in WANTED.into_iter().filter(|a| state.applies(*a)).filter_map(hint) {
+    for h in WANTED.into_iter().filter(|a| state.offers(*a)).filter_map(hint) {
         let need = cells(&h) + GAP.len();
         if need > budget {
             break;
@@ -71,6 +83,10 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
         Action::JumpOwner => Some("owner"),
         Action::ToggleManaged => Some("managed"),
         Action::Reveal => Some("decode"),
+        Action::Restart => Some("restart"),
+        Action::Rollback => Some("rollback"),
+        Action::Suspend => Some("suspend/resume"),
+        Action::Drain => Some("drain"),
         Action::Back if !list => Some("back"),
         Action::Enter if !list => Some("open"),
         _ => None,

@@ -94,7 +94,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         .iter()
         .zip(&grid.body)
         .map(|(r, cells)| {
-            let style = theme.health(r.health);
+            let mut style = theme.health(r.health);
+            if l.marks.contains(&r.uid) {
+                style = style.patch(theme.highlight);
+            }
             let spans: Vec<Line> = fitted
                 .shown
                 .iter()
