@@ -21,6 +21,8 @@ pub mod owner;
 pub mod refresh_top;
 pub mod run;
 pub mod save;
+pub mod session;
+pub mod session_run;
 pub mod stack;
 pub mod state;
 pub mod tasks;

@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod client;
 pub mod discovery;
 pub mod discovery_watch;
+pub mod exec;
 pub mod failure;
 pub mod informer;
 pub mod intern;

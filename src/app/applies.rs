@@ -40,6 +40,9 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
+        if let Some(applies) = super::session::applies(self, action) {
+            return applies;
+        }
         if let Some(applies) = super::logs_keys::applies(self, action) {
             return applies;
         }

@@ -35,6 +35,9 @@ pub enum Effect {
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
     HandOver(Box<super::handover::Handover>),
+    /// Find the container, OS and shell of a session off the loop; the result comes back as
+    /// `Event::SessionPrepared` (see `app::session`).
+    PrepareSession(Box<super::session::SessionRequest>),
 }
 
 /// What a log view streams.

@@ -61,6 +61,8 @@ pub enum Event {
     Signal(i32),
     /// Log view `id` has new lines or stream states (coalesced: one until it is drawn).
     Logs(ViewId),
+    /// An exec/attach session was prepared (`Effect::PrepareSession`).
+    SessionPrepared(Box<super::session::Prepared>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -218,7 +220,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if let Some(r) = reader.take() {
                 r.stop().await;
             }
-            let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse).await;
+            let cluster = w
+                .session
+                .as_ref()
+                .map(|s| (s.pool.client().clone(), s.pool.runtime().clone()));
+            let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse, cluster).await;
             reader = Some(spawn_terminal_reader(tx.clone()));
             w.clear = true;
             dirty = true;
@@ -289,6 +295,7 @@ impl Wiring<'_> {
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
+            Event::SessionPrepared(p) => (true, super::session::prepared(state, *p)),
             Event::Kubeconfig {
                 generation: g,
                 contexts,
@@ -394,6 +401,18 @@ impl Wiring<'_> {
                 }
                 Effect::Clear => self.clear = true,
                 Effect::HandOver(h) => self.handovers.push_back(h),
+                Effect::PrepareSession(req) => {
+                    let Some(s) = &self.session else {
+                        state.screens.message = Some("not connected".into());
+                        continue;
+                    };
+                    let tx = self.tx.clone();
+                    let client = s.pool.client().clone();
+                    s.pool.runtime().spawn(async move {
+                        let p = super::session_run::prepare(&client, *req).await;
+                        let _ = tx.send(Event::SessionPrepared(Box::new(p)));
+                    });
+                }
                 Effect::Quit(code) => return Some(code),
                 Effect::StreamLogs(id, req) => {
                     let Some(s) = &mut self.session else { continue };

@@ -104,6 +104,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Describe => super::yaml_update::open(state, true),
         Action::Favourite(n) => favourite(state, n),
         Action::Logs => super::logs_update::open_from_list(state),
+        Action::Shell | Action::Attach => super::session::open(state, action),
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap

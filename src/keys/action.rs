@@ -83,11 +83,15 @@ pub enum Action {
     LogSearch,
     /// Jump to the previous search match.
     PrevMatch,
+    /// A shell in the selected pod or container (exec through the API server).
+    Shell,
+    /// Attach to the selected container's main process.
+    Attach,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 53] = [
+    pub const ALL: [(Action, &'static str); 55] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -141,6 +145,8 @@ impl Action {
         (Action::LogWindow(6), "log_window_6"),
         (Action::LogSearch, "log_search"),
         (Action::PrevMatch, "prev_match"),
+        (Action::Shell, "shell"),
+        (Action::Attach, "attach"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -188,6 +194,8 @@ impl Action {
             | Action::LogWindow(_)
             | Action::LogSearch
             | Action::PrevMatch => false,
+            // exec/attach run commands in the cluster (`create pods/exec|attach`).
+            Action::Shell | Action::Attach => true,
         }
     }
 

@@ -23,6 +23,7 @@ mod e2e_handover;
 mod e2e_logs;
 mod e2e_owner;
 mod e2e_session;
+mod e2e_shell;
 mod e2e_terms;
 mod e2e_timeline;
 mod e2e_yaml;
