@@ -15,6 +15,7 @@ pub mod kind;
 pub mod logs;
 pub mod object;
 pub mod pool;
+pub mod portforward;
 pub mod registry;
 pub mod row;
 pub mod sanitize;
