@@ -10,6 +10,7 @@ pub mod describe_events;
 pub mod discovered;
 pub mod effect;
 pub mod feed;
+pub mod forwards;
 pub mod handover;
 pub mod input;
 pub mod list;

@@ -14,7 +14,7 @@ impl Screen {
         match self {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
-            Screen::Containers(_) => KeyMode::Normal,
+            Screen::Containers(_) | Screen::Forwards { .. } => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -39,6 +39,9 @@ impl UiState {
         use Action::*;
         if action.writes() && self.settings.readonly {
             return false;
+        }
+        if let Some(applies) = super::forwards::applies(self, action) {
+            return applies;
         }
         if let Some(applies) = super::session::applies(self, action) {
             return applies;

@@ -38,6 +38,12 @@ pub enum Effect {
     /// Find the container, OS and shell of a session off the loop; the result comes back as
     /// `Event::SessionPrepared` (see `app::session`).
     PrepareSession(Box<super::session::SessionRequest>),
+    /// Read the ports of a `shift-f` target off the loop; `Event::ForwardOffer` brings them.
+    OfferForward(Box<super::forwards::Offer>),
+    /// Start a port-forward in the session's manager (the footer says how it went).
+    StartForward(Box<crate::kube::portforward::ForwardSpec>),
+    /// Stop port-forward `id`.
+    StopForward(u64),
 }
 
 /// What a log view streams.

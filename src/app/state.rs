@@ -159,6 +159,8 @@ pub enum Screen {
     Logs(Box<super::logs::LogsState>),
     /// `enter` on a pod: its containers.
     Containers(Box<super::containers::ContainersState>),
+    /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
+    Forwards { selected: usize },
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -233,6 +235,8 @@ pub struct Screens {
     /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
     /// see the pool).
     pub informers_len: usize,
+    /// The session's port-forwards as of the last draw (the loop reads the manager).
+    pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
 }
 
 /// The whole UI state.
@@ -292,6 +296,7 @@ impl UiState {
                 pending_command: None,
                 page_rows: 20,
                 informers_len: 0,
+                forwards: Vec::new(),
             },
             effects: Vec::new(),
         };

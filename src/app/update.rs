@@ -60,7 +60,10 @@ fn apply(state: &mut UiState, action: Action) {
     if super::yaml_update::handle(state, action) {
         return;
     }
-    if super::logs_update::handle(state, action) || super::containers::handle(state, action) {
+    if super::logs_update::handle(state, action)
+        || super::containers::handle(state, action)
+        || super::forwards::handle(state, action)
+    {
         return;
     }
     let page = state.screens.page_rows.max(1);
@@ -105,6 +108,8 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Favourite(n) => favourite(state, n),
         Action::Logs => super::logs_update::open_from_list(state),
         Action::Shell | Action::Attach => super::session::open(state, action),
+        Action::PortForward => super::forwards::offer(state),
+        Action::StopForward => {}
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
@@ -382,7 +387,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
-        Screen::Logs(_) | Screen::Containers(_) => {}
+        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
     }
 }
 

@@ -87,11 +87,15 @@ pub enum Action {
     Shell,
     /// Attach to the selected container's main process.
     Attach,
+    /// Port-forward to the selected pod, service or workload (`shift-f`).
+    PortForward,
+    /// `:pf`: stop the selected forward.
+    StopForward,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 55] = [
+    pub const ALL: [(Action, &'static str); 57] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -147,6 +151,8 @@ impl Action {
         (Action::PrevMatch, "prev_match"),
         (Action::Shell, "shell"),
         (Action::Attach, "attach"),
+        (Action::PortForward, "port_forward"),
+        (Action::StopForward, "stop_forward"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -196,6 +202,10 @@ impl Action {
             | Action::PrevMatch => false,
             // exec/attach run commands in the cluster (`create pods/exec|attach`).
             Action::Shell | Action::Attach => true,
+            // A forward opens pods/portforward (`create pods/portforward`); stopping one
+            // only closes a local listener.
+            Action::PortForward => true,
+            Action::StopForward => false,
         }
     }
 

@@ -12,7 +12,7 @@ mod forward;
 mod target;
 
 pub use forward::{ForwardInfo, ForwardState, PortForwards};
-pub use target::{ForwardTarget, ResolvedTarget};
+pub use target::{ports_of, ForwardTarget, ResolvedTarget};
 
 /// The access a forward needs, as a SelfSubjectAccessReview asks it (verb, resource,
 /// subresource): one place for the RBAC gate to read.

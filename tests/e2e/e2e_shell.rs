@@ -139,7 +139,7 @@ fn real_readonly_offers_no_shell_and_attach_is_reported_when_refused() {
     });
     k.type_keys("s");
     k.type_keys("?");
-    k.wait_for("help", SLOW);
+    k.wait_for("logs of the selected pod, workload or service", SLOW);
     let help = k.screen();
     assert!(
         !help.contains("shell in the selected"),

@@ -19,6 +19,7 @@ mod e2e;
 mod e2e_contexts;
 mod e2e_crds;
 mod e2e_demo;
+mod e2e_forwards;
 mod e2e_handover;
 mod e2e_logs;
 mod e2e_owner;

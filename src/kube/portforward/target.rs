@@ -168,3 +168,38 @@ pub(super) fn words(e: &kube::Error) -> String {
         other => sanitize(&other.to_string()).into_owned(),
     }
 }
+
+/// The ports `shift-f` offers for `target`: a pod's container ports (spec order), a
+/// service's `spec.ports[].port`, a workload's first pod's container ports.
+pub async fn ports_of(client: &kube::Client, ns: &str, target: &ForwardTarget) -> Result<Vec<u16>, String> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), ns);
+    let container_ports = |p: &Pod| -> Vec<u16> {
+        p.spec
+            .iter()
+            .flat_map(|s| s.containers.iter())
+            .flat_map(|c| c.ports.iter().flatten())
+            .filter_map(|p| u16::try_from(p.container_port).ok())
+            .collect()
+    };
+    match target {
+        ForwardTarget::Pod(name) => Ok(container_ports(&pods.get(name).await.map_err(|e| words(&e))?)),
+        ForwardTarget::Service(name) => {
+            let api: Api<Service> = Api::namespaced(client.clone(), ns);
+            let svc = api.get(name).await.map_err(|e| words(&e))?;
+            Ok(svc
+                .spec
+                .and_then(|s| s.ports)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|p| u16::try_from(p.port).ok())
+                .collect())
+        }
+        ForwardTarget::Selector { selector, .. } => {
+            let list = pods
+                .list(&ListParams::default().labels(selector).limit(1))
+                .await
+                .map_err(|e| words(&e))?;
+            Ok(list.items.first().map(container_ports).unwrap_or_default())
+        }
+    }
+}
