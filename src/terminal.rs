@@ -5,9 +5,11 @@
 
 mod handover;
 mod reader;
+mod stdin;
 
 pub use handover::{lend, Lend, Lent};
 pub use reader::EventReader;
+pub use stdin::StdinPump;
 
 use std::io::{self, Stdout};
 use std::mem::ManuallyDrop;

@@ -8,6 +8,7 @@ mod cells;
 mod containers;
 mod contexts;
 mod dialog;
+mod forwards;
 mod header;
 mod help;
 mod hints;
@@ -43,7 +44,9 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
     let rows = match state.top() {
         Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
         Screen::ApiResources { .. } => api_resources::table_area(body, state).height.saturating_sub(3),
-        Screen::Informers { .. } | Screen::Contexts { .. } => body.height.saturating_sub(3),
+        Screen::Informers { .. } | Screen::Contexts { .. } | Screen::Forwards { .. } => {
+            body.height.saturating_sub(3)
+        }
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
     };
@@ -65,6 +68,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, informers, *selected, &theme),
+        Screen::Forwards { selected } => forwards::draw(f, body, &state.screens.forwards, *selected, &theme),
         Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
@@ -125,7 +129,7 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
 /// visible age is under 10 minutes or counters are shown, else 15 s.
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
-        Screen::Informers { .. } => Duration::from_secs(1),
+        Screen::Informers { .. } | Screen::Forwards { .. } => Duration::from_secs(1),
         Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         // The lag in the header moves with the clock; lines arrive as events.
         Screen::Logs(_) | Screen::Containers(_) => Duration::from_secs(1),

@@ -14,7 +14,7 @@ impl Screen {
         match self {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
-            Screen::Containers(_) => KeyMode::Normal,
+            Screen::Containers(_) | Screen::Forwards { .. } => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -47,6 +47,12 @@ impl UiState {
             return false;
         }
         if let Some(applies) = super::actions::applies(self, action) {
+            return applies;
+        }
+        if let Some(applies) = super::forwards::applies(self, action) {
+            return applies;
+        }
+        if let Some(applies) = super::session::applies(self, action) {
             return applies;
         }
         if let Some(applies) = super::logs_keys::applies(self, action) {

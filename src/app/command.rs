@@ -37,6 +37,9 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     state.screens.pending_command = None;
     let expanded = super::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
+    if super::forwards::command(state, line) {
+        return;
+    }
     let mut words = line.split_whitespace();
     let Some(cmd) = words.next() else { return };
     // The rest, in any order: `-l <selector>`, `-n <namespace>`, `-A`, or one bare word (a

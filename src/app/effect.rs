@@ -52,6 +52,15 @@ pub enum Effect {
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
     HandOver(Box<super::handover::Handover>),
+    /// Find the container, OS and shell of a session off the loop; the result comes back as
+    /// `Event::SessionPrepared` (see `app::session`).
+    PrepareSession(Box<super::session::SessionRequest>),
+    /// Read the ports of a `shift-f` target off the loop; `Event::ForwardOffer` brings them.
+    OfferForward(Box<super::forwards::Offer>),
+    /// Start a port-forward in the session's manager (the footer says how it went).
+    StartForward(Box<crate::kube::portforward::ForwardSpec>),
+    /// Stop port-forward `id`.
+    StopForward(u64),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

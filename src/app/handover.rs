@@ -39,6 +39,9 @@ pub struct Handover {
 pub enum Job {
     /// A child process on this machine with the terminal in cooked mode (`$EDITOR FILE`).
     Command(CommandJob),
+    /// An exec or attach session through the API server, with the terminal in raw mode
+    /// (stdin pumped to the remote process, SIGWINCH forwarded as resizes).
+    Session(super::session::SessionJob),
 }
 
 /// A child process: `program args…`, inheriting stdin, stdout, stderr and the environment
@@ -71,6 +74,8 @@ pub enum Outcome {
     /// It could not run or failed (the program is missing, the terminal could not be
     /// lent, the connection broke), in words.
     Failed(String),
+    /// The user detached from a session (`ctrl-p ctrl-q`); the remote process goes on.
+    Detached,
 }
 
 impl Outcome {
@@ -80,6 +85,7 @@ impl Outcome {
             Outcome::Exited(code) => format!("exit code {code}"),
             Outcome::Signalled(n) => format!("killed by signal {n}"),
             Outcome::Failed(e) => e.clone(),
+            Outcome::Detached => "detached".into(),
         }
     }
 }
@@ -92,10 +98,18 @@ pub async fn run(
     rx: &mut UnboundedReceiver<Event>,
     backlog: &mut VecDeque<Event>,
     mouse: bool,
+    cluster: Option<(kube::Client, tokio::runtime::Handle)>,
 ) -> Outcome {
     let cancel = CancellationToken::new();
-    let (mode, job) = match &h.job {
-        Job::Command(c) => (Lend::Cooked, run_command(c.clone(), cancel.clone())),
+    let (mode, job): (Lend, futures::future::BoxFuture<'static, Outcome>) = match &h.job {
+        Job::Command(c) => (Lend::Cooked, Box::pin(run_command(c.clone(), cancel.clone()))),
+        Job::Session(s) => {
+            let Some((client, net)) = cluster else {
+                return Outcome::Failed("not connected".into());
+            };
+            let job = super::session_run::run(client, net, s.clone(), cancel.clone());
+            (Lend::Raw, Box::pin(job))
+        }
     };
     let lent = match lend(mode, mouse) {
         Ok(lent) => lent,

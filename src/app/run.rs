@@ -64,6 +64,12 @@ pub enum Event {
     Logs(ViewId),
     /// A write, an RBAC answer, a drain step or revisions came back (see `write_exec`).
     Write(super::write_exec::WriteEvent),
+    /// An exec/attach session was prepared (`Effect::PrepareSession`).
+    SessionPrepared(Box<super::session::Prepared>),
+    /// A port-forward changed state or connections (coalescing is the draw's).
+    Forwards,
+    /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
+    ForwardOffer(Box<super::forwards::Offer>, Result<Vec<u16>, String>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -77,6 +83,8 @@ struct Session {
     rediscover: Arc<tokio::sync::Notify>,
     /// What feeds each view on the stack, by view id: the loop owns these, not the views.
     feeds: HashMap<ViewId, Held>,
+    /// The context's port-forwards: they stop with the session (context switch, quit).
+    forwards: crate::kube::portforward::PortForwards,
 }
 
 /// What the loop holds for one view: its informer subscriptions (a list's rows, a describe
@@ -202,6 +210,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     _ => Vec::new(),
                 };
                 state.screens.informers_len = informers.len();
+                state.screens.forwards = w.session.as_ref().map(|s| s.forwards.list()).unwrap_or_default();
                 if std::mem::take(&mut w.clear) {
                     // Not `Terminal::clear`: it asks the terminal for the cursor position,
                     // whose answer our own input reader would swallow (a 2 s stall, then an
@@ -246,7 +255,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if let Some(r) = reader.take() {
                 r.stop().await;
             }
-            let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse).await;
+            let cluster = w
+                .session
+                .as_ref()
+                .map(|s| (s.pool.client().clone(), s.pool.runtime().clone()));
+            let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse, cluster).await;
             reader = Some(spawn_terminal_reader(tx.clone()));
             w.clear = true;
             dirty = true;
@@ -319,6 +332,13 @@ impl Wiring<'_> {
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
             Event::Write(e) => (true, super::write_exec::apply(state, e)),
+            Event::SessionPrepared(p) => (true, super::session::prepared(state, *p)),
+            // The `:pf` rows and the header's count.
+            Event::Forwards => (true, Vec::new()),
+            Event::ForwardOffer(o, ports) => {
+                super::forwards::offered(state, *o, ports);
+                (true, Vec::new())
+            }
             Event::Kubeconfig {
                 generation: g,
                 contexts,
@@ -375,6 +395,11 @@ impl Wiring<'_> {
             publish,
         );
         let discovery = self.net.spawn(task).abort_handle();
+        let tx = self.tx.clone();
+        let forwards =
+            crate::kube::portforward::PortForwards::new(self.net.clone(), client.clone(), move || {
+                let _ = tx.send(Event::Forwards);
+            });
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,
@@ -388,6 +413,7 @@ impl Wiring<'_> {
             discovery,
             rediscover,
             feeds: HashMap::new(),
+            forwards,
         });
     }
 
@@ -461,6 +487,41 @@ impl Wiring<'_> {
                 }
                 Effect::Clear => self.clear = true,
                 Effect::HandOver(h) => self.handovers.push_back(h),
+                Effect::OfferForward(o) => {
+                    let Some(s) = &self.session else { continue };
+                    let (tx, client) = (self.tx.clone(), s.pool.client().clone());
+                    s.pool.runtime().spawn(async move {
+                        let ports =
+                            crate::kube::portforward::ports_of(&client, &o.namespace, &o.target).await;
+                        let _ = tx.send(Event::ForwardOffer(o, ports));
+                    });
+                }
+                Effect::StartForward(spec) => {
+                    let Some(s) = &mut self.session else {
+                        state.screens.message = Some("not connected".into());
+                        continue;
+                    };
+                    super::forwards::started(state, s.forwards.start(*spec));
+                    state.screens.forwards = s.forwards.list();
+                }
+                Effect::StopForward(id) => {
+                    if let Some(s) = &mut self.session {
+                        s.forwards.stop(id);
+                        state.screens.forwards = s.forwards.list();
+                    }
+                }
+                Effect::PrepareSession(req) => {
+                    let Some(s) = &self.session else {
+                        state.screens.message = Some("not connected".into());
+                        continue;
+                    };
+                    let tx = self.tx.clone();
+                    let client = s.pool.client().clone();
+                    s.pool.runtime().spawn(async move {
+                        let p = super::session_run::prepare(&client, *req).await;
+                        let _ = tx.send(Event::SessionPrepared(Box::new(p)));
+                    });
+                }
                 Effect::Quit(code) => return Some(code),
                 Effect::StreamLogs(id, req) => {
                     let Some(s) = &mut self.session else { continue };

@@ -166,6 +166,8 @@ pub enum Screen {
     Logs(Box<super::logs::LogsState>),
     /// `enter` on a pod: its containers.
     Containers(Box<super::containers::ContainersState>),
+    /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
+    Forwards { selected: usize },
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -260,6 +262,8 @@ pub struct Screens {
     pub prompt_cursor: Option<usize>,
     /// ↑/↓ history of the prompts (loaded by the loop at start).
     pub history: super::prompt_history::PromptHistory,
+    /// The session's port-forwards as of the last draw (the loop reads the manager).
+    pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
 }
 
 /// The whole UI state.
@@ -328,6 +332,7 @@ impl UiState {
                 dialog: None,
                 drain: None,
                 edit: None,
+                forwards: Vec::new(),
             },
             effects: Vec::new(),
         };

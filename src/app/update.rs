@@ -66,7 +66,10 @@ fn apply(state: &mut UiState, action: Action) {
     if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
         return;
     }
-    if super::logs_update::handle(state, action) || super::containers::handle(state, action) {
+    if super::logs_update::handle(state, action)
+        || super::containers::handle(state, action)
+        || super::forwards::handle(state, action)
+    {
         return;
     }
     let page = state.screens.page_rows.max(1);
@@ -113,6 +116,9 @@ fn apply(state: &mut UiState, action: Action) {
         Action::History => super::history_keys::open(state, false),
         Action::Blame => super::history_keys::open(state, true),
         Action::MarkRevision => {}
+        Action::Shell | Action::Attach => super::session::open(state, action),
+        Action::PortForward => super::forwards::offer(state),
+        Action::StopForward => {}
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
@@ -487,7 +493,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
-        Screen::Logs(_) | Screen::Containers(_) => {}
+        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
     }
 }
 

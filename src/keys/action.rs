@@ -147,11 +147,19 @@ pub enum Action {
     HistoryOlder,
     /// Prompt: the next line of this prompt's history (after the newest: what was typed).
     HistoryNewer,
+    /// A shell in the selected pod or container (exec through the API server).
+    Shell,
+    /// Attach to the selected container's main process.
+    Attach,
+    /// Port-forward to the selected pod, service or workload (`shift-f`).
+    PortForward,
+    /// `:pf`: stop the selected forward.
+    StopForward,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 84] = [
+    pub const ALL: [(Action, &'static str); 88] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -236,6 +244,10 @@ impl Action {
         (Action::KillToStart, "kill_to_start"),
         (Action::HistoryOlder, "history_older"),
         (Action::HistoryNewer, "history_newer"),
+        (Action::Shell, "shell"),
+        (Action::Attach, "attach"),
+        (Action::PortForward, "port_forward"),
+        (Action::StopForward, "stop_forward"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -307,6 +319,12 @@ impl Action {
             | Action::KillToStart
             | Action::HistoryOlder
             | Action::HistoryNewer => false,
+            // exec/attach run commands in the cluster (`create pods/exec|attach`).
+            Action::Shell | Action::Attach => true,
+            // A forward opens pods/portforward (`create pods/portforward`); stopping one
+            // only closes a local listener.
+            Action::PortForward => true,
+            Action::StopForward => false,
         }
     }
 

@@ -37,6 +37,18 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     if state.settings.readonly {
         first.push(Span::styled("  [read-only]", theme.warn));
     }
+    let forwarding = state
+        .screens
+        .forwards
+        .iter()
+        .filter(|f| !matches!(f.state, crate::kube::portforward::ForwardState::Broken(_)))
+        .count();
+    if forwarding > 0 {
+        first.push(Span::styled(format!("  ⇄ {forwarding} port-forward"), theme.ok));
+        if forwarding > 1 {
+            first.push(Span::styled("s", theme.ok));
+        }
+    }
     if let Some(b) = state.conn.registry.broken.first() {
         let more = state.conn.registry.broken.len() - 1;
         let more = if more > 0 {
@@ -120,6 +132,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             theme.value,
         )],
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
+        Screen::Forwards { .. } => vec![Span::styled(" port-forwards", theme.value)],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
         Screen::ApiResources { .. } => vec![Span::styled(" api-resources", theme.value)],
         Screen::Yaml(y) => {

@@ -79,7 +79,7 @@ fn handover_probe() {
             then: Then::Note,
         };
         let mut backlog = VecDeque::new();
-        let outcome = run(&h, &mut erx, &mut backlog, false).await;
+        let outcome = run(&h, &mut erx, &mut backlog, false, None).await;
         let reader = keys(ktx);
         {
             use ratatui::backend::Backend;

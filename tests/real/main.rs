@@ -13,4 +13,5 @@ mod support;
 
 mod golden_columns;
 mod hollow_kubelet;
+mod port_forward;
 mod real_cluster;

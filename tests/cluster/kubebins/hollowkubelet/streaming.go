@@ -2,7 +2,8 @@
 // one containerd embeds) on a loopback port, behind the kubelet's /exec, /attach and
 // /portforward. This file owns what those streams do: exec runs the command on the host,
 // in the container's working dir with the container's env (stdin, stdout, stderr and the
-// exit code pass through; -t gets no real terminal); port-forward connects to
+// exit code pass through; -t gets no real terminal; a PATH in the container's env is where
+// the command is looked up, so a test can leave bash out); port-forward connects to
 // 127.0.0.1:PORT on the host; attach is refused.
 package main
 
@@ -16,7 +17,9 @@ import (
 	"net/url"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
@@ -107,7 +110,19 @@ func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Rea
 	if !running {
 		return fmt.Errorf("container %s is not running", c.name)
 	}
-	p := osexec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	name := cmd[0]
+	if path, ok := envValue(c.envList, "PATH"); ok && !strings.Contains(name, "/") {
+		found, err := lookIn(path, name)
+		if err != nil {
+			if errOut != nil {
+				fmt.Fprintf(errOut, "exec: %q: executable file not found in $PATH\n", name)
+			}
+			return err
+		}
+		name = found
+	}
+	p := osexec.CommandContext(ctx, name, cmd[1:]...)
+	p.Args[0] = cmd[0]
 	p.Dir = c.dir
 	p.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.dir, "HOSTNAME=" + c.pod}, c.envList...)
 	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -146,4 +161,27 @@ func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Rea
 		return &utilexec.ExitErrorWrapper{ExitError: exitErr}
 	}
 	return err
+}
+
+// envValue is the last value of key in a KEY=VALUE list (the last one wins, as for exec).
+func envValue(env []string, key string) (string, bool) {
+	value, ok := "", false
+	for _, kv := range env {
+		if k, v, cut := strings.Cut(kv, "="); cut && k == key {
+			value, ok = v, true
+		}
+	}
+	return value, ok
+}
+
+// lookIn finds the executable name in the directories of path (the container's PATH; Go's
+// LookPath would use the kubelet's own).
+func lookIn(path, name string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		candidate := filepath.Join(dir, name)
+		if fi, err := os.Stat(candidate); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return candidate, nil
+		}
+	}
+	return "", &osexec.Error{Name: name, Err: osexec.ErrNotFound}
 }

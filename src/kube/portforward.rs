@@ -1,0 +1,33 @@
+//! Port-forwards as objects owned by the session, not the UI: a [`PortForwards`] manager
+//! holds each forward's listener task, state in words and counters; every accepted local
+//! connection gets its own websocket `pods/NAME/portforward` stream through the API server
+//! (kube's `ws` support). Owns binding, pod choice and byte pumping; must not import the UI.
+//!
+//! A forward to a service or workload picks a ready pod of its selector; when a connection
+//! to that pod fails (the pod was deleted or replaced), the pod is chosen again, the state
+//! says `reconnecting: pod replaced` until a ready pod takes the connection, then `active`.
+//! A local port already taken fails [`PortForwards::start`] (never listed as active).
+
+mod forward;
+mod target;
+
+pub use forward::{ForwardInfo, ForwardState, PortForwards};
+pub use target::{ports_of, ForwardTarget, ResolvedTarget};
+
+/// The access a forward needs, as a SelfSubjectAccessReview asks it (verb, resource,
+/// subresource): one place for the RBAC gate to read.
+pub const NEEDS: (&str, &str, &str) = ("create", "pods", "portforward");
+
+/// What to forward.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForwardSpec {
+    /// `metadata.namespace` of the target.
+    pub namespace: String,
+    /// The pod, service or workload.
+    pub target: ForwardTarget,
+    /// The port on the target: a container port for a pod or workload, a service port
+    /// (`spec.ports[].port`, mapped to its `targetPort`) for a service.
+    pub port: u16,
+    /// The local address to listen on; port 0 takes any free port.
+    pub local: std::net::SocketAddr,
+}

@@ -1,0 +1,169 @@
+//! `s` (shell) and `a` (attach) against the real cluster's hollow kubelets, in a pty: the
+//! session runs a command and its exit code comes back to the footer, a container without
+//! bash gets sh, the screen comes back as it was, read-only mode offers neither key.
+//!
+//! The hollow kubelet gives exec no real terminal: the remote side does not turn the `\r` of
+//! a raw terminal into `\n`, so the tests end their lines with `\n` (ctrl-j), and the shells
+//! print no prompt.
+
+use std::time::Duration;
+
+use crate::util::{assert_terminal_restored, ktui, wait_live, SLOW};
+
+/// Creates one object given as JSON on the real cluster.
+fn create(cluster: &crate::support::Cluster, obj: serde_json::Value) {
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), obj.to_string()).expect("write manifest");
+    cluster.kubectl_ok(&["create", "-f", file.path().to_str().unwrap()]);
+}
+
+/// A running pod `name` in `ns` with container `app` and extra `env`.
+fn pod(cluster: &crate::support::Cluster, ns: &str, name: &str, env: serde_json::Value) {
+    create(
+        cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": ns},
+            "spec": {"containers": [{"name": "app", "image": "example.com/app:1", "env": env}],
+                     "terminationGracePeriodSeconds": 1}}),
+    );
+}
+
+/// The screen with ages (`12s`, `3m`) masked and the footer line dropped: what must be
+/// identical before and after a session.
+fn stable(screen: &str) -> String {
+    let age = regex::Regex::new(r"\b\d+[smhd]\b").unwrap();
+    let lines: Vec<&str> = screen.lines().collect();
+    let keep = lines.len().saturating_sub(1);
+    lines[..keep]
+        .iter()
+        .map(|l| age.replace_all(l, "AGE").into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_shell_runs_a_command_exits_with_its_code_and_the_screen_comes_back() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-shell");
+    pod(
+        &cluster,
+        &ns,
+        "box",
+        serde_json::json!([{"name": "GREETING", "value": "from-the-pod"}]),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("box") && s.contains("Running")
+    });
+    let before = stable(&k.screen());
+    k.type_keys("s");
+    k.wait_until("the session on the main screen", SLOW, |_| !k.alternate_screen());
+    let t = k.termios().unwrap();
+    assert!(t.c_lflag & libc::ICANON == 0, "a session keeps raw mode");
+    // bash is found first; the command sees the container's env.
+    k.send(b"echo \"shell=$0 $GREETING $((6*7))\"\n");
+    k.wait_for("shell=bash from-the-pod 42", SLOW);
+    // Resize: the session forwards it (the hollow kubelet has no pty to show it in, so only
+    // that nothing breaks is visible here).
+    k.send(b"exit 3\n");
+    k.wait_until("ktui's screen again", SLOW, |s| {
+        k.alternate_screen() && s.contains("bash in pod/box -c app: exit code 3")
+    });
+    assert_eq!(stable(&k.screen()), before, "the screen after the session");
+    assert!(k.cursor_hidden(), "{}", k.dump());
+    // Keys reach ktui again.
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+    assert_terminal_restored(&k);
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_a_container_without_bash_gets_sh_and_ctrl_c_reaches_it() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-sh");
+    // The container's PATH holds only `sh` (the hollow kubelet looks commands up there).
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.path().join("sh")).unwrap();
+    std::os::unix::fs::symlink("/bin/sleep", bin.path().join("sleep")).unwrap();
+    let path = bin.path().to_str().unwrap().to_owned();
+    pod(
+        &cluster,
+        &ns,
+        "tiny",
+        serde_json::json!([{"name": "PATH", "value": path}]),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("tiny") && s.contains("Running")
+    });
+    k.type_keys("s");
+    k.wait_until("the session", SLOW, |_| !k.alternate_screen());
+    k.send(b"echo \"shell=$0\"\n");
+    k.wait_for("shell=sh", SLOW);
+    // ctrl-c is a byte in raw mode: it goes to the remote shell, not to ktui (which would
+    // quit on it). Without a remote pty it arrives as the byte itself: the shell reads it
+    // as part of the next line, and ktui is still there afterwards.
+    k.press_ctrl_c();
+    k.send(b"\necho still-here\n");
+    k.wait_for("still-here", SLOW);
+    k.send(b"exit 0\n");
+    k.wait_until("ktui again", SLOW, |s| {
+        k.alternate_screen() && s.contains("sh in pod/tiny -c app: exit code 0")
+    });
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+    assert_terminal_restored(&k);
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_readonly_offers_no_shell_and_attach_is_reported_when_refused() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-ro");
+    pod(&cluster, &ns, "quiet", serde_json::json!([]));
+    let mut k = ktui(&cluster, &["--readonly", "-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("quiet") && s.contains("Running")
+    });
+    k.type_keys("s");
+    k.type_keys("?");
+    k.wait_for("logs of the selected pod, workload or service", SLOW);
+    let help = k.screen();
+    assert!(
+        !help.contains("shell in the selected"),
+        "read-only help offers no shell\n{help}"
+    );
+    assert!(!help.contains("attach to the container"), "{help}");
+    assert!(k.alternate_screen(), "no session started");
+    k.press_esc();
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+    // Not read-only: the hollow kubelet refuses attach, and the footer says so.
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("quiet") && s.contains("Running")
+    });
+    k.type_keys("?");
+    k.wait_for("shell in the selected pod or container", SLOW);
+    k.press_esc();
+    k.type_keys("a");
+    k.wait_until("attach refused", SLOW, |s| {
+        k.alternate_screen() && s.contains("attach in pod/quiet -c app:")
+    });
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+    assert_terminal_restored(&k);
+}
