@@ -90,6 +90,19 @@ pub fn need(action: Action, kind: &Kind, namespace: &str) -> Option<Permission> 
             namespace: String::new(),
             ..builtin("create", BuiltinKind::Pod, "eviction")
         }),
+        Action::Shell | Action::Attach | Action::PortForward => {
+            let (verb, _, sub) = match action {
+                Action::Shell => crate::kube::exec::needs(&crate::kube::exec::SessionKind::Shell),
+                Action::Attach => crate::kube::exec::needs(&crate::kube::exec::SessionKind::Attach),
+                _ => crate::kube::portforward::NEEDS,
+            };
+            // The subresource is the pod's whatever the row is (a service or workload
+            // forwards to one of its pods).
+            Some(Permission {
+                namespace: namespace.to_owned(),
+                ..builtin(verb, BuiltinKind::Pod, sub)
+            })
+        }
         _ => None,
     }
 }
@@ -111,9 +124,16 @@ fn namespace(state: &UiState) -> String {
 
 /// The question `action` raises in the view on top, if it needs a permission.
 pub fn query(state: &UiState, action: Action) -> Option<AccessQuery> {
-    let l = state.top_list()?;
     let context = state.conn.context.clone()?;
-    let permission = need(action, &l.key.kind, &namespace(state))?;
+    let (kind, ns) = match state.top() {
+        // A pod's containers view: the pod's kind and namespace.
+        super::state::Screen::Containers(c) => (
+            c.key.kind.clone(),
+            c.key.namespace.as_deref().unwrap_or_default().to_owned(),
+        ),
+        _ => (state.top_list()?.key.kind.clone(), namespace(state)),
+    };
+    let permission = need(action, &kind, &ns)?;
     Some(AccessQuery { context, permission })
 }
 

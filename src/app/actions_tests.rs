@@ -368,6 +368,7 @@ fn every_screen() -> Vec<(String, Build)> {
     let builds: Vec<Build> = vec![
         on_pods(|| Screen::Informers { selected: 0 }),
         on_pods(|| Screen::Contexts { selected: 0 }),
+        on_pods(|| Screen::Forwards { selected: 0 }),
         on_pods(|| Screen::ApiResources {
             selected: 0,
             filter: String::new(),
@@ -406,6 +407,7 @@ fn every_screen() -> Vec<(String, Build)> {
         "describe",
         "logs",
         "containers",
+        "forwards",
     ] {
         assert!(
             variant == "list" || seen.contains(&variant),
@@ -427,6 +429,7 @@ fn name_of(s: &Screen) -> &'static str {
         Screen::Yaml(_) => "yaml",
         Screen::Logs(_) => "logs",
         Screen::Containers(_) => "containers",
+        Screen::Forwards { .. } => "forwards",
     }
 }
 
