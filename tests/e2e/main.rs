@@ -20,6 +20,7 @@ mod e2e_contexts;
 mod e2e_crds;
 mod e2e_demo;
 mod e2e_history;
+mod e2e_history_real;
 mod e2e_logs;
 mod e2e_owner;
 mod e2e_session;
