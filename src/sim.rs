@@ -50,6 +50,7 @@ pub mod pods;
 pub mod protobuf;
 pub mod reply;
 pub mod scale;
+pub mod scale_more;
 pub mod scenario;
 mod setup;
 pub mod store;
@@ -100,6 +101,10 @@ pub struct DemoOptions {
     pub log_rate: u64,
     /// Log generator: how many `loggen-N` pods (in namespace `demo`).
     pub log_pods: usize,
+    /// Deployments in all (load deployments without pods make up the difference; 0 = none).
+    pub deployments: usize,
+    /// Load configmaps (0 = none).
+    pub configmaps: usize,
 }
 
 impl Default for DemoOptions {
@@ -117,6 +122,8 @@ impl Default for DemoOptions {
             compact_every: Duration::from_secs(300),
             log_rate: 0,
             log_pods: 1,
+            deployments: 0,
+            configmaps: 0,
         }
     }
 }

@@ -332,7 +332,16 @@ fn the_gate_asks_once_per_ttl_for_what_the_view_offers() {
     let now = std::time::Instant::now();
     let asked = crate::app::access::wanted(&mut f.state, now);
     let perms: Vec<String> = asked.iter().map(|q| q.permission.to_string()).collect();
-    assert_eq!(perms, ["delete pods in team-a", "update pods in team-a"]);
+    assert_eq!(
+        perms,
+        [
+            "delete pods in team-a",
+            "update pods in team-a",
+            "create pods/exec in team-a",
+            "create pods/attach in team-a",
+            "create pods/portforward in team-a"
+        ]
+    );
     assert!(crate::app::access::wanted(&mut f.state, now).is_empty());
 }
 

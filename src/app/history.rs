@@ -32,8 +32,8 @@ pub struct HistoryState {
 }
 
 /// What a history view's lines were built from: the newest revision's seq, the deletion
-/// time, the heartbeat toggle and the diff shown.
-type Stamp = (u64, Option<i64>, bool, Option<(usize, usize)>);
+/// time, the heartbeat toggle, the diff shown and the marks.
+type Stamp = (u64, Option<i64>, bool, Option<(usize, usize)>, Vec<usize>);
 
 /// Which object a detail view's history is about.
 pub fn object_id(key: &ResourceKey, name: &str) -> ObjId {
@@ -88,11 +88,11 @@ impl HistoryState {
             return;
         };
         let latest = h.latest(id);
-        let stamp = latest.map(|(seq, deleted)| (seq, deleted, self.noise, self.diff));
+        let stamp = latest.map(|(seq, deleted)| (seq, deleted, self.noise, self.diff, self.marks.clone()));
         if stamp.is_some() && stamp == self.stamp {
             return;
         }
-        if latest.map(|l| l.0) != self.stamp.map(|s| s.0) {
+        if latest.map(|l| l.0) != self.stamp.as_ref().map(|s| s.0) {
             self.record = h.record(id);
         }
         self.stamp = stamp;

@@ -91,3 +91,106 @@ fn place(y: &mut DetailState, page: usize) {
         y.scroll = line + 1 - page;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::app::state::ObjectFeed;
+    use crate::app::update::update;
+    use crate::kube::builtin::BuiltinKind;
+    use crate::kube::history::{History, HistoryConfig};
+    use crate::kube::object::ObjectView;
+
+    fn cm(rv: u64, mode: &str) -> serde_json::Value {
+        json!({"metadata": {"name": "conf", "namespace": "a", "resourceVersion": rv.to_string()}, "data": {"mode": mode}})
+    }
+
+    fn state() -> UiState {
+        let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("a"));
+        let h = History::new(HistoryConfig::default(), 0);
+        for (rv, mode) in [(1, "blue"), (2, "green"), (3, "red")] {
+            h.observe("configmaps", cm(rv, mode), false, 60 * rv as i64);
+        }
+        let mut y = DetailState::new(key.clone(), "conf");
+        let mut feed = ObjectFeed::fixed(key, ObjectView::default());
+        feed.history = Some(h);
+        y.watch = Some(feed);
+        y.history = Some(Box::default());
+        y.refresh();
+        let list = crate::app::state::ListState::new(ResourceKey::new(BuiltinKind::Pod, Some("a")), None);
+        let mut s = UiState::new(Screen::List(Box::new(list)), Some("a".into()), false);
+        s.push(Screen::Yaml(Box::new(y)));
+        s.take_effects();
+        s
+    }
+
+    fn lines(s: &UiState) -> Vec<String> {
+        match s.top() {
+            Screen::Yaml(y) => y.lines.clone(),
+            _ => panic!("not a detail view"),
+        }
+    }
+
+    #[test]
+    fn revisions_newest_first_then_the_diff_of_two_marked_ones() {
+        let mut s = state();
+        let l = lines(&s);
+        assert!(l[0].contains("3 revisions"), "{l:#?}");
+        assert!(l[2].contains("data.mode green→red"), "{l:#?}");
+        assert!(l[3].contains("data.mode blue→green"));
+        assert!(l[4].contains("first observed"));
+        // enter: the selected revision against the one before it.
+        update(&mut s, Action::Enter);
+        assert!(
+            lines(&s).contains(&"~ data.mode: green → red".to_owned()),
+            "{:#?}",
+            lines(&s)
+        );
+        update(&mut s, Action::Back);
+        assert!(
+            lines(&s)[0].contains("3 revisions"),
+            "esc returns to the revisions"
+        );
+        // Two marks: newest and oldest.
+        update(&mut s, Action::MarkRevision);
+        update(&mut s, Action::Bottom);
+        update(&mut s, Action::MarkRevision);
+        assert!(lines(&s)[2].starts_with('*') && lines(&s)[4].starts_with('*'));
+        update(&mut s, Action::Enter);
+        let l = lines(&s);
+        assert!(
+            l[0].starts_with("diff rv 1 ") && l[0].contains("→ rv 3 "),
+            "{l:#?}"
+        );
+        assert!(l.contains(&"~ data.mode: blue → red".to_owned()), "{l:#?}");
+        let Screen::Yaml(y) = s.top() else { panic!() };
+        let saved = y.save_text();
+        assert!(
+            saved.contains("first observed") && saved.matches("diff rv").count() == 2,
+            "{saved}"
+        );
+        // The oldest has nothing before it.
+        update(&mut s, Action::Back);
+        update(&mut s, Action::MarkRevision);
+        update(&mut s, Action::Enter);
+        assert!(s
+            .screens
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("nothing before it"));
+    }
+
+    #[test]
+    fn keys_apply_only_where_they_do_something() {
+        let mut s = state();
+        assert!(s.applies(Action::MarkRevision) && s.applies(Action::Enter) && !s.applies(Action::History));
+        update(&mut s, Action::Enter);
+        assert!(!s.applies(Action::MarkRevision), "not in the diff");
+        update(&mut s, Action::Blame);
+        let Screen::Yaml(y) = s.top() else { panic!() };
+        assert!(y.blame && y.history.is_none());
+    }
+}

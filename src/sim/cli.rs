@@ -41,6 +41,12 @@ pub struct DemoServerArgs {
     /// Log generator: how many `loggen-N` pods (with `--log-rate`).
     #[arg(long, default_value_t = 1)]
     pub log_pods: usize,
+    /// Deployments in all (load deployments without pods make up the difference).
+    #[arg(long, default_value_t = 0)]
+    pub deployments: usize,
+    /// Load configmaps; with `--deployments`, a fifth of `--churn` changes these objects.
+    #[arg(long, default_value_t = 0)]
+    pub configmaps: usize,
 }
 
 fn parse_faults(s: &str) -> Result<FaultSpec, String> {
@@ -59,6 +65,8 @@ impl DemoServerArgs {
             bookmark_every: std::time::Duration::from_secs_f64(self.bookmark_secs.clamp(0.01, 3600.0)),
             log_rate: self.log_rate,
             log_pods: self.log_pods,
+            deployments: self.deployments,
+            configmaps: self.configmaps,
             ..DemoOptions::default()
         }
     }

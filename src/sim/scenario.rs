@@ -92,7 +92,13 @@ pub fn start(
     cancel: CancellationToken,
 ) -> Result<Control, StoreError> {
     let mut world = World::setup(store.clone(), opts.seed)?;
-    let mut load = scale::Load::populate(store, opts.pods.saturating_sub(world.pods.len()), opts.seed)?;
+    let mut load = scale::Load::populate(
+        store.clone(),
+        opts.pods.saturating_sub(world.pods.len()),
+        opts.seed,
+    )?;
+    let mut more =
+        super::scale_more::MoreLoad::populate(store, opts.deployments, opts.configmaps, opts.seed)?;
     let control = Control {
         world: Arc::new(Mutex::new(opts.live)),
         churn: Arc::new(Mutex::new(opts.live)),
@@ -110,11 +116,12 @@ pub fn start(
             }
         }
     });
-    if churn > 0 && !load.is_empty() {
+    if churn > 0 && !(load.is_empty() && more.is_empty()) {
         tokio::spawn(async move {
             let step = std::time::Duration::from_millis(100);
             let mut every = tokio::time::interval(step);
             let mut owed = 0.0f64;
+            let mut turn = 0u64;
             loop {
                 tokio::select! { _ = cancel.cancelled() => return, _ = every.tick() => {} }
                 owed += f64::from(churn) / 10.0;
@@ -122,7 +129,13 @@ pub fn start(
                 if *running {
                     while owed >= 1.0 {
                         owed -= 1.0;
-                        load.change();
+                        // A fifth of the changes go to the extra deployments and configmaps.
+                        turn += 1;
+                        if !more.is_empty() && (load.is_empty() || turn.is_multiple_of(5)) {
+                            more.change();
+                        } else {
+                            load.change();
+                        }
                     }
                 }
                 drop(running);

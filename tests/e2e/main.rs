@@ -24,6 +24,7 @@ mod e2e_exec;
 mod e2e_forwards;
 mod e2e_handover;
 mod e2e_history;
+mod e2e_history_real;
 mod e2e_logs;
 mod e2e_owner;
 mod e2e_session;

@@ -7,8 +7,8 @@ use super::{diff, Seg};
 
 #[test]
 fn maps_by_key_and_scalars_inline() {
-    let old = json!({"metadata": {"labels": {"app": "web", "old": "x"}}, "spec": {"replicas": 3}, "status": {"phase": "Pending"}});
-    let new = json!({"metadata": {"labels": {"app": "web", "tier": "db"}}, "spec": {"replicas": 5}, "status": {"phase": "Running"}});
+    let old = json!({"metadata": {"generation": 1, "labels": {"app": "web", "old": "x"}}, "spec": {"replicas": 3}, "status": {"phase": "Pending"}});
+    let new = json!({"metadata": {"generation": 2, "labels": {"app": "web", "tier": "db"}}, "spec": {"replicas": 5}, "status": {"phase": "Running"}});
     let c = diff(&old, &new);
     assert_eq!(
         summary(&c, false),
@@ -17,6 +17,7 @@ fn maps_by_key_and_scalars_inline() {
     assert_eq!(
         lines(&c, false),
         [
+            "~ metadata.generation: 1 → 2",
             "+ metadata.labels.tier: db",
             "- metadata.labels.old: x",
             "~ spec.replicas: 3 → 5",

@@ -99,11 +99,16 @@ pub fn short(c: &Change) -> String {
 }
 
 /// A revision's summary: its first changes in a few words each (spec and data first, then
-/// metadata, then status), then `(+N more)`; noise
+/// metadata, then status; `metadata.generation` left out), then `(+N more)`; noise
 /// left out unless `noise` (a revision of noise only reads `heartbeat only`); `no change`
 /// when there is nothing at all.
 pub fn summary(changes: &[Change], noise: bool) -> String {
-    let mut shown: Vec<&Change> = changes.iter().filter(|c| noise || !c.is_noise()).collect();
+    // `metadata.generation` has its own column in the history view.
+    let generation = |c: &Change| matches!(c.path.as_slice(), [Seg::Key(m), Seg::Key(g)] if m == "metadata" && g == "generation");
+    let mut shown: Vec<&Change> = changes
+        .iter()
+        .filter(|c| (noise || !c.is_noise()) && !generation(c))
+        .collect();
     // What was asked for reads first: spec (and data), then metadata, then status.
     shown.sort_by_key(|c| match c.path.first() {
         Some(Seg::Key(k)) if k == "metadata" => 1,

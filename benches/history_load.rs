@@ -1,0 +1,171 @@
+//! History's cost at scale (issue 18): `ktui demo-server --pods 100000 --deployments 5000
+//! --configmaps 20000 --churn 1000` (a fifth of the changes hit deployments and configmaps),
+//! and in a child process per run the real informer pool (`TableDecoders`, real client, real
+//! HTTP) watching all pods, deployments and configmaps — once without history, once recording
+//! into a 64 MiB `History`, alternately, twice each. Prints for each run: time to sync, this
+//! process's CPU % over 30 s of churn, VmRSS and VmHWM, and the history's objects, revisions,
+//! bytes and evictions. Run: `cargo bench --bench history_load -- --bench [PODS]`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ktui::kube::builtin::BuiltinKind;
+use ktui::kube::client::{connect, install_crypto_provider, ConnectOptions};
+use ktui::kube::history::{History, HistoryConfig};
+use ktui::kube::informer::InformerConfig;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::pool::InformerPool;
+
+const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn cpu_secs() -> f64 {
+    // SAFETY: getrusage only writes the struct we pass.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(ru.ru_utime) + secs(ru.ru_stime)
+}
+
+fn status_mb(field: &str) -> f64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
+}
+
+/// One run in this (child) process: `record` says whether the pool records history.
+fn phase(kubeconfig: &str, record: bool, pods: usize) {
+    install_crypto_provider();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let opts = ConnectOptions {
+            kubeconfig: Some(kubeconfig.into()),
+            context: None,
+        };
+        let (client, _) = connect(&opts).await.unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move { while rx.recv().await.is_some() {} });
+        let mut pool = InformerPool::new(
+            client,
+            Arc::new(ktui::table::TableDecoders),
+            tx,
+            InformerConfig::default(),
+            Duration::from_secs(30),
+        );
+        let history = History::new(HistoryConfig::default(), 0);
+        if record {
+            pool = pool.record_into(history.clone());
+        }
+        let start = Instant::now();
+        let subs: Vec<_> = [BuiltinKind::Pod, BuiltinKind::Deployment, BuiltinKind::ConfigMap]
+            .into_iter()
+            .map(|k| pool.subscribe(ResourceKey::new(k, None)))
+            .collect();
+        let want = [pods, 5_000, 20_000];
+        loop {
+            let done = subs
+                .iter()
+                .zip(want)
+                .all(|(s, n)| s.slot.peek().listed && s.slot.peek().rows.len() >= n);
+            if done {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(600), "no sync");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let synced = start.elapsed();
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let (c0, t0) = (cpu_secs(), Instant::now());
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        let cpu = (cpu_secs() - c0) / t0.elapsed().as_secs_f64() * 100.0;
+        let s = history.stats();
+        println!(
+            "history {:<3}: synced in {:>5.1} s, CPU under churn {:>5.1} %, VmRSS {:>4.0} MB, VmHWM {:>4.0} MB, history {} objects, {} revisions, {:.1} MiB of {} MiB, {} evicted",
+            if record { "on" } else { "off" },
+            synced.as_secs_f64(),
+            cpu,
+            status_mb("VmRSS:"),
+            status_mb("VmHWM:"),
+            s.objects,
+            s.revisions,
+            s.bytes as f64 / 1048576.0,
+            s.budget >> 20,
+            s.evicted
+        );
+        drop(subs);
+        pool.shutdown();
+    });
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--phase") {
+        let record = args[i + 1] == "on";
+        let kubeconfig = &args[i + 2];
+        let pods: usize = args[i + 3].parse().unwrap();
+        phase(kubeconfig, record, pods);
+        return;
+    }
+    if !args.iter().any(|a| a == "--bench") {
+        println!("history_load: run with `cargo bench --bench history_load -- --bench [PODS]`");
+        return;
+    }
+    let pods: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let child = Command::new(KTUI)
+        .args(["demo-server", "--addr", "127.0.0.1:0", "--kubeconfig-out"])
+        .arg(&kc)
+        .args([
+            "--pods",
+            &pods.to_string(),
+            "--deployments",
+            "5000",
+            "--configmaps",
+            "20000",
+            "--churn",
+            "1000",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start demo-server");
+    let _server = Server(child);
+    let t = Instant::now();
+    while !kc.exists() && t.elapsed() < Duration::from_secs(300) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let me = std::env::current_exe().unwrap();
+    for record in ["off", "on", "off", "on"] {
+        let out = Command::new(&me)
+            .args(["--phase", record])
+            .arg(&kc)
+            .arg(pods.to_string())
+            .output()
+            .expect("run a phase");
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.status.success() {
+            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
