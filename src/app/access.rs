@@ -143,6 +143,19 @@ pub fn forbidden(state: &UiState, action: Action, now: Instant) -> Option<Permis
     (state.conn.access.get(&q, now) == Some(false)).then_some(q.permission)
 }
 
+/// When `action` is known to be forbidden here, says `forbidden: create pods/exec in
+/// team-a` in the footer and returns true: the caller sends nothing. For actions dispatched
+/// outside `actions::handle` (shell, attach, port-forward).
+pub fn refuse(state: &mut UiState, action: Action) -> bool {
+    match forbidden(state, action, Instant::now()) {
+        Some(p) => {
+            state.screens.message = Some(format!("forbidden: {p}"));
+            true
+        }
+        None => false,
+    }
+}
+
 /// The questions to ask now for the write actions that apply on top (each once per TTL),
 /// marked as asked.
 pub fn wanted(state: &mut UiState, now: Instant) -> Vec<AccessQuery> {

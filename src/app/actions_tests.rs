@@ -327,6 +327,31 @@ fn a_forbidden_action_is_not_offered_and_says_why_without_a_request() {
 }
 
 #[test]
+fn forbidden_shell_attach_and_port_forward_say_why_and_send_nothing() {
+    let mut f = pods(&["web"]);
+    for (action, key, says) in [
+        (Action::Shell, "s", "forbidden: create pods/exec in team-a"),
+        (Action::Attach, "a", "forbidden: create pods/attach in team-a"),
+        (
+            Action::PortForward,
+            "F",
+            "forbidden: create pods/portforward in team-a",
+        ),
+    ] {
+        let q = crate::app::access::query(&f.state, action).unwrap();
+        assert!(f.state.offers(action));
+        f.state
+            .conn
+            .access
+            .answer(q, Ok(false), std::time::Instant::now());
+        assert!(!f.state.offers(action), "{action:?} not offered");
+        let fx = press(&mut f.state, key);
+        assert!(fx.is_empty(), "{action:?}: nothing sent, got {fx:?}");
+        assert_eq!(f.state.screens.message.as_deref(), Some(says));
+    }
+}
+
+#[test]
 fn the_gate_asks_once_per_ttl_for_what_the_view_offers() {
     let mut f = pods(&["web"]);
     let now = std::time::Instant::now();

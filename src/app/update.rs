@@ -116,6 +116,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::History => super::history_keys::open(state, false),
         Action::Blame => super::history_keys::open(state, true),
         Action::MarkRevision => {}
+        Action::Shell | Action::Attach | Action::PortForward if super::access::refuse(state, action) => {}
         Action::Shell | Action::Attach => super::session::open(state, action),
         Action::PortForward => super::forwards::offer(state),
         Action::StopForward => {}

@@ -10,7 +10,7 @@ use crate::keys::Action;
 use super::theme::Theme;
 
 /// The hinted actions, most useful first; `Quit` is kept whatever the width.
-const WANTED: [Action; 25] = [
+const WANTED: [Action; 28] = [
     Action::CommandMode,
     Action::FilterMode,
     Action::Help,
@@ -26,6 +26,9 @@ const WANTED: [Action; 25] = [
     Action::Save,
     Action::Delete,
     Action::Edit,
+    Action::Shell,
+    Action::Attach,
+    Action::PortForward,
     Action::Scale,
     Action::Restart,
     Action::Cordon,

@@ -16,6 +16,7 @@ mod support;
 mod util;
 
 mod e2e;
+mod e2e_access;
 mod e2e_actions;
 mod e2e_contexts;
 mod e2e_crds;

@@ -44,6 +44,11 @@ impl std::ops::DerefMut for Ktui {
 /// Run ktui on `kubeconfig` with `args` in a `rows`×120 pty, with its own log file and
 /// HOME/XDG dirs in a temp dir.
 pub fn ktui_with(kubeconfig: &Path, args: &[&str], rows: u16) -> Ktui {
+    ktui_sized(kubeconfig, args, rows, COLS)
+}
+
+/// [`ktui_with`] in a `rows`×`cols` pty.
+pub fn ktui_sized(kubeconfig: &Path, args: &[&str], rows: u16, cols: u16) -> Ktui {
     let dir = tempfile::tempdir().expect("temp dir");
     let log = dir.path().join("ktui.log");
     let mut all: Vec<&OsStr> = vec![OsStr::new("--kubeconfig"), kubeconfig.as_os_str()];
@@ -57,7 +62,7 @@ pub fn ktui_with(kubeconfig: &Path, args: &[&str], rows: u16) -> Ktui {
         ("XDG_STATE_HOME", home),
         ("XDG_CACHE_HOME", home),
     ];
-    let mut tui = Tui::spawn(env!("CARGO_BIN_EXE_ktui"), &all, &envs, rows, COLS);
+    let mut tui = Tui::spawn(env!("CARGO_BIN_EXE_ktui"), &all, &envs, rows, cols);
     tui.log_file = Some(log);
     Ktui { tui, _dir: dir }
 }
