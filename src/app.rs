@@ -32,6 +32,7 @@ pub mod owner;
 pub mod prompt_edit;
 pub mod prompt_history;
 pub mod refresh_top;
+pub mod revisions;
 pub mod run;
 pub mod save;
 pub mod session;

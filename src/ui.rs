@@ -15,6 +15,7 @@ mod hints;
 mod informers;
 mod list;
 mod logs;
+mod revisions;
 pub mod theme;
 pub mod timeline;
 mod yaml;
@@ -44,9 +45,10 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
     let rows = match state.top() {
         Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
         Screen::ApiResources { .. } => api_resources::table_area(body, state).height.saturating_sub(3),
-        Screen::Informers { .. } | Screen::Contexts { .. } | Screen::Forwards { .. } => {
-            body.height.saturating_sub(3)
-        }
+        Screen::Informers { .. }
+        | Screen::Contexts { .. }
+        | Screen::Forwards { .. }
+        | Screen::Revisions(_) => body.height.saturating_sub(3),
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
     };
@@ -76,6 +78,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
+        Screen::Revisions(r) => revisions::draw(f, body, r, &theme, now),
     }
     footer(f, foot, state, &theme);
     if state.screens.help {
@@ -132,7 +135,7 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         Screen::Informers { .. } | Screen::Forwards { .. } => Duration::from_secs(1),
         Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         // The lag in the header moves with the clock; lines arrive as events.
-        Screen::Logs(_) | Screen::Containers(_) => Duration::from_secs(1),
+        Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.screens.page_rows);
             match youngest {

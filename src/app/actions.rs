@@ -376,28 +376,21 @@ fn desired_replicas(l: &ListState, cells: &[Cell]) -> Option<u32> {
     }
 }
 
-/// The revisions of a deployment arrived: the rollback dialog (newest first, the one in use
-/// excluded), or why there is none.
+/// The revisions of a deployment arrived: its revisions view (`super::revisions`), or why
+/// there is none.
 pub fn revisions(state: &mut UiState, target: Target, revs: Result<Vec<Revision>, String>) {
+    match revs {
+        Ok(r) => super::revisions::open(state, target, r),
+        Err(e) => state.screens.message = Some(format!("rollback {}: {e}", target.label())),
+    }
+}
+
+/// The rollback dialog for `target` to the revision chosen among `older` (named with the
+/// context, "no" selected).
+pub(super) fn rollback_dialog(state: &mut UiState, target: Target, older: Vec<Revision>) {
     let Some(context) = state.conn.context.clone() else {
         return;
     };
-    let revs = match revs {
-        Ok(r) => r,
-        Err(e) => {
-            state.screens.message = Some(format!("rollback {}: {e}", target.label()));
-            return;
-        }
-    };
-    // The newest revision is the one in use.
-    let older: Vec<Revision> = revs.into_iter().skip(1).collect();
-    if older.is_empty() {
-        state.note(format!(
-            "{} has no earlier revision to roll back to",
-            target.label()
-        ));
-        return;
-    }
     let options = older
         .iter()
         .map(|r| {

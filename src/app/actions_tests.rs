@@ -18,6 +18,7 @@ use crate::kube::key::ResourceKey;
 use crate::kube::row::{Cell, Health, Row};
 use crate::kube::store::{Slot, StoreWriter};
 use crate::kube::write::delete::Propagation;
+use crate::kube::write::Target;
 
 fn row(name: &str, cells: Vec<Cell>) -> Row {
     Row {
@@ -403,6 +404,7 @@ fn every_screen() -> Vec<(String, Build)> {
         on_pods(|| Screen::Informers { selected: 0 }),
         on_pods(|| Screen::Contexts { selected: 0 }),
         on_pods(|| Screen::Forwards { selected: 0 }),
+        on_pods(|| Screen::Revisions(Box::new(two_revisions()))),
         on_pods(|| Screen::ApiResources {
             selected: 0,
             filter: String::new(),
@@ -442,6 +444,7 @@ fn every_screen() -> Vec<(String, Build)> {
         "logs",
         "containers",
         "forwards",
+        "revisions",
     ] {
         assert!(
             variant == "list" || seen.contains(&variant),
@@ -449,6 +452,54 @@ fn every_screen() -> Vec<(String, Build)> {
         );
     }
     out
+}
+
+/// deployment/web in team-a at revision 2 (in use) with revision 1 before it.
+fn two_revisions() -> crate::app::revisions::RevisionsState {
+    use crate::kube::write::rollback::Revision;
+    let rev = |n: u64, image: &str| Revision {
+        number: n,
+        replicaset: format!("web-{n}"),
+        change_cause: None,
+        images: vec![image.into()],
+        created: Some(1_700_000_000),
+    };
+    crate::app::revisions::RevisionsState {
+        target: Target::new(BuiltinKind::Deployment.into(), Some("team-a"), "web"),
+        revisions: vec![rev(2, "app:2"), rev(1, "app:1")],
+        selected: 1,
+    }
+}
+
+#[test]
+fn enter_in_the_revisions_view_asks_then_rolls_back_to_that_revision() {
+    let mut f = pods(&["web"]);
+    f.state.push(Screen::Revisions(Box::new(two_revisions())));
+    // The one in use is refused.
+    press(&mut f.state, "k");
+    let fx = press(&mut f.state, "enter");
+    assert!(fx.is_empty() && f.state.screens.dialog.is_none());
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("revision 2 is the one deployment/web runs; choose an earlier one")
+    );
+    press(&mut f.state, "j");
+    press(&mut f.state, "enter");
+    let d = f.state.screens.dialog.as_ref().expect("a dialog");
+    assert_eq!(d.title, "roll back deployment/web?");
+    assert!(
+        d.lines.iter().any(|l| l.contains("dev")),
+        "names the context: {:?}",
+        d.lines
+    );
+    let fx = press(&mut f.state, "n");
+    assert!(writes(&fx).is_empty() && f.state.screens.dialog.is_none());
+    press(&mut f.state, "enter");
+    let fx = press(&mut f.state, "y");
+    assert!(
+        matches!(&writes(&fx)[..], [WriteOp::Rollback(t, 1)] if t.name == "web"),
+        "{fx:?}"
+    );
 }
 
 /// The name of a view; no catch-all, so every `Screen` variant must be named (and then
@@ -464,6 +515,7 @@ fn name_of(s: &Screen) -> &'static str {
         Screen::Logs(_) => "logs",
         Screen::Containers(_) => "containers",
         Screen::Forwards { .. } => "forwards",
+        Screen::Revisions(_) => "revisions",
     }
 }
 

@@ -14,7 +14,7 @@ impl Screen {
         match self {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
-            Screen::Containers(_) | Screen::Forwards { .. } => KeyMode::Normal,
+            Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -87,6 +87,8 @@ impl UiState {
             (ObjectEvents | JumpOwner, Some(l)) => !l.is_timeline() && has_row(l),
             (Enter, None) => {
                 matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. })
+                    // Rolls back (asks first): a write, so not in read-only mode.
+                    || matches!(self.top(), Screen::Revisions(_)) && !self.settings.readonly
                     || yaml.is_some_and(|y| y.history.as_ref().is_some_and(|h| h.diff.is_none()))
             }
             // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.

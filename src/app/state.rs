@@ -168,6 +168,8 @@ pub enum Screen {
     Containers(Box<super::containers::ContainersState>),
     /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
     Forwards { selected: usize },
+    /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
+    Revisions(Box<super::revisions::RevisionsState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

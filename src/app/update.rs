@@ -343,6 +343,9 @@ pub(super) fn switch_context(state: &mut UiState, name: &str) {
 /// `enter`: switch to the selected context, open the selected resource of `:ar`, show a
 /// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
+    if let Screen::Revisions(_) = state.top() {
+        return super::revisions::enter(state);
+    }
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.conn.contexts.get(*selected).cloned() {
             switch_context(state, &name);
@@ -494,6 +497,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
         // Scrolling the YAML view is handled by `yaml_update::handle`.
         Screen::Yaml(_) => {}
+        Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
         Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
     }
 }

@@ -133,6 +133,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         )],
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Forwards { .. } => vec![Span::styled(" port-forwards", theme.value)],
+        Screen::Revisions(r) => vec![Span::styled(
+            format!(" revisions of {}", sanitize(&r.target.label())),
+            theme.value,
+        )],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
         Screen::ApiResources { .. } => vec![Span::styled(" api-resources", theme.value)],
         Screen::Yaml(y) => {

@@ -91,6 +91,7 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
         Action::Suspend => Some("suspend/resume"),
         Action::Drain => Some("drain"),
         Action::Back if !list => Some("back"),
+        Action::Enter if matches!(state.top(), Screen::Revisions(_)) => Some("roll back"),
         Action::Enter if !list => Some("open"),
         _ => None,
     }

@@ -250,11 +250,29 @@ fn rollout_restart_rolls_a_new_replicaset_and_rollback_returns_to_revision_one()
             == 3
     });
     k.type_keys("u");
+    // The revisions view: newest first, the one in use marked, the previous one selected.
+    k.wait_for("revisions(deployment/web)[3]", SLOW);
+    let s = k.screen();
+    let line = |n: &str| s.lines().find(|l| l.contains(n)).unwrap_or_default().to_owned();
+    assert!(line("3 (in use)").contains("example.com/app:2"), "\n{s}");
+    assert!(line("example.com/app:1").contains("<none>"), "\n{s}");
+    let order: Vec<usize> = ["3 (in use)", "│2 ", "│1 "]
+        .iter()
+        .map(|n| s.find(n).unwrap_or_else(|| panic!("{n} missing\n{s}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "newest first\n{s}");
+    // enter on the one in use is refused in words; on revision 1 the dialog names the context.
+    k.type_keys("k");
+    k.press_enter();
+    k.wait_for("revision 3 is the one deployment/web runs", SLOW);
+    k.type_keys("jj");
+    k.press_enter();
     k.wait_for("roll back deployment/web?", SLOW);
-    // Newest first, the one in use left out: 2 (restart), then 1.
-    k.wait_for("‹ 2  example.com/app:1", SLOW);
-    k.send(b"\x1b[C");
     k.wait_for("‹ 1  example.com/app:1", SLOW);
+    assert!(
+        k.screen().contains(support::ADMIN),
+        "the dialog names the context"
+    );
     k.send(b"\t");
     k.type_keys("y");
     k.wait_for("rolled deployment/web back to revision 1", SLOW);

@@ -35,6 +35,8 @@ pub struct Revision {
     pub change_cause: Option<String>,
     /// Images of the template's containers, in order.
     pub images: Vec<String>,
+    /// The ReplicaSet's `metadata.creationTimestamp`, unix seconds.
+    pub created: Option<i64>,
 }
 
 /// The revisions among `replicasets` (a ReplicaSetList's items) controlled by the
@@ -59,6 +61,10 @@ pub fn revisions(replicasets: &[Value], uid: &str) -> Vec<Revision> {
                             .collect()
                     })
                     .unwrap_or_default(),
+                created: meta["creationTimestamp"]
+                    .as_str()
+                    .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+                    .map(|t| t.as_second()),
             })
         })
         .collect();
