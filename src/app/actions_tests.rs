@@ -353,6 +353,25 @@ fn forbidden_shell_attach_and_port_forward_say_why_and_send_nothing() {
 }
 
 #[test]
+fn a_typed_port_forward_starts_nothing_in_read_only_mode() {
+    let mut f = pods(&["web"]);
+    crate::app::command::run(&mut f.state, "pf pod/web -n team-a 8080:80", false);
+    let fx = f.state.take_effects();
+    assert!(fx.iter().any(|e| matches!(e, Effect::StartForward(_))), "{fx:?}");
+    f.state.settings.readonly = true;
+    crate::app::command::run(&mut f.state, "pf pod/web -n team-a 8080:80", false);
+    let fx = f.state.take_effects();
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("read-only: port-forwards are off; nothing was started")
+    );
+    // Listing them is no write.
+    crate::app::command::run(&mut f.state, "pf", false);
+    assert!(matches!(f.state.top(), Screen::Forwards { .. }));
+}
+
+#[test]
 fn the_gate_asks_once_per_ttl_for_what_the_view_offers() {
     let mut f = pods(&["web"]);
     let now = std::time::Instant::now();

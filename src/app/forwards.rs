@@ -117,6 +117,12 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         state.push(Screen::Forwards { selected: 0 });
         return true;
     }
+    // A forward counts as a write: typed or not, none starts in read-only mode.
+    if state.settings.readonly {
+        state.screens.message = Some("read-only: port-forwards are off; nothing was started".into());
+        state.screens.info = false;
+        return true;
+    }
     match parse(state, &rest) {
         Ok(spec) => state.emit(Effect::StartForward(Box::new(spec))),
         Err(e) => {
