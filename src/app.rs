@@ -36,6 +36,7 @@ pub mod revisions;
 pub mod run;
 pub mod save;
 pub mod session;
+pub mod session_command;
 pub mod session_run;
 pub mod stack;
 pub mod state;

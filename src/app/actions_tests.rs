@@ -353,6 +353,60 @@ fn forbidden_shell_attach_and_port_forward_say_why_and_send_nothing() {
 }
 
 #[test]
+fn without_a_shell_the_prompt_offers_to_run_a_command() {
+    use crate::app::session::{prepared, Prepared, SessionRequest};
+    use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
+    let mut f = pods(&["web"]);
+    let target = ExecTarget {
+        namespace: "team-a".into(),
+        pod: "web".into(),
+        container: None,
+    };
+    let resolved = Resolved {
+        container: "app".into(),
+        windows: false,
+        tty: false,
+    };
+    let fx = prepared(
+        &mut f.state,
+        Prepared {
+            request: SessionRequest {
+                target: target.clone(),
+                kind: SessionKind::Shell,
+            },
+            found: Ok((resolved, Some(ShellSearch::None(vec!["bash", "ash", "sh"])))),
+        },
+    );
+    assert!(fx.is_empty());
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("no shell in container app of pod/web (tried bash, ash, sh): run a command… (type it after --)")
+    );
+    typed(&mut f.state, "/busybox ls -l");
+    let fx = press(&mut f.state, "enter");
+    let req = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::PrepareSession(r) => Some(r),
+            _ => None,
+        })
+        .expect("the command runs");
+    assert_eq!(
+        req.kind,
+        SessionKind::Command(vec!["/busybox".into(), "ls".into(), "-l".into()])
+    );
+    assert_eq!(req.target.container.as_deref(), Some("app"));
+    // Typed in read-only mode, nothing runs.
+    f.state.settings.readonly = true;
+    crate::app::command::run(&mut f.state, "exec pod/web -- ls", false);
+    assert!(f.state.take_effects().is_empty());
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("exec: read-only: nothing was run")
+    );
+}
+
+#[test]
 fn a_typed_port_forward_starts_nothing_in_read_only_mode() {
     let mut f = pods(&["web"]);
     crate::app::command::run(&mut f.state, "pf pod/web -n team-a 8080:80", false);

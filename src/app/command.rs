@@ -37,7 +37,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     state.screens.pending_command = None;
     let expanded = super::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
-    if super::forwards::command(state, line) {
+    if super::forwards::command(state, line) || super::session_command::command(state, line) {
         return;
     }
     let mut words = line.split_whitespace();

@@ -510,6 +510,10 @@ impl Wiring<'_> {
                     }
                 }
                 Effect::PrepareSession(req) => {
+                    if state.settings.readonly {
+                        state.screens.message = Some("read-only: nothing was run".into());
+                        continue;
+                    }
                     let Some(s) = &self.session else {
                         state.screens.message = Some("not connected".into());
                         continue;

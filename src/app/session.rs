@@ -105,11 +105,7 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
             (Some(crate::kube::exec::shell_argv(shell)), shell)
         }
         (SessionKind::Shell, Some(ShellSearch::None(_)) | None) => {
-            state.screens.message = Some(format!(
-                "no shell in container {c} of pod/{pod} (tried {})",
-                tried_words(&resolved)
-            ));
-            state.screens.info = false;
+            super::session_command::offer(state, &target, &container, &tried_words(&resolved));
             return Vec::new();
         }
     };

@@ -18,6 +18,7 @@ mod util;
 mod e2e;
 mod e2e_access;
 mod e2e_actions;
+mod e2e_command;
 mod e2e_contexts;
 mod e2e_crds;
 mod e2e_demo;
