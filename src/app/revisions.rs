@@ -35,6 +35,7 @@ pub fn open(state: &mut UiState, target: Target, revs: Vec<Revision>) {
         state.note(format!("{} has no revisions", target.label()));
         return;
     }
+    state.screens.message = None;
     let selected = usize::from(revs.len() > 1);
     state.push(Screen::Revisions(Box::new(RevisionsState {
         target,
