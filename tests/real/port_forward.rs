@@ -159,10 +159,13 @@ async fn through_a_pod_and_100_connections_at_once() {
     }
     assert!(pf.stop(f.id));
     assert!(pf.list().is_empty());
-    assert!(
-        TcpStream::connect(f.local).await.is_err(),
-        "the listener closes on stop"
-    );
+    // Stopping aborts the forward's task; the runtime drops it (and its listener) at its
+    // next turn, so the port closes within moments of stop(), not necessarily before it returns.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while TcpStream::connect(f.local).await.is_ok() {
+        assert!(Instant::now() < deadline, "the listener closes on stop");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
