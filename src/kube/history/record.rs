@@ -101,6 +101,9 @@ pub struct ObjectRecord {
     pub revisions: Vec<RevisionView>,
     /// When ktui saw it deleted, if it did.
     pub deleted: Option<UnixSecs>,
+    /// The deletion itself was not seen: a relist no longer listed the object (it went
+    /// during a watch gap); `deleted` is the time of that relist.
+    pub deleted_unseen: bool,
     /// Older revisions of this object dropped (per-object cap or budget).
     pub evicted: u64,
     /// When this context's history started recording (unix seconds).
@@ -128,10 +131,14 @@ struct ObjectHistory {
     revisions: VecDeque<Revision>,
     uid: Box<str>,
     deleted: Option<UnixSecs>,
+    /// See [`ObjectRecord::deleted_unseen`].
+    deleted_unseen: bool,
     evicted: u64,
     /// Bytes counted for this object.
     cost: usize,
 }
+
+mod relist;
 
 #[derive(Default)]
 struct Inner {
@@ -232,6 +239,7 @@ impl History {
                 revisions: VecDeque::from([rev]),
                 uid,
                 deleted: None,
+                deleted_unseen: false,
                 evicted: 0,
                 cost: 0,
             };
@@ -272,6 +280,7 @@ impl History {
         h.current = bytes;
         h.uid = uid;
         h.deleted = None;
+        h.deleted_unseen = false;
         while h.revisions.len() > per_object {
             drop_oldest(h);
         }
@@ -303,10 +312,16 @@ impl History {
     /// Every kept revision of `id` with its body, newest first; `None` when nothing is
     /// recorded of it.
     pub fn record(&self, id: &ObjId) -> Option<ObjectRecord> {
-        let (current, metas, deleted, evicted) = {
+        let (current, metas, deleted, deleted_unseen, evicted) = {
             let g = self.lock();
             let h = g.objects.get(id)?;
-            (h.current.clone(), h.revisions.clone(), h.deleted, h.evicted)
+            (
+                h.current.clone(),
+                h.revisions.clone(),
+                h.deleted,
+                h.deleted_unseen,
+                h.evicted,
+            )
         };
         let mut body: Value = serde_json::from_slice(&current).unwrap_or_else(|_| patch::empty());
         let mut revisions = Vec::with_capacity(metas.len());
@@ -325,6 +340,7 @@ impl History {
             id: id.clone(),
             revisions,
             deleted,
+            deleted_unseen,
             evicted,
             since: self.since,
         })
