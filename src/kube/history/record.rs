@@ -201,7 +201,7 @@ impl History {
         {
             let g = self.lock();
             if let Some(h) = g.objects.get(&id) {
-                if h.revisions.back().is_some_and(|r| r.resource_version == rv) && h.deleted.is_none() {
+                if h.deleted.is_none() && seen_before(h, &rv) {
                     return false;
                 }
             }
@@ -402,6 +402,18 @@ impl History {
     }
 }
 
+/// Whether revision `rv` is one `h` already has or older than its newest: the same object
+/// arrives from two streams (a list's informer and a detail view's watch), in either order.
+/// resourceVersions are compared as numbers only when both are (etcd's are); otherwise only
+/// equality counts.
+fn seen_before(h: &ObjectHistory, rv: &str) -> bool {
+    let newest = h.revisions.back().map(|r| &*r.resource_version);
+    if let (Some(n), Ok(new)) = (newest.and_then(|n| n.parse::<u64>().ok()), rv.parse::<u64>()) {
+        return new <= n;
+    }
+    h.revisions.iter().any(|r| &*r.resource_version == rv)
+}
+
 /// Drops the oldest revision of `h`; the next one becomes the oldest (without a patch).
 fn drop_oldest(h: &mut ObjectHistory) {
     if h.revisions.len() > 1 {
@@ -474,10 +486,16 @@ fn take_managed_fields(obj: &mut Value) -> Vec<Value> {
     }
 }
 
-/// What a stored body leaves out: `resourceVersion` (kept per revision), the last-applied
+/// What a stored body leaves out: `apiVersion` and `kind` (constant, and absent from list
+/// items), `resourceVersion` (kept per revision), the last-applied
 /// annotation (a second copy of the spec), and — for Secrets — the values themselves, which
 /// become `<N bytes, #hash>` so a change still shows without the value ever being kept.
 fn normalize(resource: &str, obj: &mut Value) {
+    // A watch event's object carries apiVersion and kind, a list's items do not.
+    if let Some(o) = obj.as_object_mut() {
+        o.remove("apiVersion");
+        o.remove("kind");
+    }
     if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("resourceVersion");
         if let Some(a) = meta.get_mut("annotations").and_then(Value::as_object_mut) {

@@ -231,3 +231,33 @@ fn a_relist_marks_what_it_no_longer_lists_deleted_within_its_scope() {
     let r = h.record(&id("shop", "gone")).unwrap();
     assert!(r.deleted.is_none() && !r.deleted_unseen && r.revisions[0].meta.recreated);
 }
+
+#[test]
+fn the_same_revisions_from_a_list_and_a_watch_are_recorded_once() {
+    let h = history(HistoryConfig::default());
+    // The list's informer gets items without apiVersion/kind, the detail view's watch with.
+    let from_watch = |rv: u64, replicas: u64| {
+        let mut d = deploy(rv, replicas);
+        d["apiVersion"] = json!("apps/v1");
+        d["kind"] = json!("Deployment");
+        d
+    };
+    assert!(h.observe("deployments.apps", deploy(10, 1), true, 1_001));
+    assert!(
+        !h.observe("deployments.apps", from_watch(10, 1), true, 1_001),
+        "same rv"
+    );
+    assert!(h.observe("deployments.apps", deploy(11, 3), false, 1_002));
+    assert!(h.observe("deployments.apps", deploy(12, 4), false, 1_003));
+    // The watch is behind: its copies of 11 and 12 arrive after the list's.
+    assert!(!h.observe("deployments.apps", from_watch(11, 3), false, 1_004));
+    assert!(!h.observe("deployments.apps", from_watch(12, 4), false, 1_004));
+    assert!(h.observe("deployments.apps", from_watch(13, 5), false, 1_005));
+    let r = h.record(&id()).unwrap();
+    let rvs: Vec<&str> = r.revisions.iter().map(|v| &*v.meta.resource_version).collect();
+    assert_eq!(rvs, ["13", "12", "11", "10"]);
+    assert!(
+        r.revisions[0].body.get("kind").is_none(),
+        "apiVersion and kind are not kept"
+    );
+}
