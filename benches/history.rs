@@ -1,7 +1,8 @@
 //! Cost of revision history (issue 18): opening the history view of a deployment with 50
 //! recorded revisions (`open_50`: reconstruct every body from the reverse patches, diff each
 //! revision against the one before it, build the rows), diffing two of them for the diff view
-//! (`diff_two`), recording one changed revision (`observe_change`) and skipping a relisted
+//! (`diff_two`), both as the user does them — open with ten rollout revisions above, mark the
+//! newest and the oldest, `enter` (`open_50_then_diff_two`: the issue's ≤ 16 ms), recording one changed revision (`observe_change`) and skipping a relisted
 //! one (`observe_same_rv`), and the informer hook's decode — a watch line decoded straight
 //! into the slim type (`decode_slim`) versus once into JSON and the slim type built from it
 //! (`decode_captured`). Run: `cargo bench --bench history` (`BENCH_CPU=1` for CPU time).
@@ -20,6 +21,8 @@ use ktui::app::history::{object_id, HistoryState};
 use ktui::detail::diff::{diff, text};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::history::capture::Captured;
+use ktui::kube::history::rollout::{read, RolloutSource};
+use ktui::kube::history::rollout_watch::RolloutView;
 use ktui::kube::history::{History, HistoryConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::table::DeploymentObj;
@@ -68,6 +71,25 @@ fn deployment(n: u64) -> Value {
     })
 }
 
+/// The rollout history of `deployment`: `n` ReplicaSets, newest first.
+fn replicasets(n: i64) -> RolloutView {
+    let mut v = RolloutView::new(RolloutSource::ReplicaSets);
+    v.revisions = (1..=n)
+        .rev()
+        .filter_map(|r| {
+            let mut rs = deployment(r as u64 * 5);
+            rs["metadata"]["name"] = json!(format!("web-{r}"));
+            rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"] = json!(r.to_string());
+            rs["metadata"]["ownerReferences"] =
+                json!([{"kind": "Deployment", "name": "web", "uid": "8c1b", "controller": true}]);
+            read(RolloutSource::ReplicaSets, &rs, "Deployment", "web")
+        })
+        .collect();
+    v.listed = true;
+    v.rev = 1;
+    v
+}
+
 fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
     let key = ResourceKey::new(BuiltinKind::Deployment, Some("shop"));
     let id = object_id(&key, "web");
@@ -90,11 +112,31 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_secs(1));
 
+    let kind = key.kind.clone();
+    let object = deployment(49);
     g.bench_function("open_50", |b| {
         b.iter(|| {
             let mut state = HistoryState::default();
             let mut lines = Vec::new();
-            state.refresh(Some(&h), &id, &mut lines);
+            state.refresh(Some(&h), &id, &kind, Some(&object), 0, &mut lines);
+            black_box(lines.len())
+        })
+    });
+    // What the user waits for: `h` on the object, then the newest and the oldest marked and
+    // `enter` — with ten rollout revisions (ReplicaSets) above the observed ones.
+    let rollout = std::sync::Arc::new(arc_swap::ArcSwap::from_pointee(replicasets(10)));
+    g.bench_function("open_50_then_diff_two", |b| {
+        b.iter(|| {
+            let mut state = HistoryState::default();
+            state.rollout = Some(rollout.clone());
+            let mut lines = Vec::new();
+            state.refresh(Some(&h), &id, &kind, Some(&object), 0, &mut lines);
+            state.toggle_mark();
+            state.select(state.rows() - 1);
+            state.toggle_mark();
+            state.open_diff().unwrap();
+            state.refresh(Some(&h), &id, &kind, Some(&object), 0, &mut lines);
+            assert!(lines[0].starts_with("diff rv 1000 "), "{}", lines[0]);
             black_box(lines.len())
         })
     });

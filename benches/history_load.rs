@@ -4,7 +4,10 @@
 //! HTTP) watching all pods, deployments and configmaps — once without history, once recording
 //! into a 64 MiB `History`, alternately, twice each. Prints for each run: time to sync, this
 //! process's CPU % over 30 s of churn, VmRSS and VmHWM, and the history's objects, revisions,
-//! bytes and evictions. Run: `cargo bench --bench history_load -- --bench [PODS]`.
+//! bytes and evictions; then the summary the issue asks for: the recording overhead in CPU
+//! (on vs off), whether the history stayed inside its budget, the peak RSS. Run: `cargo bench
+//! --bench history_load -- --bench [PODS] [--deployments N] [--configmaps M] [--secs S]`
+//! (small sizes check the harness in the test profile).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
@@ -48,8 +51,17 @@ fn status_mb(field: &str) -> f64 {
         / 1024.0
 }
 
+/// The sizes of a run: pods, deployments, configmaps, seconds of churn measured.
+#[derive(Clone, Copy)]
+struct Sizes {
+    pods: usize,
+    deployments: usize,
+    configmaps: usize,
+    secs: u64,
+}
+
 /// One run in this (child) process: `record` says whether the pool records history.
-fn phase(kubeconfig: &str, record: bool, pods: usize) {
+fn phase(kubeconfig: &str, record: bool, sizes: Sizes) {
     install_crypto_provider();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -80,7 +92,7 @@ fn phase(kubeconfig: &str, record: bool, pods: usize) {
             .into_iter()
             .map(|k| pool.subscribe(ResourceKey::new(k, None)))
             .collect();
-        let want = [pods, 5_000, 20_000];
+        let want = [sizes.pods, sizes.deployments, sizes.configmaps];
         loop {
             let done = subs
                 .iter()
@@ -95,7 +107,7 @@ fn phase(kubeconfig: &str, record: bool, pods: usize) {
         let synced = start.elapsed();
         tokio::time::sleep(Duration::from_secs(5)).await;
         let (c0, t0) = (cpu_secs(), Instant::now());
-        tokio::time::sleep(Duration::from_secs(30)).await;
+        tokio::time::sleep(Duration::from_secs(sizes.secs)).await;
         let cpu = (cpu_secs() - c0) / t0.elapsed().as_secs_f64() * 100.0;
         let s = history.stats();
         println!(
@@ -111,9 +123,23 @@ fn phase(kubeconfig: &str, record: bool, pods: usize) {
             s.budget >> 20,
             s.evicted
         );
+        // For the summary the parent prints.
+        println!(
+            "FIGURES {} {cpu:.3} {:.1} {} {}",
+            if record { "on" } else { "off" },
+            status_mb("VmHWM:"),
+            s.bytes,
+            s.budget
+        );
         drop(subs);
         pool.shutdown();
     });
+}
+
+/// The value after `--name` in `args`.
+fn flag(args: &[String], name: &str) -> Option<usize> {
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1)?.parse().ok()
 }
 
 fn main() {
@@ -121,15 +147,51 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--phase") {
         let record = args[i + 1] == "on";
         let kubeconfig = &args[i + 2];
-        let pods: usize = args[i + 3].parse().unwrap();
-        phase(kubeconfig, record, pods);
+        let n = |k: usize| args[i + k].parse::<usize>().unwrap();
+        let sizes = Sizes {
+            pods: n(3),
+            deployments: n(4),
+            configmaps: n(5),
+            secs: n(6) as u64,
+        };
+        phase(kubeconfig, record, sizes);
         return;
     }
     if !args.iter().any(|a| a == "--bench") {
-        println!("history_load: run with `cargo bench --bench history_load -- --bench [PODS]`");
+        println!(
+            "history_load: run with `cargo bench --bench history_load -- --bench [PODS] [--deployments N] [--configmaps M] [--secs S]`"
+        );
         return;
     }
-    let pods: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    // The first bare number is the pod count (the flags' values are not bare).
+    let mut pods = 100_000;
+    let mut skip = false;
+    for a in &args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if a.starts_with("--") {
+            skip = a != "--bench";
+            continue;
+        }
+        if let Ok(n) = a.parse() {
+            pods = n;
+            break;
+        }
+    }
+    let sizes = Sizes {
+        pods,
+        deployments: flag(&args, "--deployments").unwrap_or(5_000),
+        configmaps: flag(&args, "--configmaps").unwrap_or(20_000),
+        secs: flag(&args, "--secs").unwrap_or(30) as u64,
+    };
+    run(sizes);
+}
+
+/// Starts the demo server, runs the phases off/on/off/on in child processes, prints each
+/// phase's line and the summary the issue asks for.
+fn run(sizes: Sizes) {
+    let pods = sizes.pods;
     let dir = tempfile::tempdir().unwrap();
     let kc = dir.path().join("kubeconfig");
     let child = Command::new(KTUI)
@@ -139,9 +201,9 @@ fn main() {
             "--pods",
             &pods.to_string(),
             "--deployments",
-            "5000",
+            &sizes.deployments.to_string(),
             "--configmaps",
-            "20000",
+            &sizes.configmaps.to_string(),
             "--churn",
             "1000",
         ])
@@ -156,16 +218,52 @@ fn main() {
     }
     std::thread::sleep(Duration::from_millis(500));
     let me = std::env::current_exe().unwrap();
+    // (record, cpu %, VmHWM MB, history bytes, budget bytes) per phase.
+    let mut figures: Vec<(bool, f64, f64, usize, usize)> = Vec::new();
     for record in ["off", "on", "off", "on"] {
         let out = Command::new(&me)
             .args(["--phase", record])
             .arg(&kc)
-            .arg(pods.to_string())
+            .args([pods, sizes.deployments, sizes.configmaps, sizes.secs as usize].map(|n| n.to_string()))
             .output()
             .expect("run a phase");
-        print!("{}", String::from_utf8_lossy(&out.stdout));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            match line.strip_prefix("FIGURES ") {
+                Some(f) => {
+                    let v: Vec<&str> = f.split_whitespace().collect();
+                    figures.push((
+                        v[0] == "on",
+                        v[1].parse().unwrap(),
+                        v[2].parse().unwrap(),
+                        v[3].parse().unwrap(),
+                        v[4].parse().unwrap(),
+                    ));
+                }
+                None => println!("{line}"),
+            }
+        }
         if !out.status.success() {
             eprintln!("{}", String::from_utf8_lossy(&out.stderr));
         }
     }
+    let mean = |on: bool| {
+        let v: Vec<f64> = figures.iter().filter(|f| f.0 == on).map(|f| f.1).collect();
+        v.iter().sum::<f64>() / v.len().max(1) as f64
+    };
+    let (off, on) = (mean(false), mean(true));
+    println!(
+        "summary: recording overhead {:+.1} % CPU (history on {on:.1} % vs off {off:.1} %, mean of two runs each; issue: ≤ 10 %)",
+        if off > 0.0 { (on - off) / off * 100.0 } else { 0.0 }
+    );
+    let bytes = figures.iter().filter(|f| f.0).map(|f| f.3).max().unwrap_or(0);
+    let budget = figures.iter().map(|f| f.4).max().unwrap_or(0);
+    println!(
+        "summary: history {:.1} MiB of its {} MiB budget: {}",
+        bytes as f64 / 1048576.0,
+        budget >> 20,
+        if bytes <= budget { "inside" } else { "OVER" }
+    );
+    let hwm = figures.iter().map(|f| f.2).fold(0.0, f64::max);
+    println!("summary: peak RSS (VmHWM) {hwm:.0} MB over all runs (issue: ≤ 200 MB)");
 }

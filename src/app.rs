@@ -21,6 +21,8 @@ pub mod forwards;
 pub mod handover;
 pub mod history;
 pub mod history_keys;
+pub mod history_rollback;
+pub mod history_text;
 pub mod input;
 pub mod list;
 pub mod logs;

@@ -41,6 +41,7 @@ mod life;
 mod loggen;
 pub mod logs;
 pub mod logtext;
+pub mod managed;
 pub mod matching;
 mod multi;
 pub mod objects;

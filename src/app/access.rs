@@ -131,6 +131,11 @@ pub fn query(state: &UiState, action: Action) -> Option<AccessQuery> {
             c.key.kind.clone(),
             c.key.namespace.as_deref().unwrap_or_default().to_owned(),
         ),
+        // A detail view (rollback from a deployment's history): its object's.
+        super::state::Screen::Yaml(y) => (
+            y.key.kind.clone(),
+            y.key.namespace.as_deref().unwrap_or_default().to_owned(),
+        ),
         _ => (state.top_list()?.key.kind.clone(), namespace(state)),
     };
     let permission = need(action, &kind, &ns)?;

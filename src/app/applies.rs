@@ -46,6 +46,9 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
+        if let Some(applies) = super::history_rollback::applies(self, action) {
+            return applies;
+        }
         if let Some(applies) = super::actions::applies(self, action) {
             return applies;
         }

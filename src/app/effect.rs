@@ -61,6 +61,9 @@ pub enum Effect {
     StartForward(Box<crate::kube::portforward::ForwardSpec>),
     /// Stop port-forward `id`.
     StopForward(u64),
+    /// Watch the rollout history (ReplicaSets / ControllerRevisions) of workload `name` of
+    /// `key.kind` in `key.namespace` for history view `id`; the loop keeps it under `id`.
+    WatchRollout(ViewId, ResourceKey, String),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

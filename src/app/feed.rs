@@ -82,4 +82,6 @@ pub enum Feed {
     Object(ObjectFeed),
     /// A log view's lines and stream states.
     Logs(Arc<crate::kube::logs::LogHub>),
+    /// A history view's rollout history (workloads).
+    Rollout(Arc<ArcSwap<crate::kube::history::rollout_watch::RolloutView>>),
 }

@@ -1,23 +1,31 @@
 //! Keys of the history (`h`) and blame (`b`) modes of a detail view: opening them from a
 //! list row or switching a YAML/describe view into them, moving between revisions, marking
-//! two with `space`, `enter` for the diff, `esc` back from the diff, `m` for heartbeats.
-//! Pure state changes; must not do I/O.
+//! two with `space`, `enter` for the diff, `esc` back from the diff, `m` for heartbeats, `/`
+//! and `n` selecting the matching revision. Pure state changes; must not do I/O.
 
-use super::history::HEADER_LINES;
+use super::effect::Effect;
 use super::state::{Screen, UiState};
 use super::yaml::DetailState;
 use crate::keys::Action;
+use crate::kube::history::rollout::RolloutSource;
 use crate::kube::key::ResourceKey;
 
 /// `h` (`blame`: `b`): the history (or blame) of the selected list row in a new detail view,
-/// or the detail view on top switched to it.
+/// or the detail view on top switched to it. A workload's history also asks the loop for
+/// its rollout history (`Effect::WatchRollout`; a pushed view asks through its feeds).
 pub fn open(state: &mut UiState, blame: bool) {
+    let id = state.top_id();
     if let Screen::Yaml(y) = state.top_mut() {
         y.history = (!blame).then(Box::default);
         y.blame = blame;
         y.describe = false;
         y.scroll = 0;
         y.refresh();
+        let watch = (!blame && RolloutSource::of(&y.key.kind).is_some())
+            .then(|| Effect::WatchRollout(id, y.key.clone(), y.name.clone()));
+        if let Some(e) = watch {
+            state.emit(e);
+        }
         return;
     }
     let Some(list) = state.top_list() else { return };
@@ -52,21 +60,28 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         place(y, page);
         return true;
     }
-    let n = h.len();
-    let last = n.saturating_sub(1);
+    let at = h.selected;
+    let last = h.rows().saturating_sub(1);
     match action {
-        Action::Up => h.selected = h.selected.saturating_sub(1),
-        Action::Down => h.selected = (h.selected + 1).min(last),
-        Action::PageUp => h.selected = h.selected.saturating_sub(page),
-        Action::PageDown => h.selected = (h.selected + page).min(last),
-        Action::Top => h.selected = 0,
-        Action::Bottom => h.selected = last,
+        Action::Up => h.select(at.saturating_sub(1)),
+        Action::Down => h.select((at + 1).min(last)),
+        Action::PageUp => h.select(at.saturating_sub(page)),
+        Action::PageDown => h.select((at + page).min(last)),
+        Action::Top => h.select(0),
+        Action::Bottom => h.select(last),
         Action::MarkRevision => h.toggle_mark(),
         Action::ToggleManaged => h.noise = !h.noise,
+        Action::NextMatch => {
+            let from = h.selected_line().map_or(y.scroll, |l| l + 1);
+            match y.find(from) {
+                Some(i) => y.goto_line(i),
+                None => state.note("no match".into()),
+            }
+            return true;
+        }
         Action::Enter => {
-            h.open_diff();
-            if h.diff.is_none() {
-                state.note("the oldest revision kept has nothing before it to diff".into());
+            if let Err(why) = h.open_diff() {
+                state.note(why);
                 return true;
             }
             y.scroll = 0;
@@ -77,16 +92,33 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
     true
 }
 
-/// Rebuilds the lines and keeps the selected revision on screen.
+impl DetailState {
+    /// Scrolls to line `i` (a search match); in a history's list of revisions also selects
+    /// the row on it, so that `enter` diffs the revision found.
+    pub fn goto_line(&mut self, i: usize) {
+        if let Some(h) = self.history.as_deref_mut().filter(|h| h.diff.is_none()) {
+            if let Some(row) = h.row_at_line(i) {
+                h.select(row);
+            }
+        }
+        self.scroll = i;
+    }
+}
+
+/// Rebuilds the lines and keeps the selected row on screen (with its part's head lines
+/// when it is the first row of its part).
 fn place(y: &mut DetailState, page: usize) {
     y.refresh();
     let Some(h) = &y.history else { return };
-    if h.diff.is_some() {
-        return;
-    }
-    let line = HEADER_LINES + h.selected;
-    if line < y.scroll + HEADER_LINES {
-        y.scroll = line.saturating_sub(HEADER_LINES);
+    let Some(line) = h.selected_line() else { return };
+    let first_of_part = h.selected == 0 || h.row_at_line(line.wrapping_sub(1)).is_none();
+    let top = if first_of_part {
+        line.saturating_sub(2)
+    } else {
+        line
+    };
+    if top < y.scroll {
+        y.scroll = top;
     } else if line >= y.scroll + page {
         y.scroll = line + 1 - page;
     }
@@ -181,6 +213,55 @@ mod tests {
             .as_deref()
             .unwrap_or("")
             .contains("nothing before it"));
+    }
+
+    #[test]
+    fn the_selection_stays_on_its_revision_while_new_ones_arrive_and_search_selects() {
+        let mut s = state();
+        let Screen::Yaml(y) = s.top() else { panic!() };
+        let h = y.watch.as_ref().unwrap().history.clone().unwrap();
+        update(&mut s, Action::Down);
+        let rv = |s: &UiState| match s.top() {
+            Screen::Yaml(y) => y
+                .history
+                .as_ref()
+                .unwrap()
+                .selected_revision()
+                .unwrap()
+                .resource_version
+                .to_string(),
+            _ => panic!(),
+        };
+        assert_eq!(rv(&s), "2");
+        // Two status revisions arrive meanwhile: rows move down, the selection with them.
+        h.observe("configmaps", cm(4, "pink"), false, 300);
+        h.observe("configmaps", cm(5, "grey"), false, 360);
+        let Screen::Yaml(y) = s.top_mut() else { panic!() };
+        y.refresh();
+        assert_eq!(rv(&s), "2");
+        assert!(lines(&s)[0].contains("5 revisions"));
+        update(&mut s, Action::Enter);
+        assert!(
+            lines(&s).contains(&"~ data.mode: blue → green".to_owned()),
+            "{:#?}",
+            lines(&s)
+        );
+        update(&mut s, Action::Back);
+        // `/` selects the revision whose row matches; `n` the next one.
+        update(&mut s, Action::FilterMode);
+        for c in "pink".chars() {
+            crate::app::update::type_char(&mut s, c);
+        }
+        assert_eq!(rv(&s), "5", "the row reading data.mode pink→grey");
+        update(&mut s, Action::Submit);
+        update(&mut s, Action::NextMatch);
+        assert_eq!(rv(&s), "4", "the next match: red→pink");
+        update(&mut s, Action::Enter);
+        assert!(
+            lines(&s).contains(&"~ data.mode: red → pink".to_owned()),
+            "{:#?}",
+            lines(&s)
+        );
     }
 
     #[test]

@@ -94,6 +94,7 @@ struct Held {
     subs: Vec<Subscription>,
     watch: Option<ObjectWatch>,
     logs: Option<crate::kube::logs::LogFeed>,
+    rollout: Option<crate::kube::history::rollout_watch::RolloutWatch>,
 }
 
 impl Drop for Session {
@@ -564,6 +565,26 @@ impl Wiring<'_> {
                     }
                 }
                 Effect::Copy(text) => copy(state, &text),
+                Effect::WatchRollout(id, key, name) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let notify_key = key.clone().with_fields(&format!("metadata.name={name}"));
+                    let selector = super::history_rollback::selector_of;
+                    let client = s.pool.client().clone();
+                    let tx = self.store_tx.clone();
+                    let w = crate::kube::history::rollout_watch::watch_rollout(
+                        s.pool.runtime(),
+                        client,
+                        &key,
+                        &name,
+                        selector,
+                        tx,
+                        notify_key,
+                    );
+                    let Some(w) = w else { continue };
+                    if state.attach(id, Feed::Rollout(w.view.clone())) {
+                        s.feeds.entry(id).or_default().rollout = Some(w);
+                    }
+                }
             }
         }
         None

@@ -91,6 +91,10 @@ impl UiState {
             (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
             (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
             (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
+            (Screen::Yaml(y), Feed::Rollout(r)) => match y.history.as_deref_mut() {
+                Some(h) => h.rollout = Some(r),
+                None => return false,
+            },
             _ => return false,
         }
         true
@@ -108,6 +112,9 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             }
             if let Some(key) = y.events_key().filter(|_| y.events.is_none()) {
                 out.push(Effect::Subscribe(id, key));
+            }
+            if let Some(e) = super::history_rollback::rollout_feed(id, y) {
+                out.push(e);
             }
             out
         }

@@ -60,7 +60,7 @@ fn apply(state: &mut UiState, action: Action) {
         // A prompt opens with the cursor at the end of its text.
         state.screens.prompt_cursor = None;
     }
-    if super::actions::handle(state, action) {
+    if super::history_rollback::handle(state, action) || super::actions::handle(state, action) {
         return;
     }
     if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
@@ -297,7 +297,7 @@ fn set_filter(state: &mut UiState, text: String) {
     if let Screen::Yaml(y) = state.top_mut() {
         y.search = text;
         match y.find(y.scroll) {
-            Some(i) => y.scroll = i,
+            Some(i) => y.goto_line(i),
             None if !y.search.is_empty() => state.note("no match".into()),
             None => {}
         }

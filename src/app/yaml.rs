@@ -78,7 +78,16 @@ impl DetailState {
         self.deleted = view.deleted;
         if let Some(h) = &mut self.history {
             let id = super::history::object_id(&self.key, &self.name);
-            h.refresh(w.history.as_deref(), &id, &mut self.lines);
+            let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
+            let object = view.object.as_deref();
+            h.refresh(
+                w.history.as_deref(),
+                &id,
+                &self.key.kind,
+                object,
+                now,
+                &mut self.lines,
+            );
             self.rendered = None;
             return;
         }
@@ -123,7 +132,7 @@ impl DetailState {
     /// screen; or the describe text as shown.
     pub fn save_text(&self) -> String {
         if let Some(h) = &self.history {
-            return h.save_text();
+            return h.save_text(self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second()));
         }
         let object = self.watch.as_ref().and_then(|w| w.view.load().object.clone());
         match object {

@@ -1,7 +1,8 @@
 //! Per-object revision history, recorded from the watch streams ktui already receives: what
 //! is recorded (every watched kind, except high-churn kinds, which only a detail view's
 //! watch records), the store with its budget ([`record`]), reverse patches ([`patch`]),
-//! managedFields ownership ([`managed`]) and the informer hook ([`capture`]). Must not know
+//! managedFields ownership ([`managed`]), the informer hook ([`capture`]) and the cluster's
+//! own rollout history of workloads ([`rollout`], [`rollout_watch`]). Must not know
 //! the UI nor how a diff reads (`crate::detail::diff`).
 
 pub mod capture;
@@ -10,6 +11,8 @@ pub mod patch;
 pub mod record;
 #[cfg(test)]
 mod record_tests;
+pub mod rollout;
+pub mod rollout_watch;
 
 pub use record::{History, HistoryConfig, HistoryStats, ObjId, ObjectRecord, Revision, RevisionView, Via};
 

@@ -135,6 +135,11 @@ impl Informer {
         &self.config
     }
 
+    /// What it lists and watches (a sink may need its scope).
+    pub fn key(&self) -> &ResourceKey {
+        &self.key
+    }
+
     /// Lists and watches `PartialObjectMetadata` instead of whole objects.
     pub fn metadata_only(mut self) -> Self {
         self.metadata_only = true;

@@ -251,6 +251,17 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
             return e.response();
         }
     }
+    let sub = match &r {
+        Route::Sub { sub, .. } => Some(sub.as_str()),
+        _ => None,
+    };
+    let writer = super::managed::of_request(
+        &method,
+        &query,
+        header(http::header::USER_AGENT).as_deref(),
+        &ct,
+        sub,
+    );
     let body = if matches!(
         method,
         Method::POST | Method::PUT | Method::PATCH | Method::DELETE
@@ -262,7 +273,8 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     } else {
         Bytes::new()
     };
-    match (method, r) {
+    // Store writes made while answering are this request's (see `managed`).
+    super::managed::as_writer(writer, || match (method, r) {
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
         (Method::GET, Route::CoreVersions) => reply::json(&discovery::core_versions()),
@@ -306,7 +318,7 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         ),
         (_, Route::NotFound) => reply::status(404, "the server could not find the requested resource"),
         (m, _) => ApiError::method_not_allowed(m.as_str()).response(),
-    }
+    })
 }
 
 /// Largest request body accepted (the API server's limit is 3 MiB).

@@ -213,14 +213,12 @@ impl Store {
         }
         let rv = self.revision.fetch_add(1, Ordering::SeqCst) + 1;
         let prev_meta = prev.map(|p| p.meta.clone());
-        let (uid, created) = match prev {
-            Some(p) => {
-                let pv: Value = serde_json::from_slice(&p.bytes).unwrap_or(Value::Null);
-                (
-                    pv["metadata"]["uid"].clone(),
-                    pv["metadata"]["creationTimestamp"].clone(),
-                )
-            }
+        let prev_value: Option<Value> = prev.map(|p| serde_json::from_slice(&p.bytes).unwrap_or(Value::Null));
+        let (uid, created) = match &prev_value {
+            Some(pv) => (
+                pv["metadata"]["uid"].clone(),
+                pv["metadata"]["creationTimestamp"].clone(),
+            ),
             None => (Value::Null, Value::Null),
         };
         let m = obj
@@ -248,6 +246,7 @@ impl Store {
             m.insert("creationTimestamp".into(), ts);
         }
         m.insert("resourceVersion".into(), Value::String(rv.to_string()));
+        super::managed::stamp(kind, prev_value.as_ref(), &mut obj, &now_rfc3339());
         // Boxed slice: no spare capacity kept per object (to_vec grows by doubling).
         let bytes = Bytes::from(
             serde_json::to_vec(&obj)

@@ -50,9 +50,10 @@ impl Decoders for TableDecoders {
                 let history = recorder(kind, &rows);
                 let sink = StoreWriter::with_builder(publisher, rows, CustomRows::new(r));
                 match history {
-                    Some(h) => informer
-                        .run::<Captured<CustomObj>, _>(Recording::new(sink, h, &kind.full_name()))
-                        .boxed(),
+                    Some(h) => {
+                        let rec = Recording::new(sink, h, &kind.full_name()).scoped(informer.key());
+                        informer.run::<Captured<CustomObj>, _>(rec).boxed()
+                    }
                     None => informer.run::<CustomObj, _>(sink).boxed(),
                 }
             }
@@ -78,9 +79,10 @@ pub(super) fn run_builtin<T: IntoRow>(kind: BuiltinKind, start: Start) -> BoxFut
         match history {
             // A recorded kind: each item is decoded once into JSON, recorded, and its slim
             // type built from that (see `kube::history::capture`).
-            Some(h) => informer
-                .run::<Captured<T>, _>(Recording::new(sink, h, &Kind::Builtin(kind).full_name()))
-                .boxed(),
+            Some(h) => {
+                let rec = Recording::new(sink, h, &Kind::Builtin(kind).full_name()).scoped(informer.key());
+                informer.run::<Captured<T>, _>(rec).boxed()
+            }
             None => informer.run::<T, _>(sink).boxed(),
         }
     }

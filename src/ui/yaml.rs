@@ -21,11 +21,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
         (None, false) => "yaml",
     };
     // The history's selected revision row (list mode), highlighted like a list selection.
-    let selected = y
-        .history
-        .as_ref()
-        .filter(|h| h.diff.is_none() && !h.is_empty())
-        .map(|h| crate::app::history::HEADER_LINES + h.selected);
+    let selected = y.history.as_ref().and_then(|h| h.selected_line());
     let mut title = format!(
         " {what} {}/{} ",
         sanitize(y.key.kind.singular()),

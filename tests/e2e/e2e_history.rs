@@ -1,5 +1,6 @@
 //! End-to-end: revision history (`h`) on the demo cluster — the scenario's rollout of
-//! `frontend` shows as revisions with one-line summaries, `enter` shows the structural diff,
+//! `frontend` shows as revisions with one-line summaries and their managers (the demo
+//! server's managedFields), `enter` shows the structural diff,
 //! `m` shows heartbeats, `ctrl-s` saves the revisions and diffs (0600); a pod (a high-churn
 //! kind) is recorded only from the moment its history view is open.
 use crate::util;
@@ -41,6 +42,12 @@ fn the_demo_rollout_shows_in_history_with_diff_and_save() {
     });
     let screen = k.screen();
     assert!(screen.contains("first observed"), "{}", k.dump());
+    // The demo server keeps managedFields: the status writes name their manager.
+    assert!(
+        screen.contains("kube-controller-manager (Update/status)"),
+        "{}",
+        k.dump()
+    );
     assert!(
         screen.lines().any(|l| l.contains("status.") && l.contains('→')),
         "a summary with a status change\n{}",

@@ -1,6 +1,9 @@
 //! End-to-end on the real tier: a deployment scaled by `kubectl scale` and patched under
 //! another field manager while ktui watches shows both revisions in its history (`h`) with
-//! the right managers and summaries; `kubectl set image` shows as an image change; blame (`b`) of a server-side-applied object names each manager.
+//! the right managers and summaries; `kubectl set image` shows as an image change whose diff
+//! is reached by searching its row (status revisions keep arriving and move the rows), and in
+//! the rollout history (ReplicaSets, change-cause) with the pod-template diff between its
+//! revisions; blame (`b`) of a server-side-applied object names each manager.
 use crate::{support, util};
 
 use util::*;
@@ -47,10 +50,44 @@ fn history_names_the_managers_of_each_revision() {
         s.lines()
             .any(|l| l.contains("+label tier=db") && l.contains("ops-bot (Update)"))
     });
+    cluster.kubectl_ok(&[
+        "-n",
+        &ns,
+        "annotate",
+        "deployment/web",
+        "kubernetes.io/change-cause=set image web=web:1.5",
+    ]);
     cluster.kubectl_ok(&["-n", &ns, "set", "image", "deployment/web", "web=web:1.5"]);
     k.wait_until("the image change", SLOW, |s| {
         s.lines().any(|l| l.contains("image web:1.4→web:1.5"))
     });
+    // Status revisions keep arriving and move the rows: the search selects the revision by
+    // what its row says, and the selection stays on it.
+    k.type_keys("/image web:1.4");
+    k.press_enter();
+    k.press_enter();
+    k.wait_for(
+        "~ spec.template.spec.containers[web].image: web:1.4 → web:1.5",
+        SLOW,
+    );
+    k.press_esc();
+    k.wait_gone("history diff", SLOW);
+    // The cluster's rollout history: the new ReplicaSet is revision 2, with its change-cause.
+    k.wait_until("the rollout history", SLOW, |s| {
+        s.contains("rollout history · 2 ReplicaSets")
+            && s.lines().any(|l| {
+                l.contains("2 (in use)") && l.contains("web:1.5") && l.contains("set image web=web:1.5")
+            })
+            && s.lines().any(|l| l.contains(" 1 ") && l.contains("web:1.4"))
+    });
+    // Its newest revision is the top row; enter diffs its pod template against revision 1.
+    k.type_keys("gg");
+    k.press_enter();
+    k.wait_until("the template diff", SLOW, |s| {
+        s.contains("rollout diff: revision 1 ")
+            && s.contains("~ spec.template.spec.containers[web].image: web:1.4 → web:1.5")
+    });
+    k.press_esc();
     k.command("q");
     k.wait_exit(SLOW).expect("ktui exits on :q");
 }

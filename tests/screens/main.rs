@@ -14,5 +14,6 @@ mod screen;
 mod detail_screens;
 mod fit_screens;
 mod help_screens;
+mod history_screens;
 mod screens;
 mod timeline_screen;

@@ -4,6 +4,7 @@
 //! for kinds that are recorded (see `super::recorded_by_lists`), so the pod informer pays
 //! nothing. Owns that hook; must not decide revisions (that is `super::record`).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::de::{DeserializeOwned, Error as _};
@@ -11,7 +12,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::record::History;
+use super::record::{id_of, History, ObjId};
+use crate::kube::key::ResourceKey;
 use crate::kube::row::Versioned;
 use crate::kube::sink::Sink;
 use crate::kube::sync::SyncState;
@@ -40,13 +42,19 @@ impl<T: Versioned> Versioned for Captured<T> {
 }
 
 /// A sink that records every object into a [`History`] and passes the slim object on to
-/// `inner`.
+/// `inner`; after a complete list without selectors, the recorded objects it no longer
+/// listed are marked deleted (they went during a watch gap).
 pub struct Recording<S> {
     inner: S,
     history: Arc<History>,
     /// `Kind::full_name` of what the informer lists.
     resource: Box<str>,
     listing: bool,
+    /// The namespace a complete list covers (`Some(None)`: all); `None` when the informer
+    /// has selectors (its list says nothing of the objects it does not match).
+    scope: Option<Option<Box<str>>>,
+    /// The objects the list in progress has listed.
+    seen: HashSet<ObjId>,
 }
 
 impl<S> Recording<S> {
@@ -57,7 +65,17 @@ impl<S> Recording<S> {
             history,
             resource: resource.into(),
             listing: false,
+            scope: None,
+            seen: HashSet::new(),
         }
+    }
+
+    /// What the informer lists (`key`): a list without selectors marks the objects of its
+    /// namespace (or of all) it no longer finds deleted.
+    pub fn scoped(mut self, key: &ResourceKey) -> Self {
+        self.scope =
+            (key.labels.is_none() && key.fields.is_none()).then(|| key.namespace.as_deref().map(Into::into));
+        self
     }
 }
 
@@ -68,14 +86,25 @@ fn now() -> i64 {
 impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
     fn init(&mut self) {
         self.listing = true;
+        self.seen.clear();
         self.inner.init();
     }
     fn init_apply(&mut self, c: Captured<T>) {
+        if self.scope.is_some() {
+            if let Some(id) = id_of(&self.resource, &c.json) {
+                self.seen.insert(id);
+            }
+        }
         self.history.observe(&self.resource, c.json, true, now());
         self.inner.init_apply(c.obj);
     }
     fn init_done(&mut self, rv: Option<String>) {
         self.listing = false;
+        if let Some(ns) = &self.scope {
+            self.history
+                .relisted(&self.resource, ns.as_deref(), &self.seen, now());
+            self.seen = HashSet::new();
+        }
         self.inner.init_done(rv);
     }
     fn apply(&mut self, c: Captured<T>) {
@@ -97,5 +126,61 @@ impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
     }
     fn publish(&mut self) {
         self.inner.publish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::kube::builtin::BuiltinKind;
+    use crate::kube::history::HistoryConfig;
+
+    struct Nothing;
+
+    impl Sink<u8> for Nothing {
+        fn init(&mut self) {}
+        fn init_apply(&mut self, _: u8) {}
+        fn init_done(&mut self, _: Option<String>) {}
+        fn apply(&mut self, _: u8) {}
+        fn delete(&mut self, _: u8) {}
+        fn set_state(&mut self, _: SyncState) {}
+    }
+
+    fn cm(name: &str) -> Captured<u8> {
+        Captured {
+            obj: 0,
+            json: json!({"metadata": {"name": name, "namespace": "shop", "uid": name, "resourceVersion": "1"}}),
+        }
+    }
+
+    fn deleted(h: &History, name: &str) -> bool {
+        let id = ObjId {
+            resource: "configmaps".into(),
+            namespace: Some("shop".into()),
+            name: name.into(),
+        };
+        h.record(&id).unwrap().deleted_unseen
+    }
+
+    #[test]
+    fn a_relist_without_selectors_marks_the_objects_it_lost() {
+        let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("shop"));
+        for (key, marks) in [(key.clone(), true), (key.with_labels("app=web"), false)] {
+            let h = History::new(HistoryConfig::default(), 0);
+            let mut r = Recording::new(Nothing, h.clone(), "configmaps").scoped(&key);
+            r.init();
+            r.init_apply(cm("a"));
+            r.init_apply(cm("b"));
+            r.init_done(None);
+            assert!(!deleted(&h, "b"));
+            // The watch broke; the relist no longer has `b`.
+            r.init();
+            r.init_apply(cm("a"));
+            r.init_done(None);
+            assert_eq!(deleted(&h, "b"), marks, "{key}");
+            assert!(!deleted(&h, "a"));
+        }
     }
 }

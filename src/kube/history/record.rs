@@ -101,6 +101,9 @@ pub struct ObjectRecord {
     pub revisions: Vec<RevisionView>,
     /// When ktui saw it deleted, if it did.
     pub deleted: Option<UnixSecs>,
+    /// The deletion itself was not seen: a relist no longer listed the object (it went
+    /// during a watch gap); `deleted` is the time of that relist.
+    pub deleted_unseen: bool,
     /// Older revisions of this object dropped (per-object cap or budget).
     pub evicted: u64,
     /// When this context's history started recording (unix seconds).
@@ -128,10 +131,14 @@ struct ObjectHistory {
     revisions: VecDeque<Revision>,
     uid: Box<str>,
     deleted: Option<UnixSecs>,
+    /// See [`ObjectRecord::deleted_unseen`].
+    deleted_unseen: bool,
     evicted: u64,
     /// Bytes counted for this object.
     cost: usize,
 }
+
+mod relist;
 
 #[derive(Default)]
 struct Inner {
@@ -194,7 +201,7 @@ impl History {
         {
             let g = self.lock();
             if let Some(h) = g.objects.get(&id) {
-                if h.revisions.back().is_some_and(|r| r.resource_version == rv) && h.deleted.is_none() {
+                if h.deleted.is_none() && seen_before(h, &rv) {
                     return false;
                 }
             }
@@ -232,6 +239,7 @@ impl History {
                 revisions: VecDeque::from([rev]),
                 uid,
                 deleted: None,
+                deleted_unseen: false,
                 evicted: 0,
                 cost: 0,
             };
@@ -272,6 +280,7 @@ impl History {
         h.current = bytes;
         h.uid = uid;
         h.deleted = None;
+        h.deleted_unseen = false;
         while h.revisions.len() > per_object {
             drop_oldest(h);
         }
@@ -303,10 +312,16 @@ impl History {
     /// Every kept revision of `id` with its body, newest first; `None` when nothing is
     /// recorded of it.
     pub fn record(&self, id: &ObjId) -> Option<ObjectRecord> {
-        let (current, metas, deleted, evicted) = {
+        let (current, metas, deleted, deleted_unseen, evicted) = {
             let g = self.lock();
             let h = g.objects.get(id)?;
-            (h.current.clone(), h.revisions.clone(), h.deleted, h.evicted)
+            (
+                h.current.clone(),
+                h.revisions.clone(),
+                h.deleted,
+                h.deleted_unseen,
+                h.evicted,
+            )
         };
         let mut body: Value = serde_json::from_slice(&current).unwrap_or_else(|_| patch::empty());
         let mut revisions = Vec::with_capacity(metas.len());
@@ -325,6 +340,7 @@ impl History {
             id: id.clone(),
             revisions,
             deleted,
+            deleted_unseen,
             evicted,
             since: self.since,
         })
@@ -384,6 +400,18 @@ impl History {
             Err(p) => p.into_inner(),
         }
     }
+}
+
+/// Whether revision `rv` is one `h` already has or older than its newest: the same object
+/// arrives from two streams (a list's informer and a detail view's watch), in either order.
+/// resourceVersions are compared as numbers only when both are (etcd's are); otherwise only
+/// equality counts.
+fn seen_before(h: &ObjectHistory, rv: &str) -> bool {
+    let newest = h.revisions.back().map(|r| &*r.resource_version);
+    if let (Some(n), Ok(new)) = (newest.and_then(|n| n.parse::<u64>().ok()), rv.parse::<u64>()) {
+        return new <= n;
+    }
+    h.revisions.iter().any(|r| &*r.resource_version == rv)
 }
 
 /// Drops the oldest revision of `h`; the next one becomes the oldest (without a patch).
@@ -458,10 +486,16 @@ fn take_managed_fields(obj: &mut Value) -> Vec<Value> {
     }
 }
 
-/// What a stored body leaves out: `resourceVersion` (kept per revision), the last-applied
+/// What a stored body leaves out: `apiVersion` and `kind` (constant, and absent from list
+/// items), `resourceVersion` (kept per revision), the last-applied
 /// annotation (a second copy of the spec), and — for Secrets — the values themselves, which
 /// become `<N bytes, #hash>` so a change still shows without the value ever being kept.
 fn normalize(resource: &str, obj: &mut Value) {
+    // A watch event's object carries apiVersion and kind, a list's items do not.
+    if let Some(o) = obj.as_object_mut() {
+        o.remove("apiVersion");
+        o.remove("kind");
+    }
     if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("resourceVersion");
         if let Some(a) = meta.get_mut("annotations").and_then(Value::as_object_mut) {

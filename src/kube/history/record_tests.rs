@@ -190,3 +190,74 @@ fn a_zero_budget_records_nothing() {
     assert!(!h.observe("deployments.apps", deploy(1, 1), true, 1));
     assert_eq!(h.stats().objects, 0);
 }
+
+#[test]
+fn a_relist_marks_what_it_no_longer_lists_deleted_within_its_scope() {
+    let h = history(HistoryConfig::default());
+    let cm = |ns: &str, name: &str| json!({"metadata": {"name": name, "namespace": ns, "uid": name, "resourceVersion": "1"}, "data": {"k": "v"}});
+    for (ns, name) in [("shop", "a"), ("shop", "gone"), ("data", "b")] {
+        h.observe("configmaps", cm(ns, name), true, 1_001);
+    }
+    h.observe("secrets", cm("shop", "gone"), true, 1_001);
+    let id = |ns: &str, name: &str| ObjId {
+        resource: "configmaps".into(),
+        namespace: Some(ns.into()),
+        name: name.into(),
+    };
+    // The namespace `shop` relisted after a watch gap: `gone` is no longer there.
+    let seen = std::collections::HashSet::from([id("shop", "a")]);
+    assert_eq!(h.relisted("configmaps", Some("shop"), &seen, 1_050), 1);
+    let r = h.record(&id("shop", "gone")).unwrap();
+    assert_eq!((r.deleted, r.deleted_unseen), (Some(1_050), true));
+    assert!(
+        h.record(&id("data", "b")).unwrap().deleted.is_none(),
+        "another namespace"
+    );
+    let secret = ObjId {
+        resource: "secrets".into(),
+        ..id("shop", "gone")
+    };
+    assert!(h.record(&secret).unwrap().deleted.is_none(), "another resource");
+    assert_eq!(
+        h.relisted("configmaps", Some("shop"), &seen, 1_060),
+        0,
+        "marked once"
+    );
+    // Created again: a new revision, no longer deleted.
+    let mut again = cm("shop", "gone");
+    again["metadata"]["uid"] = json!("gone-2");
+    again["metadata"]["resourceVersion"] = json!("9");
+    assert!(h.observe("configmaps", again, false, 1_070));
+    let r = h.record(&id("shop", "gone")).unwrap();
+    assert!(r.deleted.is_none() && !r.deleted_unseen && r.revisions[0].meta.recreated);
+}
+
+#[test]
+fn the_same_revisions_from_a_list_and_a_watch_are_recorded_once() {
+    let h = history(HistoryConfig::default());
+    // The list's informer gets items without apiVersion/kind, the detail view's watch with.
+    let from_watch = |rv: u64, replicas: u64| {
+        let mut d = deploy(rv, replicas);
+        d["apiVersion"] = json!("apps/v1");
+        d["kind"] = json!("Deployment");
+        d
+    };
+    assert!(h.observe("deployments.apps", deploy(10, 1), true, 1_001));
+    assert!(
+        !h.observe("deployments.apps", from_watch(10, 1), true, 1_001),
+        "same rv"
+    );
+    assert!(h.observe("deployments.apps", deploy(11, 3), false, 1_002));
+    assert!(h.observe("deployments.apps", deploy(12, 4), false, 1_003));
+    // The watch is behind: its copies of 11 and 12 arrive after the list's.
+    assert!(!h.observe("deployments.apps", from_watch(11, 3), false, 1_004));
+    assert!(!h.observe("deployments.apps", from_watch(12, 4), false, 1_004));
+    assert!(h.observe("deployments.apps", from_watch(13, 5), false, 1_005));
+    let r = h.record(&id()).unwrap();
+    let rvs: Vec<&str> = r.revisions.iter().map(|v| &*v.meta.resource_version).collect();
+    assert_eq!(rvs, ["13", "12", "11", "10"]);
+    assert!(
+        r.revisions[0].body.get("kind").is_none(),
+        "apiVersion and kind are not kept"
+    );
+}
