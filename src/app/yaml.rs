@@ -41,6 +41,10 @@ pub struct DetailState {
     pub history: Option<Box<super::history::HistoryState>>,
     /// Show the YAML annotated by field manager (`b`, see `detail::blame`).
     pub blame: bool,
+    /// Long lines wrap at the frame (`w`); else they are cut there and `←`/`→` scroll.
+    pub wrap: bool,
+    /// Cells scrolled off on the left (unwrapped only); clamped by `yaml_update::handle`.
+    pub hscroll: usize,
 }
 
 impl DetailState {
@@ -62,6 +66,8 @@ impl DetailState {
             clock: None,
             history: None,
             blame: false,
+            wrap: false,
+            hscroll: 0,
         }
     }
 
@@ -104,6 +110,12 @@ impl DetailState {
             Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),
             None => Vec::new(),
         };
+    }
+
+    /// Scrolls so that line `i` is on top, or on the last page when it is there (the view
+    /// never scrolls past its last full page).
+    pub fn show_line(&mut self, i: usize, page: super::scroll::Page) {
+        self.scroll = i.min(super::scroll::last_start(&self.lines, page, self.wrap));
     }
 
     /// Index of the first line at or after `from` matching the search, wrapping around.

@@ -24,6 +24,22 @@ use crate::kube::sanitize::sanitize;
 use fmt::{capitalise, conditions, each, field, generic, items, map_lines, or_none, str_of, when, TOP};
 use template::{pod_containers, pod_spec_tail};
 
+/// Where the label of a describe line ends (the byte index of its `:`), for colouring:
+/// kubectl's shape only — indented words with single spaces (`Name`, `  Restart Count`,
+/// `  web`), then `:` at the end of the line or before a space. A table row (columns
+/// separated by two or more spaces, like an event whose message holds a colon) has none.
+pub fn label_end(line: &str) -> Option<usize> {
+    let i = line.find(':')?;
+    let label = line[..i].trim_start();
+    let after = &line[i + 1..];
+    let ok = !label.is_empty()
+        && label.len() <= 48
+        && !label.contains("  ")
+        && !label.ends_with(' ')
+        && (after.is_empty() || after.starts_with(' '));
+    ok.then_some(i)
+}
+
 /// The describe lines of `obj` (a `kind` object as the API returned it), ages against `now`.
 pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
     let mut out = Vec::new();

@@ -76,9 +76,40 @@ fn render(state: &mut UiState) -> Terminal<TestBackend> {
 }
 
 fn with_help(mut state: UiState) -> Terminal<TestBackend> {
-    update(&mut state, Action::Help);
+    with_help_of(&mut state)
+}
+
+fn with_help_of(state: &mut UiState) -> Terminal<TestBackend> {
+    render(state);
+    update(state, Action::Help);
     assert!(state.screens.help);
-    render(&mut state)
+    render(state)
+}
+
+/// The help box after `/` and `text` typed in its filter (then the filter is cleared).
+fn filtered(state: &mut UiState, text: &str) -> String {
+    update(state, Action::FilterMode);
+    for c in text.chars() {
+        ktui::app::update::type_char(state, c);
+    }
+    let shown = help_box(&render(state));
+    update(state, Action::Cancel);
+    assert!(
+        state.screens.help,
+        "esc in the filter prompt leaves the help open"
+    );
+    shown
+}
+
+/// Every line of the help, scrolled through page by page at 80x36.
+fn help_text(state: &mut UiState) -> String {
+    update(state, Action::Top);
+    let mut out = String::new();
+    for _ in 0..10 {
+        out.push_str(&help_box(&render(state)));
+        update(state, Action::PageDown);
+    }
+    out
 }
 
 /// The help overlay alone, as text (the view behind it belongs to other tests).
@@ -120,6 +151,20 @@ fn help_per_view() {
         "the timeline's toggle is not offered on pods:\n{text}"
     );
     insta::assert_snapshot!("help_pods_80x36", help_box(&pods));
+    // Taller than the screen: it scrolls to its end, never cut without a way there.
+    let mut st = pods_state();
+    with_help_of(&mut st);
+    let all = help_text(&mut st);
+    assert!(
+        all.contains("Commands") && all.contains(":ar (:api-resources)") && all.contains("'word"),
+        "{all}"
+    );
+    update(&mut st, Action::Bottom);
+    let last = help_box(&render(&mut st));
+    assert!(
+        last.contains(":ar (:api-resources)") && last.contains("-50/50"),
+        "{last}"
+    );
 
     let events = with_help(list_state(BuiltinKind::Event, &[]));
     let text = format!("{}", events.backend());
@@ -160,12 +205,16 @@ fn a_user_override_changes_dispatch_and_help() {
         state.settings.keymap.lookup(KeyMode::Normal, &[], press("j")),
         Lookup::Action(Action::PageDown)
     );
-    let term = with_help(pods_state_with(&cfg));
-    let text = format!("{}", term.backend());
+    let mut with = pods_state_with(&cfg);
+    let term = with_help_of(&mut with);
+    let all = help_text(&mut with);
+    assert!(!all.contains("ctrl-w"), "{all}");
+    let text = filtered(&mut with, "wide");
     assert!(
-        text.contains("W ") && text.contains("wide columns (-o wide)") && !text.contains("ctrl-w"),
+        text.contains("W ") && text.contains("wide columns (-o wide)"),
         "{text}"
     );
+    let text = filtered(&mut with, "quit");
     assert!(
         text.contains("ctrl-c, q"),
         "q joins ctrl-c on the quit line:\n{text}"
