@@ -72,8 +72,9 @@ impl DetailState {
     }
 
     /// Describe: the key of the object's events informer.
+    /// None for an Event (its describe is the event itself).
     pub fn events_key(&self) -> Option<ResourceKey> {
-        self.describe
+        (self.describe && !self.key.kind.is_timeline())
             .then(|| super::describe_events::key_for(&self.key, &self.name))
     }
 
@@ -102,9 +103,11 @@ impl DetailState {
             Some(obj) if self.describe => {
                 let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
                 let mut lines = describe::describe(obj, &self.key.kind, now);
-                let snap = self.events.as_ref().map(|s| s.slot.load());
-                let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
-                lines.extend(events::lines(snap.as_deref(), uid, now));
+                if !self.key.kind.is_timeline() {
+                    let snap = self.events.as_ref().map(|s| s.slot.load());
+                    let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
+                    lines.extend(events::lines(snap.as_deref(), uid, now));
+                }
                 lines
             }
             Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),

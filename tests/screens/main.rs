@@ -15,4 +15,5 @@ mod detail_screens;
 mod fit_screens;
 mod help_screens;
 mod screens;
+mod text_screens;
 mod timeline_screen;
