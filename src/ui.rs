@@ -18,6 +18,7 @@ mod logs;
 mod revisions;
 pub mod theme;
 pub mod timeline;
+mod wrap;
 mod yaml;
 
 use std::time::Duration;
@@ -41,6 +42,9 @@ fn areas(area: Rect) -> [Rect; 3] {
 /// How many rows of the view on top fit on a screen of `area` (the page for paging keys);
 /// the loop calls it before each draw, with the terminal's size.
 pub fn page_rows(area: Rect, state: &UiState) -> usize {
+    if state.screens.help {
+        return help::page(area, state).rows;
+    }
     let [_, body, _] = areas(area);
     let rows = match state.top() {
         Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
@@ -55,9 +59,20 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
     usize::from(rows)
 }
 
-/// How far the detail overlay can scroll on a screen of `area` at `now` (the loop stores it
-/// in `screens.detail_max` before each draw, as it does the page size).
-pub fn detail_max(area: Rect, state: &UiState, now: UnixSecs) -> u16 {
+/// Cells of one line of the text view on top (YAML, describe; the help box while open), for
+/// wrapping and sideways scrolling (the loop stores it in `screens.page_cols`).
+pub fn page_cols(area: Rect, state: &UiState) -> usize {
+    if state.screens.help {
+        return help::page(area, state).cols;
+    }
+    let [_, body, _] = areas(area);
+    usize::from(body.width.saturating_sub(2))
+}
+
+/// How far the detail overlay can scroll on a screen of `area` at `now`, down and right
+/// (the loop stores them in `screens.detail_max` and `detail_hmax` before each draw, as it
+/// does the page size).
+pub fn detail_max(area: Rect, state: &UiState, now: UnixSecs) -> (u16, u16) {
     cells::max_scroll(area, state, now, &Theme::new(&state.settings.theme))
 }
 
@@ -75,7 +90,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
-        Screen::Yaml(y) => yaml::draw(f, body, y, &theme),
+        Screen::Yaml(y) => yaml::draw(f, body, y, state.conn.namespace.as_deref(), &theme),
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
         Screen::Revisions(r) => revisions::draw(f, body, r, &theme, now),

@@ -22,7 +22,7 @@ mod names;
 mod order;
 
 pub use cache::{CacheStats, ViewCache};
-pub use fuzzy::highlight;
+pub use fuzzy::{highlight, TextFilter};
 pub use names::display_name;
 pub use order::{Sort, SortBy};
 pub use query::Query;

@@ -28,6 +28,9 @@ impl UiState {
     pub fn key_mode(&self) -> KeyMode {
         if self.screens.prompt.is_some() {
             KeyMode::Prompt
+        } else if self.screens.help || self.screens.detail.is_some() {
+            // The help and the row/event overlay scroll, wrap and filter like a detail view.
+            KeyMode::Detail
         } else {
             self.top().key_mode()
         }
@@ -103,7 +106,8 @@ impl UiState {
             }
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
-            (ScrollLeft | ScrollRight, l) => l.is_some(),
+            (ScrollLeft | ScrollRight, l) => l.is_some() || yaml.is_some(),
+            (Wrap, _) => yaml.is_some() || self.screens.help || self.screens.detail.is_some(),
             (Cells, l) => l.is_some_and(has_row),
             _ => true,
         }

@@ -1,6 +1,6 @@
 //! The column keys of a list (`shift-←/→` scroll the columns, `v` opens the selected row's
-//! full cells) and the keys of the detail overlay (arrows and paging scroll it, anything else
-//! closes it). Pure state transitions; must not lay out or draw.
+//! full cells) and the keys of the detail overlay (arrows and paging scroll it, `w` wraps,
+//! `←`/`→` scroll it sideways unwrapped, anything else closes it). Pure state transitions; must not lay out or draw.
 
 use crate::keys::Action;
 
@@ -9,6 +9,9 @@ use super::state::UiState;
 /// Most columns any list has (NAMESPACE, NAME and a kind's columns); bounds `hscroll` so
 /// repeated presses cannot pile up scroll the layout would clamp anyway.
 const MAX_SCROLL: usize = 64;
+
+/// Cells one `←`/`→` moves the unwrapped overlay.
+const HSTEP: u16 = 8;
 
 /// Applies a column key to the list on top.
 pub fn handle(state: &mut UiState, action: Action) {
@@ -47,9 +50,26 @@ pub fn overlay_key(state: &mut UiState, action: Action) -> bool {
         Action::PageDown => page,
         Action::Top => -i64::from(u16::MAX),
         Action::Bottom => i64::from(u16::MAX),
+        Action::Wrap => {
+            state.screens.detail_wrap = !state.screens.detail_wrap;
+            state.screens.detail_hscroll = 0;
+            state.screens.detail_scroll = 0;
+            return true;
+        }
+        Action::ScrollLeft => {
+            let s = &mut state.screens;
+            s.detail_hscroll = s.detail_hscroll.saturating_sub(HSTEP);
+            return true;
+        }
+        Action::ScrollRight => {
+            let s = &mut state.screens;
+            s.detail_hscroll = s.detail_hscroll.saturating_add(HSTEP).min(s.detail_hmax);
+            return true;
+        }
         _ => {
             state.screens.detail = None;
             state.screens.detail_scroll = 0;
+            state.screens.detail_hscroll = 0;
             return true;
         }
     };

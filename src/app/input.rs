@@ -70,8 +70,6 @@ pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
                         return type_char(state, c);
                     }
                 }
-            } else if state.screens.help {
-                state.screens.help = false;
             }
         }
     }

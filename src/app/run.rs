@@ -200,8 +200,10 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if Instant::now() >= due {
                 let size = guard.terminal.size()?;
                 state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
+                state.screens.page_cols = crate::ui::page_cols(size.into(), &state);
                 let at = jiff::Timestamp::now().as_second();
-                state.screens.detail_max = crate::ui::detail_max(size.into(), &state, at);
+                (state.screens.detail_max, state.screens.detail_hmax) =
+                    crate::ui::detail_max(size.into(), &state, at);
                 super::refresh_top::refresh_top(&mut state);
                 // The RBAC gate asks, in the background, about what this view could offer.
                 let asks = super::access::wanted(&mut state, std::time::Instant::now());

@@ -229,6 +229,14 @@ pub struct Screens {
     pub prompt: Option<Prompt>,
     /// The help overlay is open.
     pub help: bool,
+    /// The help's lines, filter and scroll while it is open (see `app::help`).
+    pub help_view: super::help::HelpState,
+    /// The detail overlay wraps long lines (`w`; on when it opens); else `←`/`→` scroll it.
+    pub detail_wrap: bool,
+    /// Cells the unwrapped detail overlay is scrolled to the right.
+    pub detail_hscroll: u16,
+    /// The furthest `detail_hscroll` can go (from the layout, with `detail_max`).
+    pub detail_hmax: u16,
     /// The event shown in the detail overlay (`enter` on a timeline row).
     pub detail: Option<Arc<Row>>,
     /// A one-line message for the footer: errors of commands, or information (see `info`).
@@ -245,6 +253,9 @@ pub struct Screens {
     /// Rows that fit in the table area of the view on top (for paging), from the layout
     /// before each draw (`ui::page_rows`).
     pub page_rows: usize,
+    /// Cells of one line of the text view on top (YAML, describe, help), from the layout
+    /// before each draw (`ui::page_cols`), for wrapping and sideways scrolling.
+    pub page_cols: usize,
     /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
     /// see the pool).
     pub informers_len: usize,
@@ -320,6 +331,10 @@ impl UiState {
                 next_id: 0,
                 prompt: None,
                 help: false,
+                help_view: Default::default(),
+                detail_wrap: true,
+                detail_hscroll: 0,
+                detail_hmax: 0,
                 detail: None,
                 detail_scroll: 0,
                 detail_max: 0,
@@ -330,6 +345,7 @@ impl UiState {
                 pending: Vec::new(),
                 pending_command: None,
                 page_rows: 20,
+                page_cols: 80,
                 informers_len: 0,
                 dialog: None,
                 drain: None,

@@ -42,16 +42,15 @@ fn apply(state: &mut UiState, action: Action) {
         // the screen later.
         state.screens.pending_command = None;
     }
-    if state.screens.help && !matches!(action, Action::Quit | Action::Redraw) {
-        // Any key closes help; it is an overlay, not a view.
-        state.screens.help = false;
+    if let Some(prompt) = state.screens.prompt.clone() {
+        // Also over the help, whose `/` filter is typed here.
+        return update_prompt(state, prompt, action);
+    }
+    if state.screens.help && super::help::key(state, action) {
         return;
     }
     if state.screens.detail.is_some() && super::cells::overlay_key(state, action) {
         return;
-    }
-    if let Some(prompt) = state.screens.prompt.clone() {
-        return update_prompt(state, prompt, action);
     }
     if !state.applies(action) {
         return;
@@ -91,7 +90,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::PageDown => move_by(state, page as i64),
         Action::Top => move_by(state, i64::MIN / 2),
         Action::Bottom => move_by(state, i64::MAX / 2),
-        Action::Help => state.screens.help = true,
+        Action::Help => super::help::open(state),
         Action::SortName => sort(state, SortBy::Name),
         Action::SortAge => sort(state, SortBy::Age),
         Action::SortStatus => sort(state, SortBy::Status),
@@ -119,7 +118,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Shell | Action::Attach | Action::PortForward if super::access::refuse(state, action) => {}
         Action::Shell | Action::Attach => super::session::open(state, action),
         Action::PortForward => super::forwards::offer(state),
-        Action::StopForward => {}
+        Action::StopForward | Action::Wrap => {}
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
@@ -286,6 +285,10 @@ fn edit_prompt(state: &mut UiState, action: Action) -> bool {
 }
 
 fn set_filter(state: &mut UiState, text: String) {
+    if state.screens.help {
+        state.screens.help_view.set_filter(text);
+        return;
+    }
     if super::logs_update::typed(state, text.clone()) {
         return;
     }
@@ -294,10 +297,15 @@ fn set_filter(state: &mut UiState, text: String) {
         *selected = 0;
         return;
     }
+    let page = super::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
         y.search = text;
         match y.find(y.scroll) {
-            Some(i) => y.goto_line(i),
+            Some(i) => {
+                // Selects the history row on the match, then keeps the last page full.
+                y.goto_line(i);
+                y.show_line(i, page);
+            }
             None if !y.search.is_empty() => state.note("no match".into()),
             None => {}
         }

@@ -41,6 +41,10 @@ pub struct DetailState {
     pub history: Option<Box<super::history::HistoryState>>,
     /// Show the YAML annotated by field manager (`b`, see `detail::blame`).
     pub blame: bool,
+    /// Long lines wrap at the frame (`w`); else they are cut there and `←`/`→` scroll.
+    pub wrap: bool,
+    /// Cells scrolled off on the left (unwrapped only); clamped by `yaml_update::handle`.
+    pub hscroll: usize,
 }
 
 impl DetailState {
@@ -62,12 +66,15 @@ impl DetailState {
             clock: None,
             history: None,
             blame: false,
+            wrap: false,
+            hscroll: 0,
         }
     }
 
     /// Describe: the key of the object's events informer.
+    /// None for an Event (its describe is the event itself).
     pub fn events_key(&self) -> Option<ResourceKey> {
-        self.describe
+        (self.describe && !self.key.kind.is_timeline())
             .then(|| super::describe_events::key_for(&self.key, &self.name))
     }
 
@@ -105,14 +112,22 @@ impl DetailState {
             Some(obj) if self.describe => {
                 let now = self.clock.unwrap_or_else(|| jiff::Timestamp::now().as_second());
                 let mut lines = describe::describe(obj, &self.key.kind, now);
-                let snap = self.events.as_ref().map(|s| s.slot.load());
-                let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
-                lines.extend(events::lines(snap.as_deref(), uid, now));
+                if !self.key.kind.is_timeline() {
+                    let snap = self.events.as_ref().map(|s| s.slot.load());
+                    let uid = obj["metadata"]["uid"].as_str().unwrap_or("");
+                    lines.extend(events::lines(snap.as_deref(), uid, now));
+                }
                 lines
             }
             Some(obj) => render(obj, &self.key.kind, self.show_managed, self.reveal),
             None => Vec::new(),
         };
+    }
+
+    /// Scrolls so that line `i` is on top, or on the last page when it is there (the view
+    /// never scrolls past its last full page).
+    pub fn show_line(&mut self, i: usize, page: super::scroll::Page) {
+        self.scroll = i.min(super::scroll::last_start(&self.lines, page, self.wrap));
     }
 
     /// Index of the first line at or after `from` matching the search, wrapping around.

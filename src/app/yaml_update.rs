@@ -22,24 +22,51 @@ pub fn open(state: &mut UiState, describe: bool) {
     state.push(Screen::Yaml(Box::new(view)));
 }
 
-/// Handles `action` when the YAML view is on top; returns false when it is not.
+/// Handles `action` when the YAML view is on top; returns false when it is not. The
+/// scrolling keys stop at the last full page (`G` goes there), wrapped or not; `←`/`→`
+/// scroll sideways while unwrapped, `w` toggles wrap.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let page = state.screens.page_rows.max(1);
+    let page = super::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
-    let last = y.lines.len().saturating_sub(1);
+    let last = super::scroll::last_start(&y.lines, page, y.wrap);
+    let step = |by: i64| Some(by);
+    let rows = i64::try_from(page.rows).unwrap_or(1);
+    let by = match action {
+        Action::Up => step(-1),
+        Action::Down => step(1),
+        Action::PageUp => step(-rows),
+        Action::PageDown => step(rows),
+        Action::Top => step(i64::MIN / 2),
+        Action::Bottom => None,
+        _ => return other(state, action),
+    };
+    y.scroll = super::scroll::step(y.scroll, by, last);
+    true
+}
+
+/// The YAML view's keys other than vertical scrolling.
+fn other(state: &mut UiState, action: Action) -> bool {
+    let page = super::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
+    let Screen::Yaml(y) = state.top_mut() else {
+        return false;
+    };
     match action {
-        Action::Up => y.scroll = y.scroll.saturating_sub(1),
-        Action::Down => y.scroll = (y.scroll + 1).min(last),
-        Action::PageUp => y.scroll = y.scroll.saturating_sub(page),
-        Action::PageDown => y.scroll = (y.scroll + page).min(last),
-        Action::Top => y.scroll = 0,
-        Action::Bottom => y.scroll = last,
+        Action::ScrollLeft => y.hscroll = y.hscroll.saturating_sub(HSTEP),
+        Action::ScrollRight => {
+            let max = super::scroll::max_hscroll(&y.lines, page.cols, y.wrap);
+            y.hscroll = (y.hscroll + HSTEP).min(max);
+        }
+        Action::Wrap => {
+            y.wrap = !y.wrap;
+            y.hscroll = 0;
+            y.scroll = y.scroll.min(super::scroll::last_start(&y.lines, page, y.wrap));
+        }
         Action::ToggleManaged => y.show_managed = !y.show_managed,
         Action::NextMatch => {
             if let Some(i) = y.find(y.scroll + 1) {
-                y.scroll = i;
+                y.show_line(i, page);
             }
         }
         Action::FilterMode => {
@@ -61,6 +88,9 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
     }
     true
 }
+
+/// Cells one `←`/`→` moves a detail view sideways.
+pub const HSTEP: usize = 8;
 
 /// The answer to the reveal question.
 pub fn confirmed(state: &mut UiState, yes: bool) {

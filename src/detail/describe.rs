@@ -1,18 +1,22 @@
 //! `d`: a human summary of one object in the manner of `kubectl describe` — metadata (labels,
 //! annotations, owners), then a kind-specific section: pods (node, IPs, containers, volumes,
 //! scheduling), workloads (replicas, strategy, pod template; see `workloads`), services,
-//! nodes and namespaces (see `service_node`), secrets (keys and sizes only — never values),
+//! nodes and namespaces (see `service_node`), events, HPAs, PVs and PVCs (see
+//! `storage_event`), secrets (keys and sizes only — never values),
 //! and for every other kind a generic rendering of spec and status; then a conditions table.
 //! Pure: JSON in, sanitized lines out. Must not do I/O nor show what only other objects
 //! (pods, endpoints, events) could tell.
 
 pub(crate) mod fmt;
 mod service_node;
+mod storage_event;
 mod template;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_kinds;
+#[cfg(test)]
+mod tests_storage_event;
 mod workloads;
 
 use serde_json::Value;
@@ -23,6 +27,22 @@ use crate::kube::sanitize::sanitize;
 
 use fmt::{capitalise, conditions, each, field, generic, items, map_lines, or_none, str_of, when, TOP};
 use template::{pod_containers, pod_spec_tail};
+
+/// Where the label of a describe line ends (the byte index of its `:`), for colouring:
+/// kubectl's shape only — indented words with single spaces (`Name`, `  Restart Count`,
+/// `  web`), then `:` at the end of the line or before a space. A table row (columns
+/// separated by two or more spaces, like an event whose message holds a colon) has none.
+pub fn label_end(line: &str) -> Option<usize> {
+    let i = line.find(':')?;
+    let label = line[..i].trim_start();
+    let after = &line[i + 1..];
+    let ok = !label.is_empty()
+        && label.len() <= 48
+        && !label.contains("  ")
+        && !label.ends_with(' ')
+        && (after.is_empty() || after.starts_with(' '));
+    ok.then_some(i)
+}
 
 /// The describe lines of `obj` (a `kind` object as the API returned it), ages against `now`.
 pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
@@ -47,7 +67,8 @@ pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
         let owner = format!("{}/{}", str_of(&o["kind"]), str_of(&o["name"]));
         field(&mut out, "Controlled By", &owner);
     }
-    if meta["deletionTimestamp"].is_string() {
+    // A pod says it in its `Status:` line, as kubectl does.
+    if meta["deletionTimestamp"].is_string() && *kind != BuiltinKind::Pod {
         let since = format!("since {}", str_of(&meta["deletionTimestamp"]));
         field(&mut out, "Deleting", &since);
     }
@@ -64,6 +85,10 @@ pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
         Some(BuiltinKind::Service) => service_node::service(o, obj),
         Some(BuiltinKind::Node) => service_node::node(o, obj),
         Some(BuiltinKind::Namespace) => service_node::namespace(o, obj),
+        Some(BuiltinKind::Event) => storage_event::event(o, obj),
+        Some(BuiltinKind::HorizontalPodAutoscaler) => storage_event::hpa(o, obj),
+        Some(BuiltinKind::PersistentVolume) => storage_event::pv(o, obj),
+        Some(BuiltinKind::PersistentVolumeClaim) => storage_event::pvc(o, obj),
         _ => {
             for part in ["spec", "status"] {
                 if obj[part].is_object() {
@@ -84,11 +109,39 @@ pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
 /// status, then volumes and scheduling.
 fn pod(out: &mut Vec<String>, obj: &Value, now: i64) {
     let (spec, status) = (&obj["spec"], &obj["status"]);
+    if let Some(p) = spec["priority"].as_i64() {
+        field(out, "Priority", &p.to_string());
+    }
+    if let Some(c) = spec["priorityClassName"].as_str().filter(|c| !c.is_empty()) {
+        field(out, "Priority Class Name", c);
+    }
+    if let Some(sa) = spec["serviceAccountName"].as_str().filter(|s| !s.is_empty()) {
+        field(out, "Service Account", sa);
+    }
     field(out, "Node", spec["nodeName"].as_str().unwrap_or("<none>"));
-    field(out, "Service Account", str_of(&spec["serviceAccountName"]));
-    field(out, "Status", str_of(&status["phase"]));
+    match obj["metadata"]["deletionTimestamp"].as_str() {
+        // kubectl: `Terminating (lasts <time since the deletion timestamp>)`; a graceful
+        // deletion's timestamp lies ahead (now + grace period), which kubectl prints as
+        // `<invalid>`.
+        Some(at) => {
+            let lasts = at
+                .parse::<jiff::Timestamp>()
+                .ok()
+                .map(|t| now - t.as_second())
+                .filter(|d| *d >= 0)
+                .map_or_else(|| "<invalid>".to_owned(), crate::table::format::human_duration);
+            field(out, "Status", &format!("Terminating (lasts {lasts})"));
+            if let Some(g) = obj["metadata"]["deletionGracePeriodSeconds"].as_i64() {
+                field(out, "Termination Grace Period", &format!("{g}s"));
+            }
+        }
+        None => field(out, "Status", str_of(&status["phase"])),
+    }
     if let Some(r) = status["reason"].as_str() {
         field(out, "Reason", r);
+    }
+    if let Some(m) = status["message"].as_str().filter(|m| !m.is_empty()) {
+        field(out, "Message", m);
     }
     field(out, "IPs", &or_none(each(&status["podIPs"], "ip").join(", ")));
     if let Some(q) = status["qosClass"].as_str() {

@@ -155,11 +155,14 @@ pub enum Action {
     PortForward,
     /// `:pf`: stop the selected forward.
     StopForward,
+    /// Detail views (YAML, describe, event detail, help): wrap long lines (again: scroll
+    /// sideways instead).
+    Wrap,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 88] = [
+    pub const ALL: [(Action, &'static str); 89] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -248,6 +251,7 @@ impl Action {
         (Action::Attach, "attach"),
         (Action::PortForward, "port_forward"),
         (Action::StopForward, "stop_forward"),
+        (Action::Wrap, "wrap"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -325,6 +329,7 @@ impl Action {
             // only closes a local listener.
             Action::PortForward => true,
             Action::StopForward => false,
+            Action::Wrap => false,
         }
     }
 

@@ -1,11 +1,11 @@
 //! The detail overlay of one list row (`v` on any row, `enter` on an event): NAME, NAMESPACE
 //! and every column of the kind (wide ones too) in full, wrapped, plus an event's involved
-//! object, exact time and whole message; scrolled by the loop's `detail_scroll`, clamped to
-//! the content here. Read-only; must not change state.
+//! object, exact time and whole message; wrapped (`w`: else shifted by `detail_hscroll`) and
+//! scrolled by `detail_scroll`, both clamped to the content here. Read-only; must not change state.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::app::state::UiState;
@@ -68,24 +68,26 @@ fn lines(row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) -> Vec<Line<
     lines
 }
 
-/// Rows `lines` take when wrapped at `w` cells (at least one per line).
-fn wrapped(lines: &[Line], w: usize) -> usize {
-    let w = w.max(1);
-    lines
-        .iter()
-        .map(|l| {
-            let lw: usize = l.spans.iter().map(|s| width(&s.content)).sum();
-            lw.div_ceil(w).max(1)
-        })
-        .sum()
+/// The lines as drawn at `cols` cells: wrapped, or shifted sideways.
+fn laid_out(lines: Vec<Line<'static>>, cols: usize, state: &UiState) -> Vec<Line<'static>> {
+    let s = &state.screens;
+    super::wrap::fit(lines, cols, s.detail_wrap, usize::from(s.detail_hscroll))
 }
 
-/// Where the overlay goes in `area` and how many rows its content takes there.
-fn geometry(area: Rect, lines: &[Line]) -> (Rect, usize) {
+/// Where the overlay goes in `area`, its inner width, and its lines as drawn there.
+fn geometry(area: Rect, lines: Vec<Line<'static>>, state: &UiState) -> (Rect, usize, Vec<Line<'static>>) {
     let w = area.width.saturating_sub(8).max(20).min(area.width);
-    let content = wrapped(lines, usize::from(w.saturating_sub(2)));
-    let h = u16::try_from(content + 2).unwrap_or(u16::MAX).min(area.height);
-    (super::centered(area, w, h), content)
+    let cols = usize::from(w.saturating_sub(2)).max(1);
+    let widest = lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| width(&s.content)).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    let drawn = laid_out(lines, cols, state);
+    let h = u16::try_from(drawn.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    (super::centered(area, w, h), widest.saturating_sub(cols), drawn)
 }
 
 /// The kind's column headers of the list on top, for the overlay.
@@ -99,18 +101,23 @@ fn headers(state: &UiState) -> Vec<String> {
     })
 }
 
-/// The furthest the overlay can scroll on a screen of `area` (0 when it is closed or fits):
-/// the loop stores it before each draw so `update` can clamp the scroll keys.
-pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> u16 {
+/// How far the overlay can scroll on a screen of `area`, down and right (0 when it is
+/// closed or fits): the loop stores them before each draw so `update` can clamp the keys.
+pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> (u16, u16) {
     let Some(row) = &state.screens.detail else {
-        return 0;
+        return (0, 0);
     };
     let headers = headers(state);
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
-    let lines = lines(row, &headers, now, theme);
-    let (popup, content) = geometry(area, &lines);
+    let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
     let shown = usize::from(popup.height.saturating_sub(2));
-    u16::try_from(content.saturating_sub(shown)).unwrap_or(u16::MAX)
+    let down = u16::try_from(drawn.len().saturating_sub(shown)).unwrap_or(u16::MAX);
+    let right = if state.screens.detail_wrap {
+        0
+    } else {
+        u16::try_from(hmax).unwrap_or(u16::MAX)
+    };
+    (down, right)
 }
 
 /// Draws the overlay of `state.screens.detail`, if open.
@@ -118,27 +125,27 @@ pub fn draw(f: &mut Frame, area: Rect, state: &UiState, now: UnixSecs, theme: &T
     let Some(row) = &state.screens.detail else { return };
     let headers = headers(state);
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
-    let lines = lines(row, &headers, now, theme);
-    let (popup, content) = geometry(area, &lines);
+    let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
+    let content = drawn.len();
     let shown = usize::from(popup.height.saturating_sub(2));
     let max = content.saturating_sub(shown);
     let scroll = usize::from(state.screens.detail_scroll).min(max);
     let what = if row.event.is_some() { "event" } else { "row" };
-    let more = if max > 0 {
+    let mut more = if max > 0 {
         format!(" {}/{} ↑↓ scroll", scroll + shown, content)
     } else {
         String::new()
     };
+    if state.screens.detail_wrap {
+        more.push_str(" · w: unwrap");
+    } else if hmax > 0 {
+        more.push_str(" · ←→ · w: wrap");
+    }
     f.render_widget(Clear, popup);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
         .title(format!(" {what}{more} · other keys close "));
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
-            .block(block),
-        popup,
-    );
+    let visible: Vec<Line> = drawn.into_iter().skip(scroll).take(shown).collect();
+    f.render_widget(Paragraph::new(visible).block(block), popup);
 }

@@ -1,5 +1,6 @@
 //! The YAML view: the object's lines with keys coloured, search matches highlighted, and a
-//! title saying what is shown (deleted, managedFields, Secret values). Read-only.
+//! title saying what is shown (deleted, managedFields, Secret values, the lines shown of how
+//! many, wrap or which way it scrolls sideways); wrapped or shifted per `DetailState`. Read-only.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -11,7 +12,9 @@ use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
+/// Draws `y` in `area`; `view_ns` is the namespace the screen is in (`None`: all), so that
+/// the title names the object's namespace when it is not that one.
+pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, view_ns: Option<&str>, theme: &Theme) {
     let page = area.height.saturating_sub(2) as usize;
     let what = match (&y.history, y.blame) {
         (Some(h), _) if h.diff.is_some() => "history diff",
@@ -27,6 +30,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
         sanitize(y.key.kind.singular()),
         sanitize(&y.name)
     );
+    if let Some(ns) = y.key.namespace.as_deref().filter(|ns| view_ns != Some(*ns)) {
+        title.push_str(&format!("-n {} ", sanitize(ns)));
+    }
     if y.deleted {
         title.push_str("[deleted] ");
     }
@@ -37,25 +43,50 @@ pub(super) fn draw(f: &mut Frame, area: Rect, y: &DetailState, theme: &Theme) {
         title.push_str("[secret values shown] ");
     }
     let needle = y.search.to_lowercase();
-    let lines: Vec<Line> = y
-        .lines
-        .iter()
-        .enumerate()
-        .skip(y.scroll)
-        .take(page)
-        .map(|(i, l)| {
-            let style_all = if selected == Some(i) {
-                Some(theme.selected)
-            } else if y.history.is_some() {
-                diff_style(l, theme)
-            } else if !needle.is_empty() && l.to_lowercase().contains(&needle) {
-                Some(theme.highlight)
-            } else {
-                None
-            };
-            colour(l, theme, style_all)
-        })
-        .collect();
+    let cols = usize::from(area.width.saturating_sub(2)).max(1);
+    let mut lines: Vec<Line> = Vec::with_capacity(page);
+    let mut shown_to = y.scroll;
+    for (i, l) in y.lines.iter().enumerate().skip(y.scroll) {
+        if lines.len() >= page {
+            break;
+        }
+        shown_to = i + 1;
+        let style_all = if selected == Some(i) {
+            Some(theme.selected)
+        } else if y.history.is_some() {
+            diff_style(l, theme)
+        } else if !needle.is_empty() && l.to_lowercase().contains(&needle) {
+            Some(theme.highlight)
+        } else {
+            None
+        };
+        let spans = colour(l, theme, style_all, y.describe);
+        if y.wrap {
+            lines.extend(super::wrap::wrapped(spans, cols));
+        } else {
+            lines.push(Line::from(super::wrap::shifted(spans, y.hscroll)));
+        }
+    }
+    lines.truncate(page);
+    if y.lines.len() > page || y.scroll > 0 {
+        title.push_str(&format!(
+            "{}-{}/{} ",
+            (y.scroll + 1).min(shown_to),
+            shown_to,
+            y.lines.len()
+        ));
+    }
+    if y.wrap {
+        title.push_str("[wrap] ");
+    } else {
+        let max = crate::app::scroll::max_hscroll(&y.lines, cols, false);
+        match (y.hscroll > 0, y.hscroll < max) {
+            (true, true) => title.push_str("←→ "),
+            (true, false) => title.push_str("← "),
+            (false, true) => title.push_str("→ "),
+            (false, false) => {}
+        }
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -85,26 +116,35 @@ fn diff_style(line: &str, theme: &Theme) -> Option<ratatui::style::Style> {
     }
 }
 
-/// `key: value` with the key in the label style; comments and list dashes dimmed.
-fn colour(line: &str, theme: &Theme, whole: Option<ratatui::style::Style>) -> Line<'static> {
+/// `key: value` with the key in the label style; comments and list dashes dimmed. In
+/// describe, only a label of kubectl's shape is coloured (`Name:`, `  Restart Count:` —
+/// words and spaces, before `:` at the end or followed by spaces), never a value that
+/// happens to hold a colon (an event message).
+fn colour(
+    line: &str,
+    theme: &Theme,
+    whole: Option<ratatui::style::Style>,
+    describe: bool,
+) -> Vec<Span<'static>> {
     if let Some(style) = whole {
-        return Line::from(Span::styled(line.to_owned(), style));
+        return vec![Span::styled(line.to_owned(), style)];
     }
     let trimmed = line.trim_start();
     if trimmed.starts_with('#') {
-        return Line::from(Span::styled(line.to_owned(), theme.dim));
+        return vec![Span::styled(line.to_owned(), theme.dim)];
     }
-    match line
-        .find(": ")
-        .or_else(|| line.strip_suffix(':').map(|s| s.len()))
-    {
-        Some(i) if !trimmed.starts_with('"') => {
+    let split = if describe {
+        crate::detail::describe::label_end(line)
+    } else {
+        line.find(": ")
+            .or_else(|| line.strip_suffix(':').map(|s| s.len()))
+            .filter(|_| !trimmed.starts_with('"'))
+    };
+    match split {
+        Some(i) => {
             let (k, v) = line.split_at(i);
-            Line::from(vec![
-                Span::styled(k.to_owned(), theme.label),
-                Span::raw(v.to_owned()),
-            ])
+            vec![Span::styled(k.to_owned(), theme.label), Span::raw(v.to_owned())]
         }
-        _ => Line::from(line.to_owned()),
+        None => vec![Span::raw(line.to_owned())],
     }
 }

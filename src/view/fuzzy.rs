@@ -218,6 +218,24 @@ impl NameFilter {
     }
 }
 
+/// A compiled filter for text that is not a row (the lines of the `?` help): `query`'s
+/// fuzzy, inverse and extended terms tested as on a row name; its selectors are not tested.
+#[derive(Debug)]
+pub struct TextFilter(NameFilter);
+
+impl TextFilter {
+    /// Compiles `query`'s name tests.
+    pub fn new(query: &Query) -> TextFilter {
+        TextFilter(NameFilter::new(query))
+    }
+
+    /// Whether `text` passes every term.
+    pub fn keeps(&self, text: &str) -> bool {
+        let lower = text.to_ascii_lowercase();
+        self.0.prefilter(text, &lower) && self.0.score(text, &lower).is_some()
+    }
+}
+
 /// Char indices of `name` to highlight for `query`: the union of skim's match positions of
 /// every fuzzy term, ascending. Empty when the query has no fuzzy term or none matches.
 /// Costs about a microsecond per term: call it for the visible rows only.

@@ -1,4 +1,4 @@
-//! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×56,
+//! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×36,
 //! fixed clock; the snapshots hold the overlay only): what it lists for pods, the event
 //! timeline and the informers view; a user
 //! override shows up in it and in dispatch; and cell by cell, the `mono` theme and
@@ -72,13 +72,44 @@ fn pods_state() -> UiState {
 }
 
 fn render(state: &mut UiState) -> Terminal<TestBackend> {
-    screen::render(state, 80, 56)
+    screen::render(state, 80, 36)
 }
 
 fn with_help(mut state: UiState) -> Terminal<TestBackend> {
-    update(&mut state, Action::Help);
+    with_help_of(&mut state)
+}
+
+fn with_help_of(state: &mut UiState) -> Terminal<TestBackend> {
+    render(state);
+    update(state, Action::Help);
     assert!(state.screens.help);
-    render(&mut state)
+    render(state)
+}
+
+/// The help box after `/` and `text` typed in its filter (then the filter is cleared).
+fn filtered(state: &mut UiState, text: &str) -> String {
+    update(state, Action::FilterMode);
+    for c in text.chars() {
+        ktui::app::update::type_char(state, c);
+    }
+    let shown = help_box(&render(state));
+    update(state, Action::Cancel);
+    assert!(
+        state.screens.help,
+        "esc in the filter prompt leaves the help open"
+    );
+    shown
+}
+
+/// Every line of the help, scrolled through page by page at 80x36.
+fn help_text(state: &mut UiState) -> String {
+    update(state, Action::Top);
+    let mut out = String::new();
+    for _ in 0..10 {
+        out.push_str(&help_box(&render(state)));
+        update(state, Action::PageDown);
+    }
+    out
 }
 
 /// The help overlay alone, as text (the view behind it belongs to other tests).
@@ -119,7 +150,21 @@ fn help_per_view() {
         !text.contains("warnings only"),
         "the timeline's toggle is not offered on pods:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_80x56", help_box(&pods));
+    insta::assert_snapshot!("help_pods_80x36", help_box(&pods));
+    // Taller than the screen: it scrolls to its end, never cut without a way there.
+    let mut st = pods_state();
+    with_help_of(&mut st);
+    let all = help_text(&mut st);
+    assert!(
+        all.contains("Commands") && all.contains(":ar (:api-resources)") && all.contains("'word"),
+        "{all}"
+    );
+    update(&mut st, Action::Bottom);
+    let last = help_box(&render(&mut st));
+    assert!(
+        last.contains(":ar (:api-resources)") && last.contains("-50/50"),
+        "{last}"
+    );
 
     let events = with_help(list_state(BuiltinKind::Event, &[]));
     let text = format!("{}", events.backend());
@@ -127,7 +172,7 @@ fn help_per_view() {
         text.contains("warnings only") && !text.contains("events of the selected object"),
         "{text}"
     );
-    insta::assert_snapshot!("help_events_80x56", help_box(&events));
+    insta::assert_snapshot!("help_events_80x36", help_box(&events));
 
     let informers = with_help(screen::ui_state(Screen::Informers { selected: 0 }, None, false));
     let text = format!("{}", informers.backend());
@@ -135,7 +180,7 @@ fn help_per_view() {
         !text.contains("sort by name") && !text.contains("filter:"),
         "lists-only keys hidden:\n{text}"
     );
-    insta::assert_snapshot!("help_informers_80x56", help_box(&informers));
+    insta::assert_snapshot!("help_informers_80x36", help_box(&informers));
 }
 
 #[test]
@@ -160,17 +205,21 @@ fn a_user_override_changes_dispatch_and_help() {
         state.settings.keymap.lookup(KeyMode::Normal, &[], press("j")),
         Lookup::Action(Action::PageDown)
     );
-    let term = with_help(pods_state_with(&cfg));
-    let text = format!("{}", term.backend());
+    let mut with = pods_state_with(&cfg);
+    let term = with_help_of(&mut with);
+    let all = help_text(&mut with);
+    assert!(!all.contains("ctrl-w"), "{all}");
+    let text = filtered(&mut with, "wide");
     assert!(
-        text.contains("W ") && text.contains("wide columns (-o wide)") && !text.contains("ctrl-w"),
+        text.contains("W ") && text.contains("wide columns (-o wide)"),
         "{text}"
     );
+    let text = filtered(&mut with, "quit");
     assert!(
         text.contains("ctrl-c, q"),
         "q joins ctrl-c on the quit line:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_overridden_80x56", help_box(&term));
+    insta::assert_snapshot!("help_pods_overridden_80x36", help_box(&term));
     let Lookup::Action(a) = state.settings.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
         panic!("q is bound")
     };

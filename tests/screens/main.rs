@@ -16,4 +16,5 @@ mod fit_screens;
 mod help_screens;
 mod history_screens;
 mod screens;
+mod text_screens;
 mod timeline_screen;

@@ -297,27 +297,78 @@ fn tab_completes_context_names() {
 }
 
 #[test]
-fn help_opens_and_any_key_closes_it() {
+fn help_opens_scrolls_and_closes_with_esc_or_question_mark() {
     let mut s = state();
+    s.screens.page_rows = 5;
     update(&mut s, Action::Help);
     assert!(s.screens.help);
     update(&mut s, Action::Down);
+    assert!(s.screens.help, "scrolling keys scroll the help");
+    assert_eq!(s.screens.help_view.scroll, 1);
+    update(&mut s, Action::Back);
     assert!(!s.screens.help);
+    update(&mut s, Action::Help);
+    update(&mut s, Action::Help);
+    assert!(!s.screens.help, "? again closes it");
 }
 
 #[test]
-fn yaml_search_says_when_nothing_matches() {
+fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
     let mut y = crate::app::yaml::DetailState::new(key, "settings");
-    y.lines = vec!["data:".into(), "  mode: blue".into()];
+    y.lines = (0..60).map(|i| format!("  key{i}: v")).collect();
+    y.lines[10] = "  mode: blue".into();
+    y.lines[55] = "  mode: red".into();
     let mut s = state();
+    s.screens.page_rows = 20;
     s.push(Screen::Yaml(Box::new(y)));
     update(&mut s, Action::FilterMode);
     typed(&mut s, "mode");
     assert_eq!(s.screens.message, None);
-    assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 1));
+    assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 10));
+    update(&mut s, Action::Submit);
+    update(&mut s, Action::NextMatch);
+    assert!(
+        matches!(s.top(), Screen::Yaml(y) if y.scroll == 40),
+        "line 55 is on the last page, which starts at 40"
+    );
+    update(&mut s, Action::FilterMode);
     typed(&mut s, "x");
     assert_eq!(s.screens.message.as_deref(), Some("no match"));
+}
+
+#[test]
+fn detail_views_page_to_a_full_last_page_and_scroll_sideways_or_wrap() {
+    let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
+    let mut y = crate::app::yaml::DetailState::new(key, "settings");
+    y.lines = (0..30).map(|i| format!("line {i}")).collect();
+    y.lines[3] = format!("  long: {}", "x".repeat(100));
+    let mut s = state();
+    s.screens.page_rows = 10;
+    s.screens.page_cols = 40;
+    s.push(Screen::Yaml(Box::new(y)));
+    let yaml = |s: &UiState| match s.top() {
+        Screen::Yaml(y) => (y.scroll, y.hscroll, y.wrap),
+        _ => panic!("yaml on top"),
+    };
+    update(&mut s, Action::Bottom);
+    assert_eq!(yaml(&s).0, 20, "G shows the last page, not the last line alone");
+    update(&mut s, Action::PageDown);
+    assert_eq!(yaml(&s).0, 20);
+    update(&mut s, Action::Up);
+    assert_eq!(yaml(&s).0, 19);
+    for _ in 0..20 {
+        update(&mut s, Action::ScrollRight);
+    }
+    assert_eq!(yaml(&s).1, 108 - 40, "stops where the widest line's end shows");
+    update(&mut s, Action::ScrollLeft);
+    assert_eq!(yaml(&s).1, 108 - 40 - 8);
+    update(&mut s, Action::Wrap);
+    assert_eq!(yaml(&s), (19, 0, true));
+    update(&mut s, Action::Top);
+    update(&mut s, Action::Bottom);
+    assert_eq!(yaml(&s).0, 20, "the long line is above the last page");
+    assert!(s.applies(Action::Wrap) && s.applies(Action::ScrollRight));
 }
 
 #[test]

@@ -184,3 +184,19 @@ fn multi_line_annotations_keep_every_line() {
         "{text}"
     );
 }
+
+#[test]
+fn only_kubectl_shaped_labels_are_labels() {
+    use super::label_end;
+    assert_eq!(label_end("Name:             web-0"), Some(4));
+    assert_eq!(label_end("    Restart Count:  4"), Some(17));
+    assert_eq!(label_end("  web:"), Some(5));
+    assert_eq!(
+        label_end("  Warning  Failed   3s  kubelet  Error: ImagePullBackOff"),
+        None,
+        "an event row whose message holds a colon"
+    );
+    assert_eq!(label_end("                  tier=db"), None);
+    assert_eq!(label_end("  image: nginx:1.27"), Some(7));
+    assert_eq!(label_end("https://x"), None);
+}
