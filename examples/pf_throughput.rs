@@ -69,7 +69,15 @@ async fn main() {
         .unwrap();
     assert!(ok.success());
 
-    let mut pf = PortForwards::new(tokio::runtime::Handle::current(), client.clone(), || {});
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let pool = ktui::kube::pool::InformerPool::new(
+        client.clone(),
+        std::sync::Arc::new(ktui::table::TableDecoders),
+        tx,
+        ktui::kube::informer::InformerConfig::default(),
+        std::time::Duration::from_secs(5),
+    );
+    let mut pf = PortForwards::new(pool, || {});
     let f = pf
         .start(ForwardSpec {
             namespace: ns.into(),

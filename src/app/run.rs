@@ -393,11 +393,6 @@ impl Wiring<'_> {
             publish,
         );
         let discovery = self.net.spawn(task).abort_handle();
-        let tx = self.tx.clone();
-        let forwards =
-            crate::kube::portforward::PortForwards::new(self.net.clone(), client.clone(), move || {
-                let _ = tx.send(Event::Forwards);
-            });
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,
@@ -406,6 +401,10 @@ impl Wiring<'_> {
             self.informer_config.clone(),
             GRACE,
         );
+        let tx = self.tx.clone();
+        let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
+            let _ = tx.send(Event::Forwards);
+        });
         self.session = Some(Session {
             pool,
             discovery,

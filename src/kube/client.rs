@@ -166,3 +166,7 @@ fn take_exec(kubeconfig: &mut Kubeconfig, user: Option<&str>) -> Option<(usize, 
 pub fn install_crypto_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
+
+#[cfg(test)]
+#[path = "client_tests.rs"]
+mod tests;

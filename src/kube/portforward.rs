@@ -3,11 +3,13 @@
 //! connection gets its own websocket `pods/NAME/portforward` stream through the API server
 //! (kube's `ws` support). Owns binding, pod choice and byte pumping; must not import the UI.
 //!
-//! A forward to a service or workload picks a ready pod of its selector; when a connection
-//! to that pod fails (the pod was deleted or replaced), the pod is chosen again, the state
-//! says `reconnecting: pod replaced` until a ready pod takes the connection, then `active`.
-//! A local port already taken fails [`PortForwards::start`] (never listed as active).
+//! A forward to a service or workload follows its selector's pods through ktui's informer
+//! pool (list + watch): when its pod goes away, idle or not, the state says `reconnecting:
+//! pod replaced` until a ready pod is there, then `active` with that pod. A forward to a
+//! pod that goes away is `broken: pod deleted`. A local port already taken fails
+//! [`PortForwards::start`] (never listed as active).
 
+mod follow;
 mod forward;
 mod target;
 

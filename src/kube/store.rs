@@ -68,6 +68,10 @@ pub struct Slot {
     current: ArcSwap<Snapshot>,
     /// Set when a notification is in flight and nobody loaded since: collapses duplicates.
     notified: AtomicBool,
+    /// The `rev` of each publication, for tasks of the kube layer that follow one informer
+    /// without the UI's notification channel (port-forwards re-targeting). Sending costs
+    /// nothing without receivers.
+    published: tokio::sync::watch::Sender<u64>,
 }
 
 impl Slot {
@@ -76,6 +80,7 @@ impl Slot {
         Arc::new(Slot {
             current: ArcSwap::from_pointee(Snapshot::empty(key, epoch)),
             notified: AtomicBool::new(false),
+            published: tokio::sync::watch::Sender::new(0),
         })
     }
 
@@ -88,6 +93,13 @@ impl Slot {
     /// The latest snapshot without re-arming notifications (for stats and tests).
     pub fn peek(&self) -> Arc<Snapshot> {
         self.current.load_full()
+    }
+
+    /// A receiver that wakes after each publication (it holds the snapshot's `rev`); read
+    /// the rows with [`Slot::peek`], which leaves the UI's notification alone. Changes are
+    /// coalesced as publications are: a slow reader sees the latest only.
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.published.subscribe()
     }
 }
 

@@ -199,7 +199,12 @@ impl Grid {
         let cols = heads
             .iter()
             .enumerate()
-            .map(|(c, (h, wide))| ColumnIn::measure(h, *wide, body.iter().map(|r| r[c].as_str())))
+            .map(|(c, (h, wide))| {
+                let mut col = ColumnIn::measure(h, *wide, body.iter().map(|r| r[c].as_str()));
+                // The header is drawn with its sort mark: `NAME↑` must fit as well as `NAME`.
+                col.natural = col.natural.max(cut::width(&sort_mark(h, l, spec)));
+                col
+            })
             .collect();
         Grid { cols, body, name_col }
     }

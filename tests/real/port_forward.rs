@@ -71,7 +71,20 @@ fn local() -> SocketAddr {
 async fn manager(cluster: &Cluster) -> PortForwards {
     ktui::kube::client::install_crypto_provider();
     let client = cluster.client(support::ADMIN).await;
-    PortForwards::new(tokio::runtime::Handle::current(), client, || {})
+    PortForwards::new(pool(client), || {})
+}
+
+/// An informer pool as ktui's session builds one (the forwards follow their pods with it).
+fn pool(client: kube::Client) -> ktui::kube::pool::InformerPool {
+    // Nobody draws here: the UI's notifications go nowhere.
+    let (tx, _) = tokio::sync::mpsc::unbounded_channel();
+    ktui::kube::pool::InformerPool::new(
+        client,
+        std::sync::Arc::new(ktui::table::TableDecoders),
+        tx,
+        ktui::kube::informer::InformerConfig::default(),
+        Duration::from_secs(5),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -232,5 +245,140 @@ async fn a_taken_local_port_is_refused_at_start_and_never_listed() {
         pf.list()[0].state.words(),
         "broken: pods \"no-such-pod\" not found"
     );
+    assert_eq!(pf.running(), 0);
+}
+
+/// Polls the API (the test's own view, not ktui's) until a ready pod of `selector` other
+/// than `old` exists; returns when it was first seen.
+async fn new_pod_ready(client: kube::Client, ns: String, selector: &str, old: String) -> (String, Instant) {
+    let api: kube::Api<k8s_openapi::api::core::v1::Pod> = kube::Api::namespaced(client, &ns);
+    let start = Instant::now();
+    loop {
+        let pods = api
+            .list(&kube::api::ListParams::default().labels(selector))
+            .await
+            .unwrap();
+        let ready = pods.items.iter().find(|p| {
+            p.metadata.name.as_deref() != Some(&old)
+                && p.metadata.deletion_timestamp.is_none()
+                && p.status
+                    .iter()
+                    .flat_map(|s| s.conditions.iter().flatten())
+                    .any(|c| c.type_ == "Ready" && c.status == "True")
+        });
+        if let Some(p) = ready {
+            return (p.metadata.name.clone().unwrap(), Instant::now());
+        }
+        assert!(start.elapsed() < SLOW, "no replacement pod became ready");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "real tier"]
+async fn an_idle_workload_forward_follows_its_pod_being_replaced_within_2s() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("pf-follow");
+    let port = echo().await;
+    let labels = serde_json::json!({"app": "echo"});
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "echo", "namespace": ns},
+        "spec": {"replicas": 1, "selector": {"matchLabels": labels},
+                 "template": {"metadata": {"labels": labels}, "spec": pod_spec(port)}}}),
+    );
+    cluster.kubectl_ok(&["rollout", "status", "-n", &ns, "deploy/echo", "--timeout=60s"]);
+    let mut pf = manager(&cluster).await;
+    let f = pf
+        .start(ForwardSpec {
+            namespace: ns.clone(),
+            target: ForwardTarget::Selector {
+                label: "deploy/echo".into(),
+                selector: "app=echo".into(),
+            },
+            port,
+            local: local(),
+        })
+        .unwrap();
+    assert_eq!(f.target, format!("deploy/echo:{port}"));
+    wait_state(&pf, "active", |s| *s == ForwardState::Active).await;
+    assert_eq!(round_trip(f.local, b"first pod").await, b"first pod");
+    let first = pf.list()[0].pod.clone().unwrap();
+    // No connection is open from here on: the forward notices through its informer alone.
+    let client = cluster.client(support::ADMIN).await;
+    let replacement = tokio::spawn(new_pod_ready(client, ns.clone(), "app=echo", first.clone()));
+    cluster.kubectl_ok(&["delete", "pod", "-n", &ns, &first, "--wait=false"]);
+    let deleted = Instant::now();
+    let mut saw_reconnecting = false;
+    let active_at = loop {
+        let info = pf.list()[0].clone();
+        if info.state.words() == "reconnecting: pod replaced" {
+            saw_reconnecting = true;
+        }
+        if info.state == ForwardState::Active && info.pod.as_deref().is_some_and(|p| p != first) {
+            break Instant::now();
+        }
+        assert!(info.open == 0 && info.total == 1, "idle: {info:?}");
+        assert!(deleted.elapsed() < SLOW, "never re-targeted: {info:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    let (new_pod, ready_at) = replacement.await.unwrap();
+    assert!(
+        saw_reconnecting,
+        "the state said `reconnecting: pod replaced` meanwhile"
+    );
+    let took = active_at.saturating_duration_since(ready_at);
+    eprintln!(
+        "figure: after the delete, the new pod seen ready by the test at {:.2?}, the forward active on it at {:.2?}",
+        ready_at - deleted,
+        active_at - deleted
+    );
+    assert!(
+        took <= Duration::from_secs(2),
+        "re-targeted {took:?} after the pod was ready"
+    );
+    assert_eq!(pf.list()[0].pod.as_deref(), Some(new_pod.as_str()));
+    assert_eq!(round_trip(f.local, b"second pod").await, b"second pod");
+    assert_eq!(pf.list()[0].state, ForwardState::Active);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "real tier"]
+async fn a_pod_forward_whose_pod_is_deleted_is_broken() {
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("pf-gone");
+    let port = echo().await;
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "echo", "namespace": ns}, "spec": pod_spec(port)}),
+    );
+    cluster.kubectl_ok(&[
+        "wait",
+        "-n",
+        &ns,
+        "--for=condition=Ready",
+        "pod/echo",
+        "--timeout=60s",
+    ]);
+    let mut pf = manager(&cluster).await;
+    let f = pf
+        .start(ForwardSpec {
+            namespace: ns.clone(),
+            target: ForwardTarget::Pod("echo".into()),
+            port,
+            local: local(),
+        })
+        .unwrap();
+    wait_state(&pf, "active", |s| *s == ForwardState::Active).await;
+    assert_eq!(round_trip(f.local, b"hello").await, b"hello");
+    cluster.kubectl_ok(&["delete", "pod", "-n", &ns, "echo", "--wait=true"]);
+    wait_state(&pf, "broken", |s| matches!(s, ForwardState::Broken(_))).await;
+    assert_eq!(pf.list()[0].state.words(), "broken: pod deleted");
     assert_eq!(pf.running(), 0);
 }

@@ -250,3 +250,32 @@ fn scrolling_columns_and_the_full_cells_pane() {
     update(&mut state, Action::Back);
     assert!(state.screens.detail.is_none());
 }
+
+#[test]
+fn a_header_with_its_sort_mark_is_never_cut_by_short_cells() {
+    // Names shorter than `NAME↑`: the header (with its sort mark) sets the width.
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("shop"));
+    let slot = Slot::new(key.clone(), 1);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let mut w = StoreWriter::new(slot.clone(), tx);
+    w.init();
+    w.init_apply(
+        decode_row(
+            BuiltinKind::Pod,
+            &pod("shop", "ab", "Running", "10.0.0.1"),
+            &RowCtx::default(),
+        )
+        .unwrap(),
+    );
+    w.init_done(Some("9".into()));
+    let mut list = ListState::new(key, None);
+    list.source = Some(Source::fixed(slot));
+    let mut state = screen::ui_state(Screen::List(Box::new(list)), Some("shop".into()), false);
+    screen::connect(&mut state, "prod-eu");
+    for (cols, rows) in SIZES {
+        let s = text(&mut state, cols, rows);
+        assert!(s.contains("NAME↑"), "at {cols}x{rows}:\n{s}");
+        assert!(!s.contains("NAM…"), "at {cols}x{rows}:\n{s}");
+    }
+}

@@ -1,4 +1,4 @@
-//! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×36,
+//! The `?` help screen per view, generated from the keymap in use (TestBackend at 80×56,
 //! fixed clock; the snapshots hold the overlay only): what it lists for pods, the event
 //! timeline and the informers view; a user
 //! override shows up in it and in dispatch; and cell by cell, the `mono` theme and
@@ -72,7 +72,7 @@ fn pods_state() -> UiState {
 }
 
 fn render(state: &mut UiState) -> Terminal<TestBackend> {
-    screen::render(state, 80, 36)
+    screen::render(state, 80, 56)
 }
 
 fn with_help(mut state: UiState) -> Terminal<TestBackend> {
@@ -119,7 +119,7 @@ fn help_per_view() {
         !text.contains("warnings only"),
         "the timeline's toggle is not offered on pods:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_80x36", help_box(&pods));
+    insta::assert_snapshot!("help_pods_80x56", help_box(&pods));
 
     let events = with_help(list_state(BuiltinKind::Event, &[]));
     let text = format!("{}", events.backend());
@@ -127,7 +127,7 @@ fn help_per_view() {
         text.contains("warnings only") && !text.contains("events of the selected object"),
         "{text}"
     );
-    insta::assert_snapshot!("help_events_80x36", help_box(&events));
+    insta::assert_snapshot!("help_events_80x56", help_box(&events));
 
     let informers = with_help(screen::ui_state(Screen::Informers { selected: 0 }, None, false));
     let text = format!("{}", informers.backend());
@@ -135,7 +135,7 @@ fn help_per_view() {
         !text.contains("sort by name") && !text.contains("filter:"),
         "lists-only keys hidden:\n{text}"
     );
-    insta::assert_snapshot!("help_informers_80x36", help_box(&informers));
+    insta::assert_snapshot!("help_informers_80x56", help_box(&informers));
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn a_user_override_changes_dispatch_and_help() {
         text.contains("ctrl-c, q"),
         "q joins ctrl-c on the quit line:\n{text}"
     );
-    insta::assert_snapshot!("help_pods_overridden_80x36", help_box(&term));
+    insta::assert_snapshot!("help_pods_overridden_80x56", help_box(&term));
     let Lookup::Action(a) = state.settings.keymap.lookup(KeyMode::Normal, &[], press("q")) else {
         panic!("q is bound")
     };

@@ -14,15 +14,14 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::AbortHandle;
 
-use super::target::{pick, resolve, words, ResolvedTarget};
-use super::{ForwardSpec, ForwardTarget};
+use super::target::{get_named, resolve, words, PodSource, ResolvedTarget};
+use super::ForwardSpec;
+use crate::kube::pool::InformerPool;
 
-/// How long a connection waits for a ready pod after its pod went away.
+/// How long a new connection waits for a ready pod while none is (it is closed after).
 pub const RETARGET_WITHIN: Duration = Duration::from_secs(30);
 /// How long the pod may still answer after the local client stopped sending.
 const LINGER: Duration = Duration::from_secs(10);
-/// Between two looks for a ready pod while reconnecting.
-const RETRY: Duration = Duration::from_millis(200);
 
 /// A forward's state, shown in words by [`ForwardState::words`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,11 +71,16 @@ pub struct ForwardInfo {
     pub bytes_out: u64,
 }
 
-/// What a forward's tasks share with the manager.
-struct Shared {
+/// What a forward's tasks share with the manager: state, the pod in use (a watch, so a
+/// connection waiting for a pod wakes when the follower chooses one), counters.
+pub(super) struct Shared {
     state: Mutex<ForwardState>,
     /// The pod and its port number, once chosen.
-    pod: Mutex<Option<(String, u16)>>,
+    pod: tokio::sync::watch::Sender<Option<(String, u16)>>,
+    /// A pod a connection could not reach, not to be chosen again until the rows change.
+    failed: Mutex<Option<String>>,
+    /// Wakes the follower after a connection failed.
+    kick: tokio::sync::Notify,
     open: AtomicU64,
     total: AtomicU64,
     bytes_in: AtomicU64,
@@ -85,13 +89,57 @@ struct Shared {
 }
 
 impl Shared {
-    fn set(&self, s: ForwardState) {
+    pub(super) fn set(&self, s: ForwardState) {
         let mut cur = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if *cur != s {
             *cur = s;
             drop(cur);
             (self.changed)();
         }
+    }
+
+    pub(super) fn state(&self) -> ForwardState {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The pod in use and its port.
+    pub(super) fn current(&self) -> Option<(String, u16)> {
+        self.pod.borrow().clone()
+    }
+
+    /// Sets the pod in use (`None`: none is); a new choice clears the failed pod.
+    pub(super) fn choose(&self, pod: Option<(String, u16)>) {
+        if pod.is_some() {
+            *self.failed.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+        self.pod.send_if_modified(|cur| {
+            let changed = *cur != pod;
+            *cur = pod;
+            changed
+        });
+        (self.changed)();
+    }
+
+    pub(super) fn failed(&self) -> Option<String> {
+        self.failed.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A connection could not reach `pod`: stop using it and ask the follower for another.
+    fn unreachable(&self, pod: &str) {
+        *self.failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(pod.to_owned());
+        self.pod.send_if_modified(|cur| {
+            let gone = cur.as_ref().is_some_and(|(p, _)| p == pod);
+            if gone {
+                *cur = None;
+            }
+            gone
+        });
+        self.kick.notify_one();
+    }
+
+    /// Resolves after [`Shared::unreachable`] (a permit is kept if nobody waits).
+    pub(super) async fn kicked(&self) {
+        self.kick.notified().await;
     }
 }
 
@@ -105,24 +153,20 @@ struct Entry {
 
 /// The forwards of one session (context); dropping it stops every forward.
 pub struct PortForwards {
-    runtime: tokio::runtime::Handle,
-    client: kube::Client,
+    pool: InformerPool,
     next: u64,
     entries: Vec<Entry>,
     changed: Arc<dyn Fn() + Send + Sync>,
 }
 
 impl PortForwards {
-    /// A manager running forwards on `runtime`; `changed` is called (from any thread) when a
-    /// forward's state changes or a connection opens or closes.
-    pub fn new(
-        runtime: tokio::runtime::Handle,
-        client: kube::Client,
-        changed: impl Fn() + Send + Sync + 'static,
-    ) -> Self {
+    /// A manager running forwards on the runtime of `pool`, whose informers tell each
+    /// forward where its pods are (a pods informer per forward target, shared by equal
+    /// ones); `changed` is called (from any thread) when a forward's state or pod changes or
+    /// a connection opens or closes.
+    pub fn new(pool: InformerPool, changed: impl Fn() + Send + Sync + 'static) -> Self {
         PortForwards {
-            runtime,
-            client,
+            pool,
             next: 1,
             entries: Vec::new(),
             changed: Arc::new(changed),
@@ -141,12 +185,14 @@ impl PortForwards {
         let local = std.local_addr().map_err(|e| e.to_string())?;
         std.set_nonblocking(true).map_err(|e| e.to_string())?;
         let listener = {
-            let _g = self.runtime.enter();
+            let _g = self.pool.runtime().enter();
             TcpListener::from_std(std).map_err(|e| e.to_string())?
         };
         let shared = Arc::new(Shared {
             state: Mutex::new(ForwardState::Starting),
-            pod: Mutex::new(None),
+            pod: tokio::sync::watch::Sender::new(None),
+            failed: Mutex::new(None),
+            kick: tokio::sync::Notify::new(),
             open: AtomicU64::new(0),
             total: AtomicU64::new(0),
             bytes_in: AtomicU64::new(0),
@@ -155,8 +201,9 @@ impl PortForwards {
         });
         let target = format!("{}:{}", spec.target.words(), spec.port);
         let task = self
-            .runtime
-            .spawn(serve(listener, self.client.clone(), spec, shared.clone()))
+            .pool
+            .runtime()
+            .spawn(serve(listener, self.pool.clone(), spec, shared.clone()))
             .abort_handle();
         let id = self.next;
         self.next += 1;
@@ -182,13 +229,7 @@ impl PortForwards {
                 local: e.local,
                 target: e.target.clone(),
                 state: e.shared.state.lock().unwrap_or_else(|p| p.into_inner()).clone(),
-                pod: e
-                    .shared
-                    .pod
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .as_ref()
-                    .map(|(p, _)| p.clone()),
+                pod: e.shared.current().map(|(p, _)| p),
                 open: e.shared.open.load(Ordering::Relaxed),
                 total: e.shared.total.load(Ordering::Relaxed),
                 bytes_in: e.shared.bytes_in.load(Ordering::Relaxed),
@@ -226,22 +267,31 @@ impl Drop for PortForwards {
     }
 }
 
-/// One forward: resolve the target, choose a pod, accept connections.
-async fn serve(listener: TcpListener, client: kube::Client, spec: ForwardSpec, shared: Arc<Shared>) {
+/// One forward: resolve the target, follow its pods through the pool (a named pod is read
+/// once first, so a missing one is `broken` with the API's words), accept connections.
+async fn serve(listener: TcpListener, pool: InformerPool, spec: ForwardSpec, shared: Arc<Shared>) {
+    let client = pool.client().clone();
     let resolved = match resolve(&client, &spec.namespace, &spec.target, spec.port).await {
         Ok(r) => Arc::new(r),
         Err(e) => return shared.set(ForwardState::Broken(e)),
     };
-    match pick(&client, &spec.namespace, &resolved).await {
-        Ok(p) => {
-            *shared.pod.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
-            shared.set(ForwardState::Active);
+    if let PodSource::Named(name) = &resolved.pods {
+        match get_named(&client, &spec.namespace, name, &resolved.port).await {
+            Ok(p) => {
+                shared.choose(Some(p));
+                shared.set(ForwardState::Active);
+            }
+            Err(e) => return shared.set(ForwardState::Broken(e)),
         }
-        Err(e) if matches!(spec.target, ForwardTarget::Pod(_)) => return shared.set(ForwardState::Broken(e)),
-        Err(e) => shared.set(ForwardState::Reconnecting(e)),
     }
-    // Connections of this forward end with it: they are aborted when the accept loop is.
-    let mut conns = tokio::task::JoinSet::new();
+    // The follower and the connections end with this task (aborted when the forward stops).
+    let mut tasks = tokio::task::JoinSet::new();
+    tasks.spawn(super::follow::follow(
+        pool,
+        spec.namespace.clone(),
+        resolved.clone(),
+        shared.clone(),
+    ));
     loop {
         let Ok((sock, _)) = listener.accept().await else {
             continue;
@@ -250,19 +300,21 @@ async fn serve(listener: TcpListener, client: kube::Client, spec: ForwardSpec, s
         shared.total.fetch_add(1, Ordering::Relaxed);
         let (client, spec, shared, resolved) =
             (client.clone(), spec.clone(), shared.clone(), resolved.clone());
-        conns.spawn(async move {
+        tasks.spawn(async move {
             shared.open.fetch_add(1, Ordering::Relaxed);
             (shared.changed)();
             connection(sock, &client, &spec, &resolved, &shared).await;
             shared.open.fetch_sub(1, Ordering::Relaxed);
             (shared.changed)();
         });
-        while conns.try_join_next().is_some() {}
+        while tasks.try_join_next().is_some() {}
     }
 }
 
-/// One local connection: a portforward stream to the current pod, re-choosing the pod when
-/// it went away (service and workload forwards), then bytes both ways until either side ends.
+/// One local connection: a portforward stream to the pod in use — waiting up to
+/// [`RETARGET_WITHIN`] for the follower to choose one while none is, and asking it for
+/// another when the pod cannot be reached (service and workload forwards) — then bytes both
+/// ways until either side ends.
 async fn connection(
     sock: TcpStream,
     client: &kube::Client,
@@ -271,23 +323,19 @@ async fn connection(
     shared: &Shared,
 ) {
     let api: Api<Pod> = Api::namespaced(client.clone(), &spec.namespace);
+    let named = matches!(resolved.pods, PodSource::Named(_));
     let deadline = tokio::time::Instant::now() + RETARGET_WITHIN;
+    let mut pods = shared.pod.subscribe();
     let (mut pf, port) = loop {
-        let current = shared.pod.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let (pod, port) = match current {
-            Some(p) => p,
-            None => match pick(client, &spec.namespace, resolved).await {
-                Ok(p) => {
-                    *shared.pod.lock().unwrap_or_else(|e| e.into_inner()) = Some(p.clone());
-                    p
-                }
-                Err(e) if tokio::time::Instant::now() < deadline => {
-                    shared.set(ForwardState::Reconnecting(format!("pod replaced ({e})")));
-                    tokio::time::sleep(RETRY).await;
-                    continue;
-                }
-                Err(e) => return shared.set(ForwardState::Broken(e)),
-            },
+        let current = pods.borrow_and_update().clone();
+        let Some((pod, port)) = current else {
+            if named && matches!(shared.state(), ForwardState::Broken(_)) {
+                return;
+            }
+            match tokio::time::timeout_at(deadline, pods.changed()).await {
+                Ok(Ok(())) => continue,
+                _ => return,
+            }
         };
         match api.portforward(&pod, &[port]).await {
             Ok(pf) => {
@@ -295,16 +343,12 @@ async fn connection(
                 break (pf, port);
             }
             Err(e) => {
-                let why = words(&e);
-                if matches!(spec.target, ForwardTarget::Pod(_)) {
-                    return shared.set(ForwardState::Broken(why));
+                if named {
+                    return shared.set(ForwardState::Broken(words(&e)));
                 }
-                // The pod is gone or not running: choose again.
+                // Gone or not running before the informer said so: another pod, please.
                 shared.set(ForwardState::Reconnecting("pod replaced".into()));
-                let mut cur = shared.pod.lock().unwrap_or_else(|e| e.into_inner());
-                if cur.as_ref().is_some_and(|(p, _)| *p == pod) {
-                    *cur = None;
-                }
+                shared.unreachable(&pod);
             }
         }
     };

@@ -1,6 +1,6 @@
-//! What a forward points at and how it finds the pod to connect to: a pod by name, or a
-//! ready pod of a service's or workload's selector (a LIST by label selector each time a pod
-//! must be chosen). Owns that choice; must not pump bytes.
+//! What a forward points at, resolved once: a pod by name, or a service's or workload's
+//! label selector (its pods are followed by `follow`), and the port on the pod. Owns that
+//! resolution and the reading of a pod's ports; must not pump bytes.
 
 use k8s_openapi::api::core::v1::{Pod, Service};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -115,28 +115,35 @@ pub async fn resolve(
     })
 }
 
-/// Picks the pod to connect to and its port number: the named pod, or the newest ready,
-/// non-terminating pod of the selector. Errors in words (`no ready pod for app=web`).
-pub async fn pick(client: &kube::Client, ns: &str, r: &ResolvedTarget) -> Result<(String, u16), String> {
+/// Reads the named pod `name` (one GET) and its port number for `port`. Errors in words
+/// (`pods "x" not found`).
+pub async fn get_named(
+    client: &kube::Client,
+    ns: &str,
+    name: &str,
+    port: &PortRef,
+) -> Result<(String, u16), String> {
     let api: Api<Pod> = Api::namespaced(client.clone(), ns);
-    let pod = match &r.pods {
-        PodSource::Named(name) => api.get(name).await.map_err(|e| words(&e))?,
-        PodSource::Selector(sel) => {
-            let list = api
-                .list(&ListParams::default().labels(sel))
-                .await
-                .map_err(|e| words(&e))?;
-            let mut ready: Vec<Pod> = list.items.into_iter().filter(is_ready).collect();
-            ready.sort_by(|a, b| b.metadata.creation_timestamp.cmp(&a.metadata.creation_timestamp));
-            ready
-                .into_iter()
-                .next()
-                .ok_or_else(|| format!("no ready pod for {}", sanitize(sel)))?
-        }
-    };
-    let name = pod.metadata.name.clone().unwrap_or_default();
-    let port = match &r.port {
-        PortRef::Number(n) => *n,
+    let pod = api.get(name).await.map_err(|e| words(&e))?;
+    Ok((name.to_owned(), port_in(&pod, port)?))
+}
+
+/// The number of the container port named `port` in pod `name` (one GET).
+pub async fn pod_port_by_name(
+    client: &kube::Client,
+    ns: &str,
+    name: &str,
+    port: &str,
+) -> Result<u16, String> {
+    get_named(client, ns, name, &PortRef::Named(port.to_owned()))
+        .await
+        .map(|(_, p)| p)
+}
+
+/// `port` on `pod`: a number as is, a name looked up in its containers' `ports[]`.
+fn port_in(pod: &Pod, port: &PortRef) -> Result<u16, String> {
+    match port {
+        PortRef::Number(n) => Ok(*n),
         PortRef::Named(pname) => pod
             .spec
             .iter()
@@ -144,21 +151,11 @@ pub async fn pick(client: &kube::Client, ns: &str, r: &ResolvedTarget) -> Result
             .flat_map(|c| c.ports.iter().flatten())
             .find(|p| p.name.as_deref() == Some(pname.as_str()))
             .and_then(|p| u16::try_from(p.container_port).ok())
-            .ok_or_else(|| format!("pod {} has no port named {}", sanitize(&name), sanitize(pname)))?,
-    };
-    Ok((name, port))
-}
-
-/// Running, `Ready` condition true, not being deleted.
-fn is_ready(p: &Pod) -> bool {
-    p.metadata.deletion_timestamp.is_none()
-        && p.status.as_ref().is_some_and(|s| {
-            s.phase.as_deref() == Some("Running")
-                && s.conditions
-                    .iter()
-                    .flatten()
-                    .any(|c| c.type_ == "Ready" && c.status == "True")
-        })
+            .ok_or_else(|| {
+                let name = pod.metadata.name.as_deref().unwrap_or_default();
+                format!("pod {} has no port named {}", sanitize(name), sanitize(pname))
+            }),
+    }
 }
 
 /// A kube error in words.

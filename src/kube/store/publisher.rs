@@ -145,6 +145,7 @@ impl Publisher {
             resource_version: self.resource_version.clone(),
         };
         self.slot.current.store(Arc::new(snap));
+        self.slot.published.send_replace(self.rev);
         if !self.slot.notified.swap(true, Ordering::AcqRel) {
             // A closed receiver means the UI is gone; nothing to tell.
             let _ = self.notify.send(StoreChanged {
