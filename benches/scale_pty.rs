@@ -1,7 +1,7 @@
 //! Scale harness (issue 5): starts `ktui demo-server --pods N [--churn R]`, runs the real ktui
 //! binary in a pseudo-terminal against it, and prints for each N: time to first row, time to
-//! full sync, peak RSS, CPU % idle and under churn, and keystroke-to-screen latency of a
-//! filter. Run: `cargo bench --bench scale_pty -- --bench [N ...]` (default 10000 50000
+//! full sync, peak RSS, CPU % idle and under churn, keystroke-to-screen latency of a
+//! filter, and the time from ctrl-c to the process gone with everything held. Run: `cargo bench --bench scale_pty -- --bench [N ...]` (default 10000 50000
 //! 100000). Under `cargo test` it only says how to run it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
@@ -128,6 +128,13 @@ fn measure(pods: usize) {
     });
     let keystroke2 = t.elapsed();
     let hwm = status_kb(pid, "VmHWM:");
+    // Quit with everything held: ctrl-c to the process gone (20 ms polling).
+    k.press_esc();
+    std::thread::sleep(Duration::from_millis(300));
+    k.press_ctrl_c();
+    let quit = k
+        .wait_exit(Duration::from_secs(10))
+        .map_or(f64::NAN, |(_, d)| d.as_secs_f64() * 1e3);
     drop(k);
     drop(srv);
     // Under churn: a second server with 1,000 changes per second.
@@ -144,7 +151,7 @@ fn measure(pods: usize) {
     drop(k2);
     drop(srv2);
     println!(
-        "pods {pods:>7} (listed {total}): first row {:>6.0} ms, full sync {:>6.0} ms (wall {:.1} s), peak RSS {:>5.0} MB ({:.0} MB under churn), CPU idle {:>4.1} %, under 1,000 changes/s {:>5.1} %, filter keystroke→screen {:>4.0} ms / {:>4.0} ms",
+        "pods {pods:>7} (listed {total}): first row {:>6.0} ms, full sync {:>6.0} ms (wall {:.1} s), peak RSS {:>5.0} MB ({:.0} MB under churn), CPU idle {:>4.1} %, under 1,000 changes/s {:>5.1} %, filter keystroke→screen {:>4.0} ms / {:>4.0} ms, quit {:>4.0} ms",
         first.as_secs_f64() * 1e3,
         (first + synced).as_secs_f64() * 1e3,
         sync_at.as_secs_f64(),
@@ -154,6 +161,7 @@ fn measure(pods: usize) {
         churn_cpu,
         keystroke.as_secs_f64() * 1e3,
         keystroke2.as_secs_f64() * 1e3,
+        quit,
     );
 }
 

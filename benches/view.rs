@@ -205,7 +205,8 @@ impl Scenario<'_> {
 /// The scenarios: (a) unfiltered name order, (b) a 1-char query, (c) a 5-char query's last
 /// keystroke after typing it (narrowing) and without narrowing, (d) age sort, (e) a label
 /// selector, (f) a memoised answer, (g) a 1-char query on the next revision after 1% churn,
-/// (h)–(j) fzf extended terms: an exact substring, a prefix group with a suffix, a regex.
+/// (h)–(j) fzf extended terms: an exact substring, a prefix group with a suffix, a regex,
+/// (k) the age sort on the next revision after 1% churn (the order carried over, not rebuilt).
 fn scenarios<'a>(snap: &'a Snapshot, next: &'a Snapshot) -> Vec<Scenario<'a>> {
     let name = Sort::default();
     let age = Sort {
@@ -269,6 +270,17 @@ fn scenarios<'a>(snap: &'a Snapshot, next: &'a Snapshot) -> Vec<Scenario<'a>> {
             next,
             "a",
             name,
+        ),
+        sc(
+            "k_sort_age_next_rev_1pct_churn",
+            Box::new(move || {
+                let mut c = ViewCache::new();
+                c.view(snap, &spec(&q(""), age));
+                c
+            }),
+            next,
+            "",
+            age,
         ),
         sc(
             "h_exact_substring",

@@ -34,6 +34,7 @@ pub mod marks;
 pub mod owner;
 pub mod prompt_edit;
 pub mod prompt_history;
+pub mod quit;
 pub mod refresh_top;
 pub mod revisions;
 pub mod run;

@@ -65,7 +65,7 @@ pub enum Command {
     },
     /// Run only the demo cluster's API server in the foreground (until SIGINT/SIGTERM) and
     /// write a kubeconfig for it, so kubectl, k9s or any client can use it.
-    DemoServer(crate::sim::cli::DemoServerArgs),
+    DemoServer(Box<crate::sim::cli::DemoServerArgs>),
 }
 
 /// Shells `completions` writes scripts for.

@@ -51,6 +51,7 @@ pub mod pods;
 pub mod protobuf;
 pub mod reply;
 pub mod scale;
+pub mod scale_cluster;
 pub mod scale_more;
 pub mod scenario;
 mod setup;
@@ -106,6 +107,10 @@ pub struct DemoOptions {
     pub deployments: usize,
     /// Load configmaps (0 = none).
     pub configmaps: usize,
+    /// Load nodes added to the demo's own (0 = none); see `sim::scale_cluster`.
+    pub nodes: usize,
+    /// Load core/v1 events (0 = none); see `sim::scale_cluster`.
+    pub events: usize,
 }
 
 impl Default for DemoOptions {
@@ -125,6 +130,8 @@ impl Default for DemoOptions {
             log_pods: 1,
             deployments: 0,
             configmaps: 0,
+            nodes: 0,
+            events: 0,
         }
     }
 }

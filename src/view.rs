@@ -20,6 +20,7 @@ mod compute;
 mod fuzzy;
 mod names;
 mod order;
+mod order_carry;
 
 pub use cache::{CacheStats, ViewCache};
 pub use fuzzy::{highlight, TextFilter};

@@ -133,6 +133,13 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         l.selected = 0;
     } else if let Some(key) = &l.selected_key {
         if let Some(i) = l.cache.position(key, l.selected) {
+            // Rows landing above the selection (list pages, new objects) scroll the view with
+            // it: the selected row stays on the same screen line.
+            // The page stays full: when every row fits, nothing scrolls.
+            if i != l.selected {
+                let line = l.selected.saturating_sub(l.offset);
+                l.offset = i.saturating_sub(line).min(l.cache.len().saturating_sub(page));
+            }
             l.selected = i;
         }
     }

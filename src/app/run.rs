@@ -247,9 +247,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             let (changed, effects) = w.handle(&mut state, ev);
             dirty |= changed || !effects.is_empty();
             if let Some(code) = w.execute(&mut state, effects) {
-                drop(w.session.take());
-                drop(guard);
-                return Ok(code);
+                let held = std::mem::take(&mut w.histories);
+                return Ok(super::quit::leave(code, guard, w.session.take(), state, held));
             }
             next = w.backlog.pop_front().or_else(|| rx.try_recv().ok());
         }
@@ -268,9 +267,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             dirty = true;
             let effects = super::handover::handed_back(&mut state, &h, &outcome);
             if let Some(code) = w.execute(&mut state, effects) {
-                drop(w.session.take());
-                drop(guard);
-                return Ok(code);
+                let held = std::mem::take(&mut w.histories);
+                return Ok(super::quit::leave(code, guard, w.session.take(), state, held));
             }
         }
         if state.conn.context != configured_for {

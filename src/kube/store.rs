@@ -112,7 +112,12 @@ pub struct StoreChanged {
 
 /// The single writer of one [`Slot`] for list views, owned by its informer task: the row
 /// store. Mirrors kube's `reflector::Store` semantics: a relist (`init` → `init_apply`* →
-/// `init_done`) is buffered and swapped in whole, so a view never sees a half-empty table.
+/// `init_done`) is buffered and swapped in whole, so a view never sees a half-replaced table.
+/// The *first* list of a slot is shown progressively instead: with nothing listed yet there
+/// is no old table to keep, so each page's rows are published (coalesced, the first page at
+/// once) with `listed: false` and `Syncing { received }` — a partial table that says so. A
+/// relist keeps publishing the old, complete snapshot until `init_done` (merging the new
+/// rows into it would show objects deleted meanwhile next to fresh ones as if one moment).
 /// Rows are published ordered by (namespace, name). The informer feeds it decoded objects
 /// through its [`Sink`] impl, which builds each row with `B`; the inherent methods take rows.
 #[derive(Debug)]
@@ -120,6 +125,8 @@ pub struct StoreWriter<B = ByIntoRow> {
     publisher: Publisher,
     objects: BTreeMap<ObjKey, Arc<Row>>,
     relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
+    /// Rows in the last publication (the first page of a first list is published at once).
+    published_rows: usize,
     rows: RowCtx,
     build: B,
 }
@@ -140,6 +147,7 @@ impl<B> StoreWriter<B> {
             publisher,
             objects: BTreeMap::new(),
             relist: None,
+            published_rows: 0,
             rows,
             build,
         }
@@ -156,12 +164,21 @@ impl<B> StoreWriter<B> {
         }
     }
 
-    /// Adds one listed row to the relist buffer.
+    /// Adds one listed row to the relist buffer. During the first list the buffer is what is
+    /// published (see the type's doc), so the row is a pending change.
     pub fn init_apply(&mut self, row: Row) {
         let buf = self.relist.get_or_insert_with(BTreeMap::new);
         buf.insert(obj_key(&row), Arc::new(row));
         let received = buf.len();
         self.publisher.set_state(SyncState::Syncing { received });
+        if self.progressive() {
+            self.publisher.touch();
+        }
+    }
+
+    /// True while the first list is under way: its buffer is shown as it fills.
+    fn progressive(&self) -> bool {
+        !self.publisher.listed() && self.relist.as_ref().is_some_and(|b| !b.is_empty())
     }
 
     /// Ends a relist: swaps the buffer in whole (objects deleted during a watch gap vanish,
@@ -214,17 +231,25 @@ impl<B> StoreWriter<B> {
         self.publisher.deadline()
     }
 
-    /// Publishes if a change is pending and the coalescing interval has passed.
+    /// Publishes if a change is pending and the coalescing interval has passed, or at once
+    /// when the first rows of a first list arrived (an empty table should not wait).
     pub fn maybe_publish(&mut self) {
-        if self.publisher.due() {
+        let first_rows = self.progressive() && self.published_rows == 0;
+        if self.publisher.due() || (first_rows && self.publisher.is_dirty()) {
             self.publish();
         }
     }
 
-    /// Publishes the current rows and state now (if anything changed since the last time).
+    /// Publishes the current rows and state now (if anything changed since the last time):
+    /// the first list's buffer while it fills, else the complete rows.
     pub fn publish(&mut self) {
         if self.publisher.is_dirty() {
-            let rows: Arc<[Arc<Row>]> = self.objects.values().cloned().collect();
+            let source = match &self.relist {
+                Some(buf) if self.progressive() => buf,
+                _ => &self.objects,
+            };
+            let rows: Arc<[Arc<Row>]> = source.values().cloned().collect();
+            self.published_rows = rows.len();
             self.publisher.publish(rows);
         }
     }

@@ -47,6 +47,12 @@ pub struct DemoServerArgs {
     /// Load configmaps; with `--deployments`, a fifth of `--churn` changes these objects.
     #[arg(long, default_value_t = 0)]
     pub configmaps: usize,
+    /// Load nodes (`load-node-NNNNN`, 1 in 50 NotReady) beside the demo's own.
+    #[arg(long, default_value_t = 0)]
+    pub nodes: usize,
+    /// Load core/v1 events (old-style count/lastTimestamp) in `events-NN` namespaces.
+    #[arg(long, default_value_t = 0)]
+    pub events: usize,
 }
 
 fn parse_faults(s: &str) -> Result<FaultSpec, String> {
@@ -67,6 +73,8 @@ impl DemoServerArgs {
             log_pods: self.log_pods,
             deployments: self.deployments,
             configmaps: self.configmaps,
+            nodes: self.nodes,
+            events: self.events,
             ..DemoOptions::default()
         }
     }
@@ -140,6 +148,16 @@ impl DemoHandle {
     /// Stops the server now (also done on drop).
     pub fn shutdown(&self) {
         self.server.shutdown();
+    }
+}
+
+impl DemoHandle {
+    /// For a process about to exit: stops the server and removes its kubeconfig, then leaks
+    /// the server's objects instead of freeing them one by one (see `crate::app::quit`).
+    pub fn close_for_exit(self) {
+        self.server.shutdown();
+        let _ = std::fs::remove_dir_all(&self.dir);
+        std::mem::forget(self);
     }
 }
 

@@ -97,6 +97,7 @@ pub fn start(
         opts.pods.saturating_sub(world.pods.len()),
         opts.seed,
     )?;
+    super::scale_cluster::populate(&store, opts.nodes, opts.events)?;
     let mut more =
         super::scale_more::MoreLoad::populate(store, opts.deployments, opts.configmaps, opts.seed)?;
     let control = Control {

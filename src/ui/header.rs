@@ -89,7 +89,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         )
                     };
                     // An incomplete list has no honest count.
-                    let count = if snap.listed { count } else { "-".to_owned() };
+                    let count = match (snap.listed, snap.rows.is_empty()) {
+                        (true, _) => count,
+                        (false, true) => "-".to_owned(),
+                        (false, false) => format!("{count}…"),
+                    };
                     spans.push(Span::styled(format!("  {count}  "), theme.value));
                     let style = match snap.state {
                         SyncState::Live => theme.ok,

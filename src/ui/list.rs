@@ -37,8 +37,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         _ => String::new(),
     };
     let listed = l.cache.snapshot().is_some_and(|s| s.listed);
-    let count = if !listed {
+    let count = if !listed && l.cache.total() == 0 {
         "-".to_owned()
+    } else if !listed {
+        // A first list still arriving: the rows so far, never called a total.
+        format!("{}…", thousands(l.cache.total() as u64))
     } else if l.filter.is_empty() {
         thousands(l.cache.total() as u64)
     } else {
@@ -286,12 +289,17 @@ fn placeholder(state: &UiState, l: &ListState) -> Option<(String, Role)> {
         Conn::Connected(_) => {}
     }
     let snap = l.cache.snapshot()?;
-    if !snap.listed {
+    // A first list shows its rows as pages arrive; the header says it is still syncing.
+    if !snap.listed && snap.rows.is_empty() {
         let style = match snap.state {
             SyncState::Syncing { .. } | SyncState::Pending => warn,
             _ => error,
         };
         return Some((snap.state.to_string(), style));
+    }
+    if !snap.listed {
+        let none = l.cache.is_empty().then(|| ("no match so far".to_owned(), dim));
+        return none;
     }
     if l.cache.total() == 0 {
         return Some(("no resources".into(), dim));

@@ -157,7 +157,7 @@ impl ViewCache {
             || !query.inverse_terms().is_empty()
             || !query.groups().is_empty();
         let names = needs_names.then(|| names_for(cur, carry.as_ref(), spec.all_namespaces));
-        let order = order_for(cur, spec.sort.by);
+        let order = order_for(cur, carry.as_ref(), spec.sort.by);
         let base = cur
             .recent
             .iter()
@@ -228,11 +228,17 @@ fn names_for(cur: &mut Generation, carry: Option<&Carry>, all_namespaces: bool) 
     names
 }
 
-fn order_for(cur: &mut Generation, by: SortBy) -> Arc<Order> {
+/// The order of `cur` by `by`, built on first use: carried over from the previous
+/// snapshot's order when only a few rows changed (see [`Order::carried`]), else sorted.
+fn order_for(cur: &mut Generation, carry: Option<&Carry>, by: SortBy) -> Arc<Order> {
     if let Some((_, o)) = cur.orders.iter().find(|(b, _)| *b == by) {
         return o.clone();
     }
-    let order = Arc::new(Order::build(&cur.rows, by));
+    let carried = carry.filter(|c| c.old.by_key && cur.by_key).and_then(|c| {
+        let (_, old) = c.old.orders.iter().find(|(b, _)| *b == by)?;
+        Order::carried(old, c.old.rows.len(), &c.remap, &cur.rows, by)
+    });
+    let order = Arc::new(carried.unwrap_or_else(|| Order::build(&cur.rows, by)));
     if cur.orders.len() >= 3 {
         cur.orders.remove(0);
     }

@@ -57,14 +57,24 @@ fn cell_key(cell: Option<&Cell>) -> CellKey<'_> {
     }
 }
 
+/// How rows `a` and `b` compare under `by` alone (ties are broken by the caller); the rule
+/// [`Order::build`] sorts by.
+pub(crate) fn cmp_rows(by: SortBy, a: &Row, b: &Row) -> std::cmp::Ordering {
+    match by {
+        SortBy::Name => std::cmp::Ordering::Equal,
+        SortBy::Age => Reverse(a.created.unwrap_or(i64::MIN)).cmp(&Reverse(b.created.unwrap_or(i64::MIN))),
+        SortBy::Column(c) => cell_key(a.cells.get(c)).cmp(&cell_key(b.cells.get(c))),
+    }
+}
+
 /// A total order of one snapshot's rows for one [`SortBy`] (not reversed): `rank(i)` is the
 /// position of row `i`; ties keep snapshot order. `SortBy::Name` needs no tables.
 #[derive(Debug)]
 pub(crate) struct Order {
     /// Row indices in order; empty for `Name`.
-    perm: Vec<u32>,
+    pub(super) perm: Vec<u32>,
     /// Inverse of `perm`; empty for `Name`.
-    rank: Vec<u32>,
+    pub(super) rank: Vec<u32>,
 }
 
 /// Index of a row as `u32` (snapshots stay far below 4 billion rows).

@@ -486,3 +486,4 @@ fn large_scan_uses_all_threads_and_stays_exact() {
 }
 
 mod carry;
+mod incremental;

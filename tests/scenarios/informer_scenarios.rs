@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use scripted_api::*;
 
 #[tokio::test(start_paused = true)]
-async fn multi_page_list_publishes_one_complete_snapshot() {
+async fn multi_page_list_shows_rows_after_the_first_page_and_is_live_after_the_last() {
     let mut h = start();
     let (uri, send) = next(&mut h.handle).await;
     assert!(
@@ -31,8 +31,13 @@ async fn multi_page_list_publishes_one_complete_snapshot() {
     let (uri, send) = next(&mut h.handle).await;
     assert!(uri.contains("continue=tok1"), "{uri}");
     let mid = h.slot.peek();
-    assert!(!mid.listed && mid.rows.is_empty(), "no half list is visible");
-    assert!(matches!(mid.state, SyncState::Syncing { .. }), "{:?}", mid.state);
+    assert!(!mid.listed, "a partial list is never called complete");
+    assert_eq!(
+        names(&h.slot),
+        ["a", "b"],
+        "the first page shows before the second is asked for"
+    );
+    assert_eq!(mid.state, SyncState::Syncing { received: 2 });
     respond(send, 200, list_body(vec![pod("c", 7, "Pending")], 10, None));
     let (uri, _send) = next(&mut h.handle).await;
     assert!(
@@ -271,5 +276,69 @@ async fn burst_of_10k_events_gives_few_snapshots_and_the_servers_final_state() {
         "10k events coalesced into {published} snapshots"
     );
     assert_eq!(h.stats.view().events, 10_000);
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_paged_relist_never_shows_a_half_replaced_table() {
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        list_body(
+            vec![
+                pod("a", 5, "Running"),
+                pod("b", 6, "Running"),
+                pod("c", 7, "Running"),
+            ],
+            10,
+            None,
+        ),
+    );
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(is_watch(&uri), "{uri}");
+    let before = h.slot.peek();
+    assert!(before.listed);
+    respond(send, 200, watch_body(&[ev("ERROR", status(410, "Expired"))]));
+    // The relist, in three pages: "b" is gone, "d" is new.
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(
+        !is_watch(&uri) && !uri.contains("continue="),
+        "410 relists: {uri}"
+    );
+    respond(send, 200, list_body(vec![pod("a", 5, "Running")], 20, Some("r1")));
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(uri.contains("continue=r1"), "{uri}");
+    let mid = h.slot.peek();
+    assert!(mid.listed, "the old complete table stays listed");
+    assert_eq!(
+        names(&h.slot),
+        ["a", "b", "c"],
+        "no half-replaced table after page 1"
+    );
+    respond(send, 200, list_body(vec![pod("c", 7, "Running")], 20, Some("r2")));
+    let (_, send) = next(&mut h.handle).await;
+    assert_eq!(
+        names(&h.slot),
+        ["a", "b", "c"],
+        "no half-replaced table after page 2"
+    );
+    assert!(
+        mid.rows
+            .iter()
+            .zip(h.slot.peek().rows.iter())
+            .all(|(x, y)| std::sync::Arc::ptr_eq(x, y)),
+        "the very same rows"
+    );
+    respond(send, 200, list_body(vec![pod("d", 18, "Running")], 20, None));
+    let (uri, _send) = next(&mut h.handle).await;
+    assert!(is_watch(&uri) && uri.contains("resourceVersion=20"), "{uri}");
+    assert_eq!(names(&h.slot), ["a", "c", "d"], "swapped in whole at the end");
+    let after = h.slot.peek();
+    assert!(
+        std::sync::Arc::ptr_eq(&before.rows[0], &after.rows[0]),
+        "unchanged rows keep their identity"
+    );
     h.task.abort();
 }

@@ -120,6 +120,17 @@ fn wide_all_namespaces_160x45() {
 
 #[test]
 fn syncing_view_never_says_no_resources() {
+    let slot = slot_with(BuiltinKind::Pod, &[], Some(SyncState::Syncing { received: 1234 }));
+    let mut state = state_with(BuiltinKind::Pod, slot, Some("shop"));
+    let term = render(&mut state, 80, 24);
+    let text = format!("{}", term.backend());
+    assert!(text.contains("syncing 1,234…"));
+    assert!(!text.contains("no resources"));
+    insta::assert_snapshot!("syncing_80x24", term.backend());
+}
+
+#[test]
+fn a_first_list_shows_its_rows_as_they_arrive_and_says_it_is_syncing() {
     let slot = slot_with(
         BuiltinKind::Pod,
         &fixture_pods(),
@@ -128,9 +139,14 @@ fn syncing_view_never_says_no_resources() {
     let mut state = state_with(BuiltinKind::Pod, slot, Some("shop"));
     let term = render(&mut state, 80, 24);
     let text = format!("{}", term.backend());
-    assert!(text.contains("syncing 1,234…"));
+    assert!(text.contains("syncing 1,234…"), "{text}");
+    assert!(
+        text.contains("pods(shop)[6…]"),
+        "a partial count, never a total: {text}"
+    );
+    assert!(text.contains("web-7d9f8b6c5d-q8w7e"), "{text}");
     assert!(!text.contains("no resources"));
-    insta::assert_snapshot!("syncing_80x24", term.backend());
+    insta::assert_snapshot!("first_list_partial_80x24", term.backend());
 }
 
 #[test]

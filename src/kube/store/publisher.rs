@@ -92,6 +92,11 @@ impl Publisher {
         kind_changed
     }
 
+    /// True once a complete list was applied.
+    pub fn listed(&self) -> bool {
+        self.listed
+    }
+
     /// The state last set.
     pub fn state(&self) -> &SyncState {
         &self.state

@@ -34,15 +34,23 @@ fn writer() -> (
 }
 
 #[test]
-fn relist_is_invisible_until_init_done() {
+fn first_list_is_shown_as_it_arrives_and_a_relist_only_when_complete() {
     let (slot, mut w, _rx) = writer();
     w.init();
-    w.init_apply(row("a", "x", 1));
     w.init_apply(row("a", "y", 1));
+    w.maybe_publish();
+    let s = slot.load();
+    assert!(!s.listed, "a partial first list is never called complete");
+    assert_eq!(
+        s.rows.len(),
+        1,
+        "the first page shows at once, before the interval"
+    );
+    w.init_apply(row("a", "x", 1));
     w.publish();
     let s = slot.load();
-    assert!(!s.listed);
-    assert!(s.rows.is_empty(), "a half-done list must not be visible");
+    let names: Vec<&str> = s.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(names, ["x", "y"], "partial rows in key order");
     assert_eq!(s.state, SyncState::Syncing { received: 2 });
     w.init_done(Some("10".into()));
     let s = slot.load();
@@ -51,6 +59,45 @@ fn relist_is_invisible_until_init_done() {
     assert_eq!(s.state, SyncState::Live);
     assert_eq!(s.resource_version.as_deref(), Some("10"));
     assert_eq!(s.epoch, 7);
+    // A relist: the old complete table stays until the new one is complete.
+    w.init();
+    w.init_apply(row("a", "z", 1));
+    w.maybe_publish();
+    w.publish();
+    let s = slot.load();
+    assert!(s.listed);
+    let names: Vec<&str> = s.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(names, ["x", "y"], "a half-replaced table must not be visible");
+    w.init_done(Some("11".into()));
+    let names: Vec<String> = slot.load().rows.iter().map(|r| r.name.to_string()).collect();
+    assert_eq!(names, ["z"]);
+}
+
+#[test]
+fn a_retried_first_list_replaces_the_partial_rows_of_the_failed_attempt() {
+    let (slot, mut w, _rx) = writer();
+    w.init();
+    w.init_apply(row("a", "x", 1));
+    w.maybe_publish();
+    w.set_state(SyncState::Unreachable {
+        reason: "down".into(),
+    });
+    let s = slot.load();
+    let names: Vec<&str> = s.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(
+        (names, s.listed),
+        (vec!["x"], false),
+        "what is known stays, marked partial"
+    );
+    w.init();
+    w.init_apply(row("a", "y", 1));
+    w.publish();
+    let names: Vec<String> = slot.load().rows.iter().map(|r| r.name.to_string()).collect();
+    assert_eq!(
+        names,
+        ["y"],
+        "the new attempt's rows, not a merge with the failed one"
+    );
 }
 
 #[test]
