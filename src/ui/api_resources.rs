@@ -82,16 +82,24 @@ pub(super) fn draw(
     }
     let [table_area, notes_area] = split(area, notes.len());
     f.render_widget(Paragraph::new(notes), notes_area);
-    let widest = |f: &dyn Fn(&crate::kube::kind::ApiResource) -> usize| {
-        listing.iter().map(|(_, r)| f(r)).max().unwrap_or(0).clamp(8, 48) as u16
+    // Each column at least as wide as its header (`SHORTNAMES`, not `SHORTNAM`).
+    let widest = |i: usize, f: &dyn Fn(&crate::kube::kind::ApiResource) -> usize| {
+        let header = HEADERS.get(i).map_or(0, |h| h.len());
+        listing
+            .iter()
+            .map(|(_, r)| f(r))
+            .max()
+            .unwrap_or(0)
+            .clamp(8, 48)
+            .max(header) as u16
     };
     let widths = [
-        Constraint::Length(widest(&|r| r.plural.len())),
-        Constraint::Length(widest(&|r| r.short.join(",").len()).min(14)),
-        Constraint::Length(widest(&|r| r.api_version().len())),
-        Constraint::Length(10),
-        Constraint::Min(widest(&|r| r.kind.len())),
-        Constraint::Length(10),
+        Constraint::Length(widest(0, &|r| r.plural.len())),
+        Constraint::Length(widest(1, &|r| r.short.join(",").len().min(14))),
+        Constraint::Length(widest(2, &|r| r.api_version().len())),
+        Constraint::Length(widest(3, &|_| 10)),
+        Constraint::Min(widest(4, &|r| r.kind.len())),
+        Constraint::Length(widest(5, &|_| 10)),
     ];
     let title = if filter.is_empty() {
         format!(" api-resources[{}] — enter opens ", listing.len())
