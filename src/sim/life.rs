@@ -1,43 +1,41 @@
-//! One tick of the default scenario: pod lifecycles (scheduling, container creation,
-//! readiness, crash loops, deletion), the periodic rollout and pod replacement (jobs, gizmos
-//! and status roll-ups are in `batch`) — each with the events a real cluster would record.
+//! One tick of the default scenario: pod lifecycles as the scheduler and kubelet drive them
+//! (scheduling onto Ready, uncordoned workers, container creation, readiness, crash loops,
+//! termination), the scenario's own client writes (a periodic image rollout, a deleted pod),
+//! then the controllers (`control`) — each with the events a real cluster would record.
 //! Writes only through the store's API.
 
 use rand::Rng;
 
-use super::batch::JOB_EVERY;
 use super::events::Source;
 use super::kinds::id;
 use super::pods::Life;
 use super::scenario::World;
-use super::store::{key_of, now_rfc3339};
+use super::store::now_rfc3339;
 
 /// Ticks between rollouts of `data/api-gateway`.
 const ROLLOUT_EVERY: u64 = 45;
 
 impl World {
-    /// Advances the scenario by one tick.
+    /// Advances the scenario by one tick: the kubelet's informer, each pod's life, the
+    /// scenario's own client actions (a rollout of `data/api-gateway`, a deleted `shop/frontend`
+    /// pod), then one pass of the controllers.
     pub(crate) fn step(&mut self) {
         self.tick += 1;
+        self.sync_pods();
         let keys: Vec<String> = self.pods.keys().cloned().collect();
         for k in keys {
             self.advance_pod(&k);
         }
         if self.tick.is_multiple_of(ROLLOUT_EVERY) {
-            self.start_rollout("api-gateway");
+            self.roll_image("data", "api-gateway");
         }
         if self.tick.is_multiple_of(25) {
-            self.replace_random_pod("frontend");
+            self.delete_random_pod("shop", "frontend");
         }
-        self.drive_rollouts();
-        if self.tick % JOB_EVERY == 5 {
-            self.start_job();
-        }
-        self.finish_jobs();
+        self.reconcile();
         if self.tick.is_multiple_of(10) {
             self.flip_gizmo();
         }
-        self.flush_workloads();
     }
 
     fn advance_pod(&mut self, key: &str) {
@@ -50,17 +48,26 @@ impl World {
             .deploys
             .iter()
             .any(|d| d.crashes && d.app == p.app && d.ns == p.namespace);
+        let node_down = p.node.as_deref() == Some("worker-4");
         let changed = if p.deleting.is_some() {
-            if p.age_in_stage >= 2 {
-                let _ = self.store.delete(id::POD, &p.namespace, &p.name);
-                self.pods.remove(key);
+            // The demo's containers exit two ticks after SIGTERM (at once for grace 0).
+            if p.age_in_stage >= 2 || p.grace <= 0 {
+                self.finish_termination(key, &p);
                 return;
             }
+            false
+        } else if node_down {
+            // worker-4 is NotReady: its kubelet reports nothing.
             false
         } else {
             match p.life {
                 Life::Pending if p.age_in_stage >= 1 => {
-                    let node = p.node.clone().unwrap_or_else(|| self.pick_node());
+                    let Some(node) = p.node.clone().or_else(|| self.schedulable_node()) else {
+                        if let Some(m) = self.pods.get_mut(key) {
+                            m.age_in_stage = p.age_in_stage;
+                        }
+                        return;
+                    };
                     p.node = Some(node.clone());
                     p.set(Life::Creating);
                     let msg = format!("Successfully assigned {}/{} to {node}", p.namespace, p.name);
@@ -165,169 +172,56 @@ impl World {
         }
     }
 
-    fn deployment_event(&mut self, d: usize, msg: String) {
-        let dep = &self.deploys[d];
-        let r = super::events::Involved {
-            kind: "Deployment".into(),
-            api_version: "apps/v1".into(),
-            namespace: dep.ns.into(),
-            name: dep.app.into(),
-            uid: dep.uid.clone(),
-            field_path: None,
-        };
-        let src = Source::Legacy {
-            component: "deployment-controller",
-            host: String::new(),
-        };
-        self.events
-            .record(&r, "Normal", "ScalingReplicaSet", &msg, &src, &now_rfc3339());
-    }
-
-    fn start_rollout(&mut self, app: &str) {
-        let Some(d) = self.deploys.iter().position(|d| d.app == app) else {
-            return;
-        };
-        if self.deploys[d].sets.len() > 1 {
-            return;
-        }
-        self.deploys[d].version += 1;
-        match self.new_replicaset(&self.deploys[d].clone_shallow()) {
-            Ok(set) => self.deploys[d].sets.push(set),
-            Err(e) => tracing::warn!(error = %e, "demo scenario: rollout not started"),
-        }
-    }
-
-    /// One step of every rollout in progress: surge one new pod at a time, retire one old
-    /// pod per ready new one.
-    fn drive_rollouts(&mut self) {
-        for d in 0..self.deploys.len() {
-            if self.deploys[d].sets.len() < 2 {
-                continue;
-            }
-            let (ns, app, replicas) = (self.deploys[d].ns, self.deploys[d].app, self.deploys[d].replicas);
-            let (new_hash, new_uid, new_img) = self.deploys[d].sets.last().cloned().unwrap_or_default();
-            let owned = |w: &World, hash: &str| -> Vec<String> {
-                w.pods
-                    .values()
-                    .filter(|p| {
-                        p.namespace == ns
-                            && p.deleting.is_none()
-                            && p.labels
-                                .iter()
-                                .any(|(k, v)| k == "pod-template-hash" && v == hash)
-                    })
-                    .map(|p| p.name.clone())
-                    .collect()
-            };
-            let new_pods = owned(self, &new_hash);
-            let ready_new = new_pods
-                .iter()
-                .filter(|n| {
-                    self.pods
-                        .get(&key_of(ns, n))
-                        .is_some_and(|p| p.life == Life::Running { ready: true })
-                })
-                .count();
-            let old_hash = self.deploys[d].sets[0].0.clone();
-            let old_pods = owned(self, &old_hash);
-            let in_flight = new_pods.len() - ready_new;
-            if new_pods.len() < replicas as usize && in_flight == 0 {
-                let name = self.pod_name(app, &new_hash);
-                let p = self.owned_pod(ns, &name, app, &new_img, &new_hash, &new_uid);
-                self.write_pod(p);
-                self.deployment_event(
-                    d,
-                    format!(
-                        "Scaled up replica set {app}-{new_hash} from {} to {}",
-                        new_pods.len(),
-                        new_pods.len() + 1
-                    ),
-                );
-            }
-            if ready_new + old_pods.len() > replicas as usize {
-                if let Some(victim) = old_pods.first() {
-                    self.retire(&key_of(ns, victim));
-                    self.deployment_event(
-                        d,
-                        format!(
-                            "Scaled down replica set {app}-{old_hash} from {} to {}",
-                            old_pods.len(),
-                            old_pods.len() - 1
-                        ),
-                    );
-                }
-            }
-            if old_pods.is_empty() && ready_new == replicas as usize {
-                let old = self.deploys[d].sets.remove(0);
-                let _ = self.store.delete(id::REPLICASET, ns, &format!("{app}-{}", old.0));
-            }
-        }
-    }
-
-    /// Marks a pod Terminating (it disappears two ticks later) and records the kill.
-    fn retire(&mut self, key: &str) {
-        let Some(mut p) = self.pods.get(key).cloned() else {
-            return;
-        };
-        if p.deleting.is_some() {
-            return;
-        }
-        p.deleting = Some(now_rfc3339());
-        p.age_in_stage = 0;
-        let node = p.node.clone().unwrap_or_default();
-        let msg = format!("Stopping container {}", p.app);
-        self.events.record(
-            &self.pod_ref(&p, true),
-            "Normal",
-            "Killing",
-            &msg,
-            &World::kubelet(&node),
-            &now_rfc3339(),
+    /// The scenario as a client: bumps a deployment's image version (`name:1.N.0`) through the
+    /// write path, as `kubectl set image` would; the deployment controller rolls it out.
+    fn roll_image(&mut self, ns: &str, name: &str) {
+        let res = super::write::update_object(
+            &self.store,
+            id::DEPLOYMENT,
+            ns,
+            name,
+            super::write::Part::Main,
+            |old| {
+                let mut new = old.clone();
+                let img = old["spec"]["template"]["spec"]["containers"][0]["image"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned();
+                let next = match img.rsplit_once(":1.") {
+                    Some((base, rest)) => {
+                        let minor: u64 = rest.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+                        format!("{base}:1.{}.0", minor + 1)
+                    }
+                    None => format!("{img}-next"),
+                };
+                new["spec"]["template"]["spec"]["containers"][0]["image"] = serde_json::json!(next);
+                Ok(new)
+            },
+            false,
         );
-        self.write_pod(p);
+        if let Err(e) = res {
+            tracing::debug!(error = %e.message, "demo scenario: rollout not started");
+        }
     }
 
-    fn replace_random_pod(&mut self, app: &str) {
-        let candidates: Vec<String> = self
+    /// The scenario as a client: deletes one random pod of `app` (its ReplicaSet replaces it).
+    fn delete_random_pod(&mut self, ns: &str, app: &str) {
+        let candidates: Vec<(String, String)> = self
             .pods
-            .iter()
-            .filter(|(_, p)| p.app == app && p.deleting.is_none())
-            .map(|(k, _)| k.clone())
+            .values()
+            .filter(|p| p.namespace == ns && p.app == app && p.deleting.is_none())
+            .map(|p| (p.namespace.clone(), p.name.clone()))
             .collect();
         if candidates.is_empty() {
             return;
         }
-        let victim = candidates[self.rng.random_range(0..candidates.len())].clone();
-        let Some(old) = self.pods.get(&victim).cloned() else {
-            return;
-        };
-        self.retire(&victim);
-        let hash = old
-            .labels
-            .iter()
-            .find(|(k, _)| k == "pod-template-hash")
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default();
-        let rs_uid = old.owner.as_ref().map(|o| o.3.clone()).unwrap_or_default();
-        let name = self.pod_name(app, &hash);
-        let p = self.owned_pod(&old.namespace, &name, app, &old.image, &hash, &rs_uid);
-        self.write_pod(p);
-    }
-}
-
-impl super::scenario::Deploy {
-    /// A copy of the fields a new ReplicaSet needs.
-    pub(crate) fn clone_shallow(&self) -> super::scenario::Deploy {
-        super::scenario::Deploy {
-            ns: self.ns,
-            app: self.app,
-            image: self.image,
-            version: self.version,
-            replicas: self.replicas,
-            uid: self.uid.clone(),
-            sets: Vec::new(),
-            crashes: self.crashes,
-            last: None,
-        }
+        let (ns, name) = candidates[self.rng.random_range(0..candidates.len())].clone();
+        let _ = super::delete::delete_object(
+            &self.store,
+            id::POD,
+            &ns,
+            &name,
+            &super::delete::DeleteOptions::default(),
+        );
     }
 }

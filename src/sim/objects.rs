@@ -269,3 +269,11 @@ pub fn gizmo(ns: &str, name: &str, color: &str, size: u32, phase: &str) -> Value
     json!({"apiVersion": format!("{GIZMO_GROUP}/v1"), "kind": "Gizmo", "metadata": {"namespace": ns, "name": name, "labels": {"color": color}},
            "spec": {"color": color, "size": size}, "status": {"phase": phase}})
 }
+
+/// A PodDisruptionBudget for `app=<app>` with `minAvailable` or `maxUnavailable` = `n`.
+pub fn pdb(ns: &str, app: &str, field: &str, n: u32) -> Value {
+    json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+        "metadata": {"namespace": ns, "name": app, "generation": 1},
+        "spec": {field: n, "selector": {"matchLabels": {"app": app}}, "unhealthyPodEvictionPolicy": "IfHealthyBudget"},
+        "status": {}})
+}

@@ -48,6 +48,10 @@ pub struct PodModel {
     pub deleting: Option<String>,
     /// Ticks spent in the current life stage.
     pub age_in_stage: u32,
+    /// `metadata.uid` once the kubelet has seen the stored pod (`""` before).
+    pub uid: String,
+    /// `metadata.deletionGracePeriodSeconds` of a terminating pod.
+    pub grace: i64,
 }
 
 impl PodModel {
@@ -69,6 +73,8 @@ impl PodModel {
             last_finished: None,
             deleting: None,
             age_in_stage: 0,
+            uid: String::new(),
+            grace: 30,
         }
     }
 

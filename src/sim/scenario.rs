@@ -61,7 +61,6 @@ pub(crate) struct Deploy {
     pub sets: Vec<(String, String, String)>,
     /// Its pods crash (CrashLoopBackOff).
     pub crashes: bool,
-    pub last: Option<(Replicas, usize)>,
 }
 
 /// Everything the scenario tracks between ticks.
@@ -73,8 +72,9 @@ pub(crate) struct World {
     pub deploys: Vec<Deploy>,
     pub tick: u64,
     pub next_ip: u32,
-    pub jobs: Vec<(String, bool)>,
-    pub cron_uid: String,
+    /// The kubelet's informer: pod changes since the last tick (clients' and controllers'
+    /// writes), `None` until setup is done.
+    pub pod_changes: Option<tokio::sync::broadcast::Receiver<Arc<super::store::Change>>>,
 }
 
 /// The uid the store gave an object.
@@ -107,16 +107,28 @@ pub fn start(
     let (tick, churn) = (opts.tick, opts.churn);
     let world_live = control.world.clone();
     let churn_live = control.churn.clone();
+    // The tick is synchronous work (controllers, kubelet): it runs on a thread of its own so
+    // it never holds up a runtime worker serving HTTP. A late tick delays the next one (the
+    // scenario's time stretches rather than jumps).
     let c = cancel.clone();
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(tick.max(std::time::Duration::from_millis(10)));
-        loop {
-            tokio::select! { _ = c.cancelled() => return, _ = every.tick() => {} }
-            if *lock(&world_live) {
-                world.step();
+    let spawned = std::thread::Builder::new()
+        .name("demo-scenario".into())
+        .spawn(move || {
+            let every = tick.max(std::time::Duration::from_millis(10));
+            while !c.is_cancelled() {
+                std::thread::sleep(every);
+                if c.is_cancelled() {
+                    return;
+                }
+                let live = lock(&world_live);
+                if *live {
+                    world.step();
+                }
             }
-        }
-    });
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "demo scenario: no thread for the ticks; the cluster stays still");
+    }
     if churn > 0 && !(load.is_empty() && more.is_empty()) {
         tokio::spawn(async move {
             let step = std::time::Duration::from_millis(100);
@@ -166,11 +178,19 @@ impl World {
             uid: String::new(),
             sets: Vec::new(),
             crashes,
-            last: None,
         };
         let dep = self.store.apply(
             id::DEPLOYMENT,
-            o::deployment(ns, app, &image_of(&d), Replicas::default(), 1),
+            o::deployment(
+                ns,
+                app,
+                &image_of(&d),
+                Replicas {
+                    desired: replicas,
+                    ..Replicas::default()
+                },
+                1,
+            ),
         )?;
         d.uid = uid_of(&dep);
         let (hash, rs_uid, img) = self.new_replicaset(&d)?;
@@ -226,6 +246,11 @@ impl World {
             ),
         )?;
         let (sts_uid, ds_uid) = (uid_of(&sts), uid_of(&ds));
+        let revision = |s: &Stored| {
+            let v: Value = serde_json::from_slice(&s.bytes).unwrap_or(Value::Null);
+            super::control::revision_of(&v)
+        };
+        let (sts_rev, ds_rev) = (revision(&sts), revision(&ds));
         for i in 0..2 {
             let mut p = PodModel::new("data", &format!("postgres-{i}"), "postgres", "postgres:17.6");
             p.owner = Some((
@@ -236,6 +261,8 @@ impl World {
             ));
             p.labels
                 .push(("statefulset.kubernetes.io/pod-name".into(), p.name.clone()));
+            p.labels
+                .push(("controller-revision-hash".into(), sts_rev.clone()));
             p.node = Some(WORKERS[i % 2].into());
             p.ip = Some(self.ip());
             p.started = Some(now_rfc3339());
@@ -259,6 +286,7 @@ impl World {
                 "kube-proxy".into(),
                 ds_uid.clone(),
             ));
+            p.labels.push(("controller-revision-hash".into(), ds_rev.clone()));
             p.node = Some(node.into());
             p.started = Some(now_rfc3339());
             p.life = if node == "worker-4" {
@@ -290,10 +318,11 @@ impl World {
             })
             .collect();
         let owner = o::owner("apps/v1", "Deployment", d.app, &d.uid);
-        let rs = self.store.apply(
-            id::REPLICASET,
-            o::replicaset(d.ns, d.app, &hash, &img, Replicas::default(), owner),
-        )?;
+        let mut rs = o::replicaset(d.ns, d.app, &hash, &img, Replicas::default(), owner);
+        rs["metadata"]["annotations"] =
+            serde_json::json!({"deployment.kubernetes.io/revision": d.version.to_string()});
+        rs["spec"]["replicas"] = serde_json::json!(d.replicas);
+        let rs = self.store.apply(id::REPLICASET, rs)?;
         Ok((hash, uid_of(&rs), img))
     }
 
@@ -329,6 +358,30 @@ impl World {
         }
     }
 
+    /// The scheduler's choice: a Ready worker that is not cordoned (`spec.unschedulable`), read
+    /// from the store (so a `kubectl cordon` takes effect at once); `None` = none fits.
+    pub(crate) fn schedulable_node(&mut self) -> Option<String> {
+        let nodes: Vec<String> = super::control::objects(&self.store, id::NODE, None)
+            .iter()
+            .filter(|n| n["spec"]["unschedulable"] != serde_json::json!(true))
+            .filter(|n| {
+                n["metadata"]["labels"]
+                    .get("node-role.kubernetes.io/control-plane")
+                    .is_none()
+            })
+            .filter(|n| {
+                n["status"]["conditions"]
+                    .as_array()
+                    .is_some_and(|cs| cs.iter().any(|c| c["type"] == "Ready" && c["status"] == "True"))
+            })
+            .filter_map(|n| n["metadata"]["name"].as_str().map(str::to_owned))
+            .collect();
+        if nodes.is_empty() {
+            return None;
+        }
+        Some(nodes[self.rng.random_range(0..nodes.len())].clone())
+    }
+
     pub(crate) fn pick_node(&mut self) -> String {
         // worker-3 is cordoned and worker-4 NotReady: the scheduler avoids them.
         WORKERS[self.rng.random_range(0..2)].to_owned()
@@ -339,12 +392,45 @@ impl World {
         format!("10.244.{}.{}", self.next_ip / 250, self.next_ip % 250 + 2)
     }
 
-    /// Writes the pod's current state and remembers it.
-    pub(crate) fn write_pod(&mut self, p: PodModel) {
-        if let Err(e) = self.store.apply(id::POD, p.to_json(&now_rfc3339())) {
-            tracing::warn!(error = %e, pod = %p.name, "demo scenario: pod not written");
+    /// Writes the pod's current state and remembers it. A pod of the scenario's setup (no uid
+    /// yet) is created whole; any other is one the kubelet runs and is written as the kubelet
+    /// does: its `status`, and `spec.nodeName` when the scheduler bound it (clients' changes to
+    /// metadata and spec stay), and only while the stored pod is still the same object (same
+    /// uid) — a pod deleted meanwhile is forgotten, never recreated.
+    pub(crate) fn write_pod(&mut self, mut p: PodModel) {
+        let json = p.to_json(&now_rfc3339());
+        let key = key_of(&p.namespace, &p.name);
+        let res = if p.uid.is_empty() {
+            self.store.create(id::POD, json).map(|s| p.uid = uid_of(&s))
+        } else {
+            let uid = p.uid.clone();
+            self.store
+                .update(
+                    id::POD,
+                    &p.namespace,
+                    &p.name,
+                    |_: &Stored, v: &mut Value| -> Result<(), StoreError> {
+                        if v["metadata"]["uid"] != uid.as_str() {
+                            return Err(StoreError::NotFound(format!("pod with uid {uid}")));
+                        }
+                        v["status"] = json["status"].clone();
+                        if let Some(n) = &p.node {
+                            v["spec"]["nodeName"] = serde_json::json!(n);
+                        }
+                        Ok(())
+                    },
+                )
+                .map(|_| ())
+        };
+        match res {
+            Ok(()) => {
+                self.pods.insert(key, p);
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, pod = %p.name, "demo kubelet: pod gone, forgotten");
+                self.pods.remove(&key);
+            }
         }
-        self.pods.insert(key_of(&p.namespace, &p.name), p);
     }
 
     /// The event subject for a pod.

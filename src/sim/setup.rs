@@ -12,7 +12,7 @@ use serde_json::json;
 use super::events::{Involved, Recorder, Source};
 use super::kinds::id;
 use super::objects as o;
-use super::scenario::{uid_of, World};
+use super::scenario::World;
 use super::store::{now_rfc3339, Store, StoreError};
 
 /// Seconds in a day.
@@ -30,8 +30,7 @@ impl World {
             deploys: Vec::new(),
             tick: 0,
             next_ip: 10,
-            jobs: Vec::new(),
-            cron_uid: String::new(),
+            pod_changes: None,
         };
         let s = w.store.clone();
         s.set_creation_age(41 * DAY);
@@ -290,12 +289,18 @@ impl World {
         }
         w.add_fixed_set()?;
         s.set_creation_age(6 * DAY);
-        let cron = s.apply(
+        s.apply(
             id::CRONJOB,
             o::cronjob("batch", "nightly-report", "*/1 * * * *", None, &[]),
         )?;
-        w.cron_uid = uid_of(&cron);
-        w.flush_workloads();
+        for pdb in [
+            o::pdb("data", "postgres", "minAvailable", 2),
+            o::pdb("shop", "frontend", "maxUnavailable", 1),
+        ] {
+            s.apply(id::PDB, pdb)?;
+        }
+        w.watch_pods();
+        w.reconcile();
         s.set_creation_age(0);
         Ok(w)
     }

@@ -302,6 +302,7 @@ async fn kubectl_events_lists_and_watches() {
 }
 
 mod api;
+mod controllers;
 mod writes;
 
 /// `DemoServerArgs` works as the `demo-server` subcommand of a clap CLI shaped like ktui's.

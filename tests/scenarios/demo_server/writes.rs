@@ -13,7 +13,7 @@ use super::quiet;
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::kinds::id;
 
-async fn client_for(demo: &DemoHandle, context: &str) -> kube::Client {
+pub(super) async fn client_for(demo: &DemoHandle, context: &str) -> kube::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
     let opts = kube::config::KubeConfigOptions {
@@ -27,7 +27,13 @@ async fn client_for(demo: &DemoHandle, context: &str) -> kube::Client {
 }
 
 /// One request: (HTTP code, JSON body).
-async fn send(c: &kube::Client, method: &str, path: &str, ct: &str, body: impl Into<Bytes>) -> (u16, Value) {
+pub(super) async fn send(
+    c: &kube::Client,
+    method: &str,
+    path: &str,
+    ct: &str,
+    body: impl Into<Bytes>,
+) -> (u16, Value) {
     let req = http::Request::builder()
         .method(method)
         .uri(path)
@@ -41,7 +47,13 @@ async fn send(c: &kube::Client, method: &str, path: &str, ct: &str, body: impl I
     (code, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
-async fn json_req(c: &kube::Client, method: &str, path: &str, ct: &str, body: &Value) -> (u16, Value) {
+pub(super) async fn json_req(
+    c: &kube::Client,
+    method: &str,
+    path: &str,
+    ct: &str,
+    body: &Value,
+) -> (u16, Value) {
     send(c, method, path, ct, body.to_string()).await
 }
 
