@@ -80,6 +80,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
                 replicaset: r.name.to_string(),
                 change_cause: r.change_cause.as_deref().map(str::to_owned),
                 images: r.images.iter().map(|i| i.to_string()).collect(),
+                created: r.created,
             })
         })
         .collect();

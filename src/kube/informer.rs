@@ -18,12 +18,12 @@ use kube::core::Request;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use super::backoff::Backoff;
-use super::failure::{classify, status_failure, Failure};
+use super::failure::{self, classify, status_failure, Failure};
 use super::key::ResourceKey;
 use super::kind::Kind;
 use super::row::{RowCtx, Versioned};
 use super::sink::Sink;
-use super::stats::InformerStats;
+use super::stats::{InformerStats, PhaseTime};
 use super::store::Publisher;
 use super::sync::SyncState;
 
@@ -72,6 +72,10 @@ pub struct Informer {
     /// make the loop relist in a tight loop).
     gone_streak: u32,
     gone_backoff: Backoff,
+    /// The server's `Retry-After` on the last failed request; the next wait is at least this.
+    retry_after: Option<Duration>,
+    /// Objects of the list in progress that could not be decoded (`kind/ns/name: error`).
+    skipped: Vec<String>,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
@@ -91,6 +95,9 @@ enum Phase {
     Pausing { resume: String },
     /// Backing off before a relist: the server answered 410 again right after a relist.
     Relisting { after: Duration },
+    /// Backing off because of `reason`, then fetching the page of `continue_token` again:
+    /// a failed page does not restart the list (only an expired token, 410, does).
+    RetryingPage { reason: Failure, continue_token: String },
 }
 
 /// How a watch connection ended.
@@ -127,6 +134,8 @@ impl Informer {
             silent_ends: 0,
             gone_streak: 0,
             gone_backoff,
+            retry_after: None,
+            skipped: Vec::new(),
         }
     }
 
@@ -151,6 +160,12 @@ impl Informer {
     pub async fn run<T: Versioned, S: Sink<T>>(mut self, mut sink: S) {
         let mut phase = Phase::Listing { continue_token: None };
         loop {
+            let step = Instant::now();
+            let spent_in = match phase {
+                Phase::Listing { .. } => PhaseTime::Listing,
+                Phase::Watching { .. } => PhaseTime::Watching,
+                _ => PhaseTime::Waiting,
+            };
             phase = match phase {
                 Phase::Listing { continue_token } => self.list_page::<T, S>(&mut sink, continue_token).await,
                 Phase::Watching { resource_version } => self.watch::<T, S>(&mut sink, resource_version).await,
@@ -167,6 +182,15 @@ impl Informer {
                         resource_version: resume,
                     }
                 }
+                Phase::RetryingPage {
+                    reason,
+                    continue_token,
+                } => {
+                    self.wait(&mut sink, reason).await;
+                    Phase::Listing {
+                        continue_token: Some(continue_token),
+                    }
+                }
                 Phase::Relisting { after } => {
                     let state = SyncState::Reconnecting {
                         attempt: self.gone_streak,
@@ -179,6 +203,7 @@ impl Informer {
                     Phase::Listing { continue_token: None }
                 }
             };
+            self.stats.spend(spent_in, step.elapsed());
         }
     }
 
@@ -191,8 +216,9 @@ impl Informer {
     ) -> Phase {
         if continue_token.is_none() {
             sink.init();
+            self.skipped.clear();
         }
-        let page = match self.fetch_page::<T>(continue_token).await {
+        let page = match self.fetch_page::<T>(continue_token.clone()).await {
             Ok(page) => page,
             Err(Failure::Gone) => {
                 // Expired continue token: start the list over, gently.
@@ -203,9 +229,15 @@ impl Informer {
             }
             Err(f) => {
                 self.answered |= !matches!(f, Failure::Unreachable(_));
-                return Phase::Waiting {
-                    reason: f,
-                    resume: None,
+                return match continue_token {
+                    Some(continue_token) => Phase::RetryingPage {
+                        reason: f,
+                        continue_token,
+                    },
+                    None => Phase::Waiting {
+                        reason: f,
+                        resume: None,
+                    },
                 };
             }
         };
@@ -225,6 +257,10 @@ impl Informer {
                 resume: None,
             };
         };
+        if !self.skipped.is_empty() {
+            tracing::warn!(key = %self.key, skipped = self.skipped.len(), first = %self.skipped[0], "undecodable objects skipped");
+        }
+        sink.unreadable(page::unreadable_line(&self.skipped));
         sink.init_done(Some(rv.clone()));
         InformerStats::bump(&self.stats.lists);
         self.answered = true;
@@ -234,7 +270,9 @@ impl Informer {
         Phase::Watching { resource_version: rv }
     }
 
-    async fn fetch_page<T: Versioned>(&self, continue_token: Option<String>) -> Result<Page<T>, Failure> {
+    /// Fetches one page; objects that cannot be decoded are skipped into `self.skipped`.
+    /// A failure's `Retry-After` is kept for the next wait.
+    async fn fetch_page<T: Versioned>(&mut self, continue_token: Option<String>) -> Result<Page<T>, Failure> {
         let lp = ListParams {
             label_selector: self.key.labels.as_deref().map(str::to_owned),
             field_selector: self.key.fields.as_deref().map(str::to_owned),
@@ -249,10 +287,33 @@ impl Informer {
             path.list(&lp)
         }
         .map_err(|e| Failure::Other(e.to_string()))?;
-        match timeout(self.config.request_timeout, self.client.request(req)).await {
-            Err(_) => Err(Failure::Unreachable("list timed out".into())),
-            Ok(res) => res.map_err(|e| classify(&e, "list")),
+        let client = self.client.clone();
+        let exchange = async move {
+            let res = client.send(req.map(kube::client::Body::from)).await?;
+            let status = res.status();
+            let retry = page::retry_after(res.headers());
+            let body = http_body_util::BodyExt::collect(res.into_body())
+                .await?
+                .to_bytes();
+            Ok::<_, kube::Error>((status, retry, body))
+        };
+        let (status, retry, body) = match timeout(self.config.request_timeout, exchange).await {
+            Err(_) => return Err(Failure::Unreachable("list timed out".into())),
+            Ok(Err(e)) => return Err(classify(&e, "list")),
+            Ok(Ok(answer)) => answer,
+        };
+        if !status.is_success() {
+            self.retry_after = retry;
+            let message = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+                .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
+            return Err(status_failure(status.as_u16(), &message, "list"));
         }
+        let (page, skipped) = page::decode::<T>(&body, self.key.kind.singular())
+            .map_err(|e| Failure::Other(failure::one_line(&format!("list could not be decoded: {e}"))))?;
+        self.skipped.extend(skipped);
+        Ok(page)
     }
 
     /// Watches from `from` until the stream ends, and decides what comes next.

@@ -93,6 +93,8 @@ pub struct InformerInfo {
     pub subscribers: usize,
     /// Time left before an unused informer stops; `None` while subscribed.
     pub stops_in: Option<Duration>,
+    /// Objects it could not decode, as one line ([`Slot::unreadable`]).
+    pub unreadable: Option<Arc<String>>,
 }
 
 impl InformerPool {
@@ -259,6 +261,7 @@ impl InformerPool {
                 stats: e.stats.view(&e.slot.peek()),
                 subscribers: e.subscribers,
                 stops_in: e.idle_since.map(|t| self.grace.saturating_sub(t.elapsed())),
+                unreadable: e.slot.unreadable(),
             })
             .collect();
         out.sort_by(|a, b| a.key.cmp(&b.key));

@@ -33,6 +33,8 @@ pub trait Sink<T>: Send {
     }
     /// Publishes any pending change now (the watch ended or failed).
     fn publish(&mut self) {}
+    /// Objects skipped because they could not be decoded, as one line (`None`: none).
+    fn unreadable(&mut self, _line: Option<String>) {}
 }
 
 /// Turns one decoded object into its row. Built-in kinds use their [`IntoRow`] impl

@@ -23,7 +23,26 @@ pub struct InformerStats {
     pub events: AtomicU64,
     /// Bookmarks received.
     pub bookmarks: AtomicU64,
+    /// Milliseconds the loop spent in each kind of step ([`PhaseTime`]): where an informer
+    /// spends its time (a healthy one is nearly always watching).
+    pub phase_ms: [AtomicU64; PhaseTime::COUNT],
     last_bookmark: Mutex<Option<Instant>>,
+}
+
+/// The kinds of step of the list-watch loop whose time [`InformerStats::phase_ms`] adds up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhaseTime {
+    /// Fetching list pages.
+    Listing = 0,
+    /// Inside a watch connection (from the request until it ends).
+    Watching = 1,
+    /// Backing off after a failure, a 410 or a watch the server closed at once.
+    Waiting = 2,
+}
+
+impl PhaseTime {
+    /// How many kinds there are.
+    pub const COUNT: usize = 3;
 }
 
 /// A consistent copy of one informer's counters and published snapshot, for drawing.
@@ -57,6 +76,7 @@ impl Default for InformerStats {
             reconnects: AtomicU64::new(0),
             events: AtomicU64::new(0),
             bookmarks: AtomicU64::new(0),
+            phase_ms: Default::default(),
             last_bookmark: Mutex::new(None),
         }
     }
@@ -66,6 +86,17 @@ impl InformerStats {
     /// Adds one to a counter.
     pub fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Adds `spent` to the time of `phase`.
+    pub fn spend(&self, phase: PhaseTime, spent: std::time::Duration) {
+        let ms = u64::try_from(spent.as_millis()).unwrap_or(u64::MAX);
+        self.phase_ms[phase as usize].fetch_add(ms, Ordering::Relaxed);
+    }
+
+    /// Milliseconds spent in `phase` so far.
+    pub fn spent_ms(&self, phase: PhaseTime) -> u64 {
+        self.phase_ms[phase as usize].load(Ordering::Relaxed)
     }
 
     /// Records a bookmark (its resourceVersion goes to the sink, which publishes it).

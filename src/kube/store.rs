@@ -72,6 +72,9 @@ pub struct Slot {
     /// without the UI's notification channel (port-forwards re-targeting). Sending costs
     /// nothing without receivers.
     published: tokio::sync::watch::Sender<u64>,
+    /// Objects of the last list (and watch events since) that could not be decoded, as one
+    /// line for the header and `:informers` (`1 object could not be read: pod/ns/x: …`).
+    unreadable: arc_swap::ArcSwapOption<String>,
 }
 
 impl Slot {
@@ -81,7 +84,18 @@ impl Slot {
             current: ArcSwap::from_pointee(Snapshot::empty(key, epoch)),
             notified: AtomicBool::new(false),
             published: tokio::sync::watch::Sender::new(0),
+            unreadable: arc_swap::ArcSwapOption::empty(),
         })
+    }
+
+    /// What could not be decoded (see the field), if anything.
+    pub fn unreadable(&self) -> Option<Arc<String>> {
+        self.unreadable.load_full()
+    }
+
+    /// Replaces the undecodable-objects line (the informer's business).
+    pub fn set_unreadable(&self, line: Option<String>) {
+        self.unreadable.store(line.map(Arc::new));
     }
 
     /// The latest published snapshot. Re-arms change notification for this slot.
@@ -286,6 +300,9 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
     }
     fn publish(&mut self) {
         StoreWriter::publish(self);
+    }
+    fn unreadable(&mut self, line: Option<String>) {
+        self.publisher.set_unreadable(line);
     }
 }
 

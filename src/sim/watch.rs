@@ -155,6 +155,9 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
             return;
         }
     };
+    // Drops count from the start: a connection cut does not wait for the replay to end.
+    let mut drops = env.faults.drops();
+    drops.borrow_and_update();
     let mut sent_rv = req.from.unwrap_or(0);
     let mut out = Renderer {
         kind: req.kind,
@@ -164,8 +167,14 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     for change in &backlog {
         sent_rv = sent_rv.max(change.obj.rv);
         if let Some(l) = out.line(change, &req.filter) {
-            if !send(l).await {
-                return;
+            tokio::select! {
+                sent = send(l) => if !sent { return },
+                changed = drops.changed() => {
+                    if changed.is_ok() {
+                        cut(&tx).await;
+                    }
+                    return;
+                }
             }
         }
     }
@@ -179,8 +188,6 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
         }
     }
     let deadline = Instant::now() + req.timeout;
-    let mut drops = env.faults.drops();
-    drops.borrow_and_update();
     let every = req.bookmark_every.max(Duration::from_millis(10));
     let mut ticks = interval_at(Instant::now() + every, every);
     loop {
@@ -190,7 +197,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
             _ = tx.closed() => return,
             changed = drops.changed() => {
                 if changed.is_ok() {
-                    let _ = tx.send(Err(std::io::Error::other("watch dropped by fault injection"))).await;
+                    cut(&tx).await;
                 }
                 return;
             }
@@ -207,8 +214,15 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                 Ok(change) => {
                     sent_rv = sent_rv.max(change.obj.rv);
                     if let Some(l) = out.line(&change, &req.filter) {
-                        if !send(l).await {
-                            return;
+                        // A client that reads slowly is still cut on time.
+                        tokio::select! {
+                            sent = send(l) => if !sent { return },
+                            changed = drops.changed() => {
+                                if changed.is_ok() {
+                                    cut(&tx).await;
+                                }
+                                return;
+                            }
                         }
                     }
                 }
@@ -218,6 +232,14 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
             },
         }
     }
+}
+
+/// Ends the response body with an error: hyper aborts the connection mid-chunk, the way a
+/// dropped connection looks to the client. Waits behind what is already queued.
+async fn cut(tx: &mpsc::Sender<Chunk>) {
+    let _ = tx
+        .send(Err(std::io::Error::other("watch dropped by fault injection")))
+        .await;
 }
 
 /// Sends every change already queued for this watcher; false when the watch must end.

@@ -109,6 +109,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         sanitize(&snap.state.to_string()).into_owned(),
                         style,
                     ));
+                    if let Some(u) = l.source.as_ref().and_then(|s| s.slot.unreadable()) {
+                        spans.push(Span::styled(format!("  ⚠ {}", sanitize(&u)), theme.warn));
+                    }
                     if l.new_above > 0 {
                         spans.push(Span::styled(
                             format!("  ↑ {} new", thousands(l.new_above as u64)),

@@ -32,7 +32,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
             let s = &i.stats;
             Row::new(vec![
                 crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
-                s.state.to_string(),
+                match &i.unreadable {
+                    Some(u) => format!("{}; {}", s.state, crate::kube::sanitize::sanitize(u)),
+                    None => s.state.to_string(),
+                },
                 s.resource_version.clone().unwrap_or_else(|| "-".into()),
                 s.last_bookmark
                     .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
@@ -48,7 +51,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
         .collect();
     let widths = [
         Constraint::Min(18),
-        Constraint::Length(16),
+        Constraint::Min(24),
         Constraint::Length(16),
         Constraint::Length(10),
         Constraint::Length(7),

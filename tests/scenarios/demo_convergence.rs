@@ -12,7 +12,7 @@ use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{Informer, InformerConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::{Row, RowCtx};
-use ktui::kube::stats::InformerStats;
+use ktui::kube::stats::{InformerStats, PhaseTime};
 use ktui::kube::store::{Slot, StoreWriter};
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::faults::FaultSpec;
@@ -236,6 +236,12 @@ async fn informer_converges_after_every_fault_kind() {
         s.lists.load(std::sync::atomic::Ordering::Relaxed),
         s.reconnects.load(std::sync::atomic::Ordering::Relaxed),
         s.events.load(std::sync::atomic::Ordering::Relaxed)
+    );
+    eprintln!(
+        "time: listing {} ms, watching {} ms, waiting {} ms",
+        s.spent_ms(PhaseTime::Listing),
+        s.spent_ms(PhaseTime::Watching),
+        s.spent_ms(PhaseTime::Waiting)
     );
     assert!(want.len() > 400);
     assert!(

@@ -1,7 +1,9 @@
 //! The list-watch loop under repeated faults, against the scripted API server in paused
 //! time: a server that answers every watch with 410 Gone gets one immediate relist, then
 //! relists that back off like any other failure (issue 13, break 5: `gone=1` made 54
-//! relists in 30 s).
+//! relists in 30 s); a failed page is fetched again with its continue token and
+//! `Retry-After` is honoured (break 6); a malformed listed object is skipped and named, not
+//! fatal to the list (break 9).
 
 use std::time::Duration;
 
@@ -69,5 +71,88 @@ async fn a_watch_event_between_410s_makes_the_next_relist_immediate_again() {
         );
         gone_at = Some(Instant::now());
     }
+    h.task.abort();
+}
+
+/// A pod whose `metadata.name` is the number 42.
+fn malformed(rv: u64) -> serde_json::Value {
+    let mut p = pod("bad", rv, "Running");
+    p["metadata"]["name"] = serde_json::json!(42);
+    p
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_malformed_object_is_skipped_and_named_and_the_rest_show() {
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        list_body(
+            vec![pod("a", 1, "Running"), malformed(2), pod("c", 3, "Running")],
+            10,
+            None,
+        ),
+    );
+    // The list is published before the watch starts (answered at once: paused time runs).
+    let (_, send) = next(&mut h.handle).await;
+    assert!(h.slot.peek().listed);
+    assert_eq!(names(&h.slot), ["a", "c"]);
+    let line = h.slot.unreadable().expect("the skipped object is named");
+    assert!(
+        line.starts_with("1 object could not be read: pod/default/42: invalid type: integer `42`"),
+        "{line}"
+    );
+    // The watch starts from the list's resourceVersion: nothing blocked.
+    respond(send, 200, watch_body(&[ev("ADDED", pod("d", 12, "Running"))]));
+    h.wait_until("d from the watch", |s| s.rows.iter().any(|r| &*r.name == "d"))
+        .await;
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_page_is_retried_with_its_continue_token() {
+    let mut h = start();
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(!uri.contains("continue="), "{uri}");
+    respond(
+        send,
+        200,
+        list_body(vec![pod("a", 1, "Running")], 10, Some("tok1")),
+    );
+    for code in [500u16, 429, 503] {
+        let (uri, send) = next(&mut h.handle).await;
+        assert!(
+            uri.contains("continue=tok1"),
+            "after a {code}, the same page again: {uri}"
+        );
+        respond(send, code, serde_json::to_vec(&status(code, "Flaky")).unwrap());
+    }
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(uri.contains("continue=tok1"), "{uri}");
+    respond(send, 200, list_body(vec![pod("b", 2, "Running")], 10, None));
+    h.wait_until("both pages", |s| s.listed).await;
+    assert_eq!(names(&h.slot), ["a", "b"]);
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_is_honoured() {
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    let mut res = http::Response::new(kube::client::Body::from(
+        serde_json::to_vec(&status(429, "TooManyRequests")).unwrap(),
+    ));
+    *res.status_mut() = http::StatusCode::TOO_MANY_REQUESTS;
+    res.headers_mut()
+        .insert(http::header::RETRY_AFTER, "20".parse().unwrap());
+    send.send_response(res);
+    let t = Instant::now();
+    let _ = next(&mut h.handle).await;
+    assert!(
+        t.elapsed() >= Duration::from_secs(20),
+        "retried after {:?}",
+        t.elapsed()
+    );
     h.task.abort();
 }

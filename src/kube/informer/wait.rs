@@ -13,6 +13,11 @@ impl Informer {
     /// Shows why the loop waits, then sleeps the backoff delay.
     pub(super) async fn wait<T, S: Sink<T>>(&mut self, sink: &mut S, failure: Failure) {
         let mut delay = self.backoff.next_delay();
+        if let Some(asked) = self.retry_after.take() {
+            // The server said when to come back (429/503 `Retry-After`); never longer than
+            // the configured cap, the user's word on the largest retry delay.
+            delay = delay.max(asked.min(self.config.backoff_cap));
+        }
         let resource = self.key.kind.plural().to_owned();
         let cap = self.config.backoff_cap;
         let state = match failure {

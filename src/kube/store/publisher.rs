@@ -52,6 +52,13 @@ impl Publisher {
         }
     }
 
+    /// Replaces the slot's undecodable-objects line ([`Slot::unreadable`]); shown with the
+    /// next publication.
+    pub fn set_unreadable(&mut self, line: Option<String>) {
+        self.slot.set_unreadable(line);
+        self.dirty = true;
+    }
+
     /// Marks a visible change pending.
     pub fn touch(&mut self) {
         self.dirty = true;

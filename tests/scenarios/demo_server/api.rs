@@ -405,3 +405,44 @@ async fn streaming_lists_end_with_the_initial_events_bookmark() {
         other => panic!("want the initial-events-end bookmark, got {other:?}"),
     }
 }
+
+/// A dropped connection does not wait for the watch's replay to finish: a watch still
+/// sending its backlog (here the initial ADDED events of 3,000 pods to a client that reads
+/// nothing yet) is cut by `drop-watch` like a live one. Before, the injector's drops were
+/// only looked at after the replay, so a client behind on a big replay was never cut (and
+/// the convergence suite's page retries, whose watches start further back, saw few drops).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_replaying_its_backlog_is_cut_by_a_drop() {
+    let demo = start_in_process(DemoOptions {
+        pods: 3000,
+        ..quiet()
+    })
+    .await
+    .unwrap();
+    let pods = demo.server.store.len(id::POD);
+    demo.server.faults.set("drop-watch=100ms".parse().unwrap());
+    let addr = demo.addr();
+    let raw = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "GET /api/v1/pods?watch=true&timeoutSeconds=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        // Read nothing while drops happen: the server is stuck sending the replay.
+        std::thread::sleep(Duration::from_millis(1500));
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    })
+    .await
+    .unwrap();
+    let added = raw.matches("\"type\":\"ADDED\"").count();
+    assert!(raw.starts_with("HTTP/1.1 200"), "{}", &raw[..raw.len().min(300)]);
+    assert!(
+        added < pods && !raw.ends_with("0\r\n\r\n"),
+        "cut mid-replay: {added} of {pods} ADDED sent, clean end {}",
+        raw.ends_with("0\r\n\r\n")
+    );
+}
