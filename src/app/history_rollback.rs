@@ -91,18 +91,14 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         ));
         return true;
     }
-    // The dialog offers the older revisions (the newest is in use); start at the chosen one.
-    let at = revisions
-        .iter()
-        .skip(1)
-        .position(|r| i64::try_from(r.number).ok() == Some(chosen))
-        .unwrap_or(0);
-    super::actions::revisions(state, target, Ok(revisions));
-    if let Some(d) = state.screens.dialog.as_mut() {
-        if let Some(super::dialog::Field::Choice { at: a, .. }) = d.fields.first_mut() {
-            *a = at;
-        }
-    }
+    // As from the revisions view: the dialog names the one chosen revision.
+    let Some(rev) = revisions
+        .into_iter()
+        .find(|r| i64::try_from(r.number).ok() == Some(chosen))
+    else {
+        return true;
+    };
+    super::actions::rollback_dialog(state, target, vec![rev]);
     true
 }
 
