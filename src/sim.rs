@@ -7,7 +7,8 @@
 //! engine and its controllers and by clients' writes, all through the store's write API;
 //! [`http`] authenticates and authorizes ([`authz`]) and routes requests to [`discovery`],
 //! [`api`] (list/get) or [`watch`], or to the write paths ([`write`]: create, replace, patch,
-//! status; [`delete`]; [`subres`]: scale, eviction); [`faults`] decides what goes wrong;
+//! status; [`delete`]; [`subres`]: scale, eviction; [`stream`]: exec, attach and port-forward
+//! answered by a labelled simulated responder); [`faults`] decides what goes wrong;
 //! [`cli`] is the `--demo` / `demo-server` entry point.
 //!
 //! What the demo tier can and cannot prove: the server is honest about the protocol (revisions,
@@ -58,6 +59,7 @@ pub mod scale_more;
 pub mod scenario;
 mod setup;
 pub mod store;
+pub mod stream;
 pub mod subres;
 pub mod table;
 pub mod token;

@@ -196,7 +196,9 @@ pub async fn serve(listener: TcpListener, state: Arc<ServerState>) {
                 let st = st.clone();
                 async move { Ok::<_, Infallible>(handle(st, req).await) }
             });
-            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), svc);
+            let conn = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), svc)
+                .with_upgrades();
             tokio::select! {
                 _ = conn => {}
                 _ = cancel.cancelled() => {}
@@ -249,6 +251,15 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     if let Some(a) = attributes(&method, &r, &query) {
         if let Err(e) = who.check(&a) {
             return e.response();
+        }
+    }
+    if let Route::Sub { kind, ns, name, sub } = &r {
+        if *kind == super::kinds::id::POD
+            && super::stream::is_stream(sub)
+            && matches!(method, Method::GET | Method::POST)
+        {
+            let (ns, name, sub) = (ns.clone().unwrap_or_default(), name.clone(), sub.clone());
+            return super::stream::serve(&state, req, &ns, &name, &sub);
         }
     }
     let sub = match &r {
@@ -356,6 +367,9 @@ fn attributes(method: &Method, r: &Route, query: &str) -> Option<Attributes> {
         _ => return None,
     };
     let verb = match (method, item) {
+        // exec, attach and portforward upgrade a GET (websocket) or POST (SPDY); RBAC asks
+        // for `create` on the subresource either way.
+        _ if kind == super::kinds::id::POD && super::stream::is_stream(&sub) => "create",
         (&Method::GET, false) if watch => "watch",
         (&Method::GET, false) => "list",
         (&Method::GET, true) => "get",

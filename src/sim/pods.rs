@@ -154,6 +154,11 @@ impl PodModel {
         if let Some(n) = &self.node {
             spec["nodeName"] = json!(n);
         }
+        // Workload pods declare their template's port (`objects::deployment`), so port-forwards
+        // to them (and to the services in front of them) have a port to answer on.
+        if self.owner.as_ref().is_some_and(|o| o.1 == "ReplicaSet") {
+            spec["containers"][0]["ports"] = json!([{"containerPort": 8080, "protocol": "TCP"}]);
+        }
         let mut pod =
             json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status});
         super::multi::decorate(self, &mut pod);

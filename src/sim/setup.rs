@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::events::{Involved, Recorder, Source};
 use super::kinds::id;
@@ -158,7 +158,12 @@ impl World {
                 "frontend",
                 "LoadBalancer",
                 "10.96.12.40",
-                json!([o::port("http", 80, "TCP", Some(30080))]),
+                // Port 80 in front of the pods' 8080, as a LoadBalancer usually is.
+                Value::Array(vec![{
+                    let mut p = o::port("http", 80, "TCP", Some(30080));
+                    p["targetPort"] = json!(8080);
+                    p
+                }]),
                 Some("frontend"),
                 Some("203.0.113.10"),
             ),

@@ -22,6 +22,7 @@ mod e2e_command;
 mod e2e_contexts;
 mod e2e_crds;
 mod e2e_demo;
+mod e2e_demo_streams;
 mod e2e_exec;
 mod e2e_forwards;
 mod e2e_handover;

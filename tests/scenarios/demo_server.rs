@@ -11,7 +11,7 @@ use std::time::Duration;
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::DemoOptions;
 
-fn kubectl_bin() -> Option<PathBuf> {
+pub(crate) fn kubectl_bin() -> Option<PathBuf> {
     let dir = std::env::var_os("KTUI_TEST_BIN")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ktui-test/bin")))?;
@@ -31,14 +31,14 @@ fn kubectl_bin() -> Option<PathBuf> {
     None
 }
 
-struct Kubectl {
+pub(crate) struct Kubectl {
     bin: PathBuf,
-    demo: DemoHandle,
+    pub(crate) demo: DemoHandle,
     cache: PathBuf,
 }
 
 impl Kubectl {
-    async fn start(opts: DemoOptions) -> Option<Kubectl> {
+    pub(crate) async fn start(opts: DemoOptions) -> Option<Kubectl> {
         let bin = kubectl_bin()?;
         let demo = start_in_process(opts).await.expect("demo server starts");
         let cache = demo.kubeconfig.parent().unwrap().join("kubectl-cache");
@@ -56,14 +56,14 @@ impl Kubectl {
         c
     }
 
-    async fn run(&self, args: &[&str]) -> Output {
+    pub(crate) async fn run(&self, args: &[&str]) -> Output {
         tokio::time::timeout(Duration::from_secs(30), self.command(args).output())
             .await
             .expect("kubectl finished")
             .expect("kubectl runs")
     }
 
-    async fn ok(&self, args: &[&str]) -> String {
+    pub(crate) async fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args).await;
         let (stdout, stderr) = (
             String::from_utf8_lossy(&out.stdout),

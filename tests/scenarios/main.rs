@@ -15,6 +15,7 @@ mod architecture;
 mod config;
 mod demo_convergence;
 mod demo_server;
+mod demo_streams;
 mod exec_auth;
 mod informer_faults;
 mod informer_scenarios;
