@@ -657,3 +657,42 @@ fn read_only_reaches_no_write_in_any_view_by_any_key() {
         }
     }
 }
+
+#[test]
+fn the_port_forwards_view_moves_with_j_k_and_the_arrows() {
+    use crate::kube::portforward::{ForwardInfo, ForwardState};
+    let mut f = pods(&["web"]);
+    let fwd = |id: u64| ForwardInfo {
+        id,
+        local: std::net::SocketAddr::from(([127, 0, 0, 1], 8000 + id as u16)),
+        target: format!("pod/web:{id}"),
+        state: ForwardState::Active,
+        pod: Some("web".into()),
+        open: 0,
+        total: 0,
+        bytes_in: 0,
+        bytes_out: 0,
+    };
+    f.state.screens.forwards = vec![fwd(1), fwd(2), fwd(3)];
+    crate::app::command::run(&mut f.state, "pf", false);
+    let selected = |s: &UiState| match s.top() {
+        Screen::Forwards { selected } => *selected,
+        _ => panic!("not the forwards view"),
+    };
+    assert_eq!(selected(&f.state), 0);
+    press(&mut f.state, "j");
+    assert_eq!(selected(&f.state), 1);
+    press(&mut f.state, "down");
+    assert_eq!(selected(&f.state), 2);
+    press(&mut f.state, "j");
+    assert_eq!(selected(&f.state), 2, "stays on the last");
+    press(&mut f.state, "k");
+    assert_eq!(selected(&f.state), 1);
+    press(&mut f.state, "up");
+    assert_eq!(selected(&f.state), 0);
+    press(&mut f.state, "G");
+    assert_eq!(selected(&f.state), 2);
+    // ctrl-d stops the selected one.
+    let fx = press(&mut f.state, "ctrl-d");
+    assert!(fx.iter().any(|e| matches!(e, Effect::StopForward(3))), "{fx:?}");
+}

@@ -128,6 +128,12 @@ fn demo_port_forward_answers_with_the_labelled_response() {
     k.wait_until("both forwards active", SLOW, |s| {
         s.contains("svc/frontend:80") && s.contains("pod/frontend-") && s.matches("active").count() == 2
     });
+    // `j` moves to the second forward (the service's); `ctrl-d` stops that one.
+    k.type_keys("j");
+    k.send(b"\x04");
+    k.wait_until("the service's forward stopped", SLOW, |s| {
+        s.contains("port-forwards[1]") && !s.contains("svc/frontend:80") && s.contains("pod/frontend-")
+    });
     k.command("q");
     let (status, _) = k.wait_exit(Duration::from_secs(30)).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
