@@ -5,6 +5,7 @@
 //! reporting its exit code; must not touch the terminal (the caller hands in stdin bytes,
 //! terminal sizes and an output writer) nor import the UI.
 
+pub mod debug;
 mod session;
 mod shell;
 
@@ -32,6 +33,10 @@ pub enum SessionKind {
     /// Attach to the container's main process (`pods/attach`).
     Attach,
 }
+
+/// The access a debug container needs first, as a SelfSubjectAccessReview asks it (then
+/// `create pods/attach` to use it): `kubectl debug`'s patch of the subresource.
+pub const DEBUG_NEEDS: (&str, &str, &str) = ("patch", "pods", "ephemeralcontainers");
 
 /// The access each session kind needs, as a SelfSubjectAccessReview asks it: (verb,
 /// resource, subresource). One place for the RBAC gate to read.
