@@ -16,36 +16,68 @@ use super::theme::Theme;
 const HEADERS: [&str; 6] = ["LOCAL", "TARGET", "POD", "STATE", "CONNS", "IN / OUT"];
 
 pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[ForwardInfo], selected: usize, theme: &Theme) {
-    let rows: Vec<Row> = infos
+    let cells: Vec<[String; 6]> = infos
         .iter()
         .map(|i| {
+            [
+                i.local.to_string(),
+                sanitize(&i.target).into_owned(),
+                sanitize(i.pod.as_deref().unwrap_or("-")).into_owned(),
+                sanitize(&i.state.words()).into_owned(),
+                format!("{} open, {} in all", i.open, thousands(i.total)),
+                format!("{} / {}", bytes(i.bytes_in), bytes(i.bytes_out)),
+            ]
+        })
+        .collect();
+    let widths = plan(&cells, area.width.saturating_sub(2));
+    let shown: Vec<usize> = (0..HEADERS.len()).filter(|c| widths[*c] > 0).collect();
+    let rows: Vec<Row> = infos
+        .iter()
+        .zip(&cells)
+        .map(|(i, row)| {
             let style = match i.state {
                 ForwardState::Active => theme.ok,
                 ForwardState::Broken(_) => theme.error,
                 _ => theme.warn,
             };
-            Row::new(vec![
-                i.local.to_string().into(),
-                sanitize(&i.target).into_owned().into(),
-                sanitize(i.pod.as_deref().unwrap_or("-")).into_owned().into(),
-                Line::styled(sanitize(&i.state.words()).into_owned(), style),
-                format!("{} open, {} in all", i.open, thousands(i.total)).into(),
-                format!("{} / {}", bytes(i.bytes_in), bytes(i.bytes_out)).into(),
-            ])
+            Row::new(shown.iter().map(|c| match c {
+                3 => Line::styled(row[3].clone(), style),
+                c => Line::from(row[*c].clone()),
+            }))
         })
         .collect();
-    let widths = [
-        Constraint::Length(21),
-        Constraint::Min(16),
-        Constraint::Min(12),
-        Constraint::Min(14),
-        Constraint::Length(20),
-        Constraint::Length(19),
-    ];
+    let constraints: Vec<Constraint> = shown.iter().map(|c| Constraint::Length(widths[*c])).collect();
     let title = format!(" port-forwards[{}] ", infos.len());
-    let header = Row::new(HEADERS.map(Line::from));
-    let table = Table::new(rows, widths).header(header.style(theme.column));
+    let header = Row::new(shown.iter().map(|c| Line::from(HEADERS[*c])));
+    let table = Table::new(rows, constraints).header(header.style(theme.column));
     super::boxed_table(f, area, title, table, infos.len(), selected, theme)
+}
+
+/// Column widths for `inner` cells of width: each column as wide as its widest value (or
+/// header); when they do not fit, IN / OUT goes first, then CONNS, then POD (0 = hidden),
+/// then TARGET is cut, then STATE. LOCAL always shows whole.
+fn plan(cells: &[[String; 6]], inner: u16) -> [u16; 6] {
+    let mut w = [0u16; 6];
+    for (c, h) in HEADERS.iter().enumerate() {
+        let widest = cells.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
+        w[c] = u16::try_from(widest.max(h.len())).unwrap_or(u16::MAX);
+    }
+    // One space between shown columns.
+    let total = |w: &[u16; 6]| {
+        let shown = w.iter().filter(|x| **x > 0).count() as u16;
+        w.iter().sum::<u16>() + shown.saturating_sub(1)
+    };
+    for drop in [5, 4, 2] {
+        if total(&w) <= inner {
+            return w;
+        }
+        w[drop] = 0;
+    }
+    for cut in [1, 3] {
+        let over = total(&w).saturating_sub(inner);
+        w[cut] = w[cut].saturating_sub(over).max(6);
+    }
+    w
 }
 
 /// `512 B`, `1.5 KiB`, `12.0 MiB`.
@@ -54,5 +86,38 @@ fn bytes(n: u64) -> String {
         0..1024 => format!("{n} B"),
         1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
         _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(target: &str, pod: &str) -> [String; 6] {
+        [
+            "127.0.0.1:45867".into(),
+            target.into(),
+            pod.into(),
+            "active".into(),
+            "0 open, 12 in all".into(),
+            "1.5 KiB / 40 B".into(),
+        ]
+    }
+
+    #[test]
+    fn columns_are_as_wide_as_their_values_and_the_least_needed_go_first() {
+        let cells = vec![row(
+            "pod/frontend-bgddjfbdad-484pf:8080",
+            "frontend-bgddjfbdad-484pf",
+        )];
+        // 160 columns: everything whole.
+        assert_eq!(plan(&cells, 158), [15, 34, 25, 6, 17, 14]);
+        // 120: the same, it fits (116 with the gaps).
+        assert_eq!(plan(&cells, 118), [15, 34, 25, 6, 17, 14]);
+        // Narrower: IN / OUT and CONNS go, TARGET and POD stay whole.
+        assert_eq!(plan(&cells, 86), [15, 34, 25, 6, 0, 0]);
+        // 80: POD goes too; then TARGET is cut to fit.
+        assert_eq!(plan(&cells, 78), [15, 34, 0, 6, 0, 0]);
+        assert_eq!(plan(&cells, 50), [15, 27, 0, 6, 0, 0]);
     }
 }
