@@ -10,6 +10,7 @@ pub mod command;
 pub mod configure;
 pub mod connect;
 pub mod containers;
+pub mod debug;
 pub mod describe_events;
 pub mod dialog;
 pub mod discovered;

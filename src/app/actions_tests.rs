@@ -380,7 +380,10 @@ fn without_a_shell_the_prompt_offers_to_run_a_command() {
     assert!(fx.is_empty());
     assert_eq!(
         f.state.screens.message.as_deref(),
-        Some("no shell in container app of pod/web (tried bash, ash, sh): run a command… (type it after --)")
+        Some(
+            "no shell in container app of pod/web (tried bash, ash, sh): run a command… (type it after --), \
+             or for a debug container: debug pod/web -n team-a -c app --image busybox:1.36"
+        )
     );
     typed(&mut f.state, "/busybox ls -l");
     let fx = press(&mut f.state, "enter");
@@ -695,4 +698,76 @@ fn the_port_forwards_view_moves_with_j_k_and_the_arrows() {
     // ctrl-d stops the selected one.
     let fx = press(&mut f.state, "ctrl-d");
     assert!(fx.iter().any(|e| matches!(e, Effect::StopForward(3))), "{fx:?}");
+}
+
+#[test]
+fn a_debug_container_is_confirmed_naming_the_context_then_prepared() {
+    use crate::kube::exec::SessionKind;
+    let mut f = pods(&["web"]);
+    crate::app::command::run(&mut f.state, "debug pod/web -n team-a -c app", false);
+    let d = f.state.screens.dialog.as_ref().expect("a dialog");
+    assert_eq!(d.title, "add a debug container to pod/web?");
+    assert!(d.lines.contains(&"context: dev".to_owned()), "{:?}", d.lines);
+    assert!(
+        d.lines
+            .contains(&"image: busybox:1.36, sharing the processes of container app".to_owned()),
+        "{:?}",
+        d.lines
+    );
+    assert!(!d.yes, "no is selected");
+    // enter takes the selected button: no.
+    let fx = press(&mut f.state, "enter");
+    assert!(f.state.screens.dialog.is_none());
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::PrepareSession(_))),
+        "{fx:?}"
+    );
+    crate::app::command::run(
+        &mut f.state,
+        "debug pod/web -n team-a -c app --image alpine:3.20",
+        false,
+    );
+    let fx = press(&mut f.state, "y");
+    let req = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::PrepareSession(r) => Some(r),
+            _ => None,
+        })
+        .expect("confirmed: the preparation adds the container");
+    assert_eq!(
+        req.kind,
+        SessionKind::Debug {
+            image: "alpine:3.20".into()
+        }
+    );
+    assert_eq!(req.target.container.as_deref(), Some("app"));
+    // Read-only: refused, nothing asked.
+    f.state.settings.readonly = true;
+    crate::app::command::run(&mut f.state, "debug pod/web -n team-a", false);
+    assert!(f.state.screens.dialog.is_none());
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("debug: read-only: nothing was started")
+    );
+}
+
+#[test]
+fn a_forbidden_debug_container_is_neither_offered_nor_asked() {
+    let mut f = pods(&["web"]);
+    let q = crate::app::debug::query(&f.state, "team-a").unwrap();
+    assert_eq!(
+        q.permission.to_string(),
+        "patch pods/ephemeralcontainers in team-a"
+    );
+    f.state
+        .conn
+        .access
+        .answer(q, Ok(false), std::time::Instant::now());
+    crate::app::command::run(&mut f.state, "debug pod/web -n team-a", false);
+    assert!(f.state.screens.dialog.is_none());
+    assert_eq!(
+        f.state.screens.message.as_deref(),
+        Some("forbidden: patch pods/ephemeralcontainers in team-a")
+    );
 }

@@ -58,6 +58,9 @@ pub enum Then {
     Rollback(Target, Vec<Revision>),
     /// Drain a node; fields: ignore DaemonSets, delete emptyDir data, force, grace, timeout.
     Drain(Target),
+    /// Add a debug container and attach to it (`app::debug`): not a `WriteOp`, the session
+    /// preparation makes it.
+    Debug(Box<super::session::SessionRequest>),
 }
 
 /// Which question is on screen.
@@ -198,6 +201,7 @@ impl Dialog {
                     .ok_or("no revision to roll back to")?;
                 WriteOp::Rollback(t.clone(), r.number)
             }
+            Then::Debug(_) => return Err("a debug container is no write request".into()),
             Then::Drain(t) => WriteOp::Drain(
                 t.clone(),
                 DrainOptions {
@@ -321,6 +325,13 @@ fn confirm(state: &mut UiState) {
         d.require = None;
         d.yes = false;
         d.focus = d.fields.len();
+        return;
+    }
+    if let Then::Debug(req) = &d.then {
+        let req = req.clone();
+        let (context, summary) = (d.context.clone(), d.summary.clone());
+        state.screens.dialog = None;
+        super::debug::confirmed(state, req, &context, &summary);
         return;
     }
     let op = match d.op() {

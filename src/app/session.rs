@@ -100,6 +100,7 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
     let c = sanitize(&container).into_owned();
     let (argv, what) = match (&kind, search) {
         (SessionKind::Attach, _) => (None, "attach"),
+        (SessionKind::Debug { .. }, _) => (None, "debug container"),
         (SessionKind::Command(argv), _) => (Some(argv.clone()), "command"),
         (SessionKind::Shell, Some(ShellSearch::Found(shell))) => {
             (Some(crate::kube::exec::shell_argv(shell)), shell)

@@ -20,17 +20,35 @@ pub fn offer(state: &mut UiState, target: &ExecTarget, container: &str, tried: &
         target.pod, target.namespace, container
     );
     state.screens.prompt = Some(Prompt::Command(sanitize(&line).into_owned()));
+    // The debug container is offered unless the gate knows it forbidden (asked now, so it
+    // is known by the time `:debug` is typed).
+    let debug = if super::debug::forbidden(state, &target.namespace).is_some() {
+        String::new()
+    } else {
+        format!(
+            ", or for a debug container: {}",
+            sanitize(&super::debug::offer_line(target, container))
+        )
+    };
     state.screens.message = Some(format!(
-        "no shell in container {} of pod/{} (tried {tried}): run a command… (type it after --)",
+        "no shell in container {} of pod/{} (tried {tried}): run a command… (type it after --){debug}",
         sanitize(container),
         sanitize(&target.pod)
     ));
     state.screens.info = false;
+    if let Some(q) = super::debug::query(state, &target.namespace) {
+        if state.conn.access.get(&q, std::time::Instant::now()).is_none() {
+            state.emit(Effect::CheckAccess(q));
+        }
+    }
 }
 
 /// `:exec pod/NAME [-n NS] [-c CONTAINER] -- CMD ARG…`: runs CMD. Returns false for other
 /// commands.
 pub fn command(state: &mut UiState, line: &str) -> bool {
+    if super::debug::command(state, line) {
+        return true;
+    }
     let Some(rest) = line.trim_start().strip_prefix("exec ") else {
         return false;
     };

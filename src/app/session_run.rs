@@ -15,9 +15,17 @@ use super::session::{Prepared, SessionJob, SessionRequest};
 /// Finds the container and OS of the target and, for a shell, which shell exists.
 pub async fn prepare(client: &kube::Client, request: SessionRequest) -> Prepared {
     let found = async {
-        let resolved = exec::resolve(client, &request.target).await?;
-        let search = match request.kind {
+        let mut resolved = exec::resolve(client, &request.target).await?;
+        let search = match &request.kind {
             SessionKind::Shell => Some(exec::find_shell(client, &request.target, &resolved).await?),
+            // The debug container is made and running before the terminal is lent; the
+            // session attaches to it.
+            SessionKind::Debug { image } => {
+                let name = exec::debug::start(client, &request.target, &resolved.container, image).await?;
+                resolved.container = name;
+                resolved.tty = true;
+                None
+            }
             _ => None,
         };
         Ok((resolved, search))

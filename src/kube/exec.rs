@@ -32,6 +32,9 @@ pub enum SessionKind {
     Command(Vec<String>),
     /// Attach to the container's main process (`pods/attach`).
     Attach,
+    /// A debug container running `image`, targeting the container (see [`debug`]), then
+    /// attached to with a terminal.
+    Debug { image: String },
 }
 
 /// The access a debug container needs first, as a SelfSubjectAccessReview asks it (then
@@ -44,5 +47,6 @@ pub fn needs(kind: &SessionKind) -> (&'static str, &'static str, &'static str) {
     match kind {
         SessionKind::Shell | SessionKind::Command(_) => ("create", "pods", "exec"),
         SessionKind::Attach => ("create", "pods", "attach"),
+        SessionKind::Debug { .. } => DEBUG_NEEDS,
     }
 }
