@@ -11,6 +11,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod debug_container;
 mod golden_columns;
 mod hollow_kubelet;
 mod port_forward;
