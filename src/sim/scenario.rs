@@ -413,7 +413,13 @@ impl World {
                         if v["metadata"]["uid"] != uid.as_str() {
                             return Err(StoreError::NotFound(format!("pod with uid {uid}")));
                         }
+                        // The model knows no ephemeral containers (`stream::ephemeral`
+                        // starts them): their statuses stay.
+                        let ephemeral = v["status"]["ephemeralContainerStatuses"].take();
                         v["status"] = json["status"].clone();
+                        if !ephemeral.is_null() {
+                            v["status"]["ephemeralContainerStatuses"] = ephemeral;
+                        }
                         if let Some(n) = &p.node {
                             v["spec"]["nodeName"] = serde_json::json!(n);
                         }

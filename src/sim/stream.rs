@@ -8,6 +8,7 @@
 //! `SPDY/3.1+portforward.k8s.io`) is refused with a 400 that says so. Must not write to the
 //! store.
 
+pub mod ephemeral;
 mod forward;
 mod fs;
 mod remote;
@@ -174,6 +175,16 @@ fn prepare(
             c,
             q,
         },
+        // A debug container's main process is its image's shell (busybox's `sh`).
+        _ if ephemeral(&pod, &cname) => {
+            let mut q = q;
+            q.command = vec!["sh".into()];
+            JobKind::Exec {
+                shell: has_shell(&c.image),
+                c,
+                q,
+            }
+        }
         _ => JobKind::Attach { c, q, pod },
     };
     Ok(Job { protocol, kind })
@@ -211,6 +222,13 @@ fn pick_container(pod: &Value, name: &str, asked: Option<&str>) -> Result<String
             app.join(" ")
         ))),
     }
+}
+
+/// Whether `name` is one of `spec.ephemeralContainers`.
+fn ephemeral(pod: &Value, name: &str) -> bool {
+    pod["spec"]["ephemeralContainers"]
+        .as_array()
+        .is_some_and(|cs| cs.iter().any(|c| c["name"] == name))
 }
 
 /// Whether `status.*ContainerStatuses[name].state.running` is set.

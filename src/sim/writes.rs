@@ -111,6 +111,12 @@ pub fn sub(
             subres::write_scale(state, kind, ns, name, true, payload(query, ct, body))
         }
         ("eviction", &Method::POST) if kind == id::POD => subres::evict(state, ns, name, ct, body),
+        ("ephemeralcontainers", &Method::PATCH) if kind == id::POD => {
+            super::stream::ephemeral::patch(state, ns, name, query, ct, body)
+        }
+        ("ephemeralcontainers", &Method::GET) if kind == id::POD => {
+            Ok(super::api::get(state, kind, Some(ns), name, false))
+        }
         ("status" | "scale" | "eviction", _) => Err(ApiError::method_not_allowed(m.as_str())),
         _ => not_found(),
     })

@@ -138,3 +138,48 @@ fn demo_port_forward_answers_with_the_labelled_response() {
     let (status, _) = k.wait_exit(Duration::from_secs(30)).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn demo_without_a_shell_offers_a_debug_container_that_is_confirmed_then_attached() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = ktui_with(
+        &dir.path().join("no-kubeconfig"),
+        &["--demo", "-n", "kube-system"],
+        ROWS,
+    );
+    k.wait_until("running coredns pods", SLOW, |s| {
+        s.lines().any(|l| l.contains("coredns-") && l.contains("Running"))
+    });
+    k.type_keys("/coredns");
+    k.press_enter();
+    k.wait_until("only coredns pods", SLOW, |s| !s.contains("kube-proxy-"));
+    let screen = k.screen();
+    let pod = screen
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-'))
+        .find(|w| w.starts_with("coredns-") && w.len() > "coredns-".len())
+        .unwrap_or_else(|| panic!("no coredns pod\n{screen}"))
+        .to_owned();
+    k.type_keys("s");
+    k.wait_for(&format!(":exec pod/{pod} -n kube-system -c coredns --"), SLOW);
+    // The prompt is the exec line; the footer also offers the debug line: type it instead.
+    k.send(b"\x15");
+    k.type_keys(&format!("debug pod/{pod} -n kube-system -c coredns"));
+    k.press_enter();
+    k.wait_until("the dialog naming the context", SLOW, |s| {
+        s.contains(&format!("add a debug container to pod/{pod}?")) && s.contains("context: ktui-demo")
+    });
+    k.type_keys("y");
+    k.wait_until("the debug container's shell", SLOW, |s| {
+        !k.alternate_screen() && s.contains("simulated container debugger-") && s.contains("(busybox:1.36)")
+    });
+    k.send(b"exit 0\r");
+    k.wait_until("ktui again with the exit code", SLOW, |s| {
+        k.alternate_screen()
+            && s.contains(&format!("debug container in pod/{pod} -c debugger-"))
+            && s.contains("exit code 0")
+    });
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}

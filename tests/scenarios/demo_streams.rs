@@ -252,3 +252,56 @@ async fn kubectl_exec_runs_commands_and_returns_their_exit_codes() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not SPDY"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_debug_container_starts_and_attaching_gives_its_shell() {
+    let demo = start_in_process(quiet()).await.unwrap();
+    let client = client(&demo, None).await;
+    let pods: Api<Pod> = Api::namespaced(client.clone(), "kube-system");
+    // CoreDNS's image has no shell: the case debug containers are for.
+    let name = pod_named(&pods, "coredns-").await;
+    let t = ktui::kube::exec::ExecTarget {
+        namespace: "kube-system".into(),
+        pod: name.clone(),
+        container: None,
+    };
+    let debugger = ktui::kube::exec::debug::start(&client, &t, "coredns", "busybox:1.36")
+        .await
+        .unwrap();
+    let p = pods.get(&name).await.unwrap();
+    let eph = &p.spec.unwrap().ephemeral_containers.unwrap()[0];
+    assert_eq!(
+        (eph.name.as_str(), eph.target_container_name.as_deref()),
+        (debugger.as_str(), Some("coredns"))
+    );
+    let ap = AttachParams::interactive_tty().container(debugger.clone());
+    let mut proc = pods.attach(&name, &ap).await.unwrap();
+    let mut out = proc.stdout().unwrap();
+    let mut input = proc.stdin().unwrap();
+    let status = proc.take_status().unwrap();
+    let banner = read_until(&mut out, "/ # ").await;
+    assert!(
+        banner.contains(&format!(
+            "simulated container {debugger} of pod kube-system/{name} (busybox:1.36)"
+        )),
+        "{banner}"
+    );
+    input.write_all(b"exit 0\r").await.unwrap();
+    let st = tokio::time::timeout(Duration::from_secs(30), status)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(st.status.as_deref(), Some("Success"));
+    // Removing it is refused, as the API server refuses it.
+    let body = serde_json::json!({"spec": {"ephemeralContainers": []}});
+    let err = pods
+        .patch_subresource(
+            "ephemeralcontainers",
+            &name,
+            &kube::api::PatchParams::default(),
+            &kube::api::Patch::Merge(&body),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("may not be removed"), "{err}");
+}
