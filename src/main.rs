@@ -81,7 +81,8 @@ fn main() -> ExitCode {
         match net.block_on(ktui::sim::cli::start_in_process(ktui::sim::DemoOptions::default())) {
             Ok(h) => {
                 cli.kubeconfig = Some(h.kubeconfig.clone());
-                cli.context = None;
+                // The demo kubeconfig's contexts: the admin's (current) and the viewer's.
+                cli.context = cli.context.take().filter(|c| c == "ktui-demo-viewer");
                 // A newcomer should see the whole demo cluster at once.
                 if cli.namespace.is_none() {
                     cli.all_namespaces = true;

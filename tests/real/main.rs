@@ -11,6 +11,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod demo_kubectl;
 mod golden_columns;
 mod hollow_kubelet;
 mod port_forward;
