@@ -165,6 +165,23 @@ async fn kubectl_scale_rollout_restart_and_undo() {
         .ok(&["-n", "shop", "rollout", "status", "deploy/cart", "--timeout=60s"])
         .await;
     assert!(status.contains("successfully rolled out"), "{status}");
+    // The undo went back to revision 1's ReplicaSet (now revision 3), as the API server's
+    // semantic template equality finds it: no third ReplicaSet.
+    let revs = k
+        .ok(&[
+            "-n",
+            "shop",
+            "get",
+            "rs",
+            "-l",
+            "app=cart",
+            "-o",
+            "jsonpath={range .items[*]}{.metadata.annotations.deployment\\.kubernetes\\.io/revision} {end}",
+        ])
+        .await;
+    let mut revs: Vec<&str> = revs.split_whitespace().collect();
+    revs.sort_unstable();
+    assert_eq!(revs, ["2", "3"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
