@@ -1,6 +1,9 @@
 //! The action flows of issue 16 against `ktui --demo` (the demo tier): the real binary in a
 //! pty, keys in, and the outcome read off the screen as the demo's controllers react —
-//! delete (context named, default no) with the ReplicaSet's replacement, scale and the READY
+//! delete (context named, default no) with the ReplicaSet's replacement, force delete (asked
+//! twice), deployments deleted with background and orphan propagation (the garbage
+//! collector's outcome), edit through a scripted `$KUBE_EDITOR` (invalid YAML reopened with
+//! the error, then saved; saved unchanged sends nothing), scale and the READY
 //! column, rollout restart with its new ReplicaSet and a rollback to revision 1, cordon and
 //! uncordon, a drain a PodDisruptionBudget refuses live, a CronJob trigger whose Job runs to
 //! completion, and a bulk delete of marked pods. The viewer context and read-only mode are in
@@ -274,4 +277,132 @@ fn trigger_a_cronjob_and_its_job_runs_to_completion() {
     k.wait_until(&format!("{job} Complete 1/1"), CONVERGE, |s| {
         row_of(s, &job).is_some_and(|r| r.contains("Complete") && r.contains("1/1"))
     });
+}
+
+#[test]
+fn force_delete_warns_asks_twice_and_the_pod_goes_at_once() {
+    let mut k = demo(&["-n", "shop", "-c", "pods"], 40);
+    k.wait_until("two running cart pods", SLOW, |s| {
+        names(s, "cart-").iter().filter(|n| running(s, n)).count() == 2
+    });
+    narrow(&mut k, "^cart-");
+    k.send(b"\x0b");
+    k.wait_for("force delete pod/cart-", SLOW);
+    let victim = titled(&k.screen(), "force delete pod/");
+    k.wait_for("without waiting for the kubelet", SLOW);
+    k.wait_for("context: ktui-demo", SLOW);
+    k.type_keys("y");
+    k.wait_for("really force", SLOW);
+    k.type_keys("y");
+    k.wait_for(&format!("force deleted pod/{victim}"), SLOW);
+    // Grace period 0: no Terminating phase to wait through.
+    k.wait_until("the row gone", SLOW, |s| row_of(s, &victim).is_none());
+    k.wait_until("a replacement running", CONVERGE, |s| {
+        let now = names(s, "cart-");
+        now.len() == 2 && now.iter().all(|n| running(s, n))
+    });
+}
+
+#[test]
+fn delete_deployments_with_background_and_orphan_propagation() {
+    let mut k = demo(&["-n", "shop", "-c", "deploy"], 40);
+    // (deployment, right presses on the propagation field)
+    for (name, rights) in [("cart", 0), ("checkout", 2)] {
+        narrow(&mut k, &format!("^{name}$"));
+        k.wait_until(&format!("the {name} row"), SLOW, |s| row_of(s, name).is_some());
+        k.send(CTRL_D);
+        k.wait_for(&format!("delete deployment/{name}?"), SLOW);
+        k.type_keys("\t");
+        for _ in 0..rights {
+            k.send(b"\x1b[C");
+            std::thread::sleep(std::time::Duration::from_millis(80));
+        }
+        let word = ["background", "foreground", "orphan"][rights];
+        k.wait_for(&format!("‹ {word} ›"), SLOW);
+        k.type_keys("y");
+        k.wait_for(&format!("deleted deployment/{name}"), SLOW);
+        k.wait_until(&format!("{name} gone"), CONVERGE, |s| row_of(s, name).is_none());
+        k.press_esc();
+        k.wait_gone(&format!("</^{name}$>"), SLOW);
+    }
+    // Background took cart's ReplicaSet and pods along; orphan left checkout's running.
+    k.command("rs");
+    k.wait_until("checkout's replicaset alone", CONVERGE, |s| {
+        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty()
+    });
+    k.command("pods");
+    k.wait_until("cart's pods gone, checkout's kept", CONVERGE, |s| {
+        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty()
+    });
+}
+
+/// `e` through a scripted `$KUBE_EDITOR`: the first save is invalid YAML (reopened with the
+/// parse error on top), the second changes a value and goes through; the YAML view shows it.
+#[test]
+fn edit_through_a_scripted_editor_reopens_on_invalid_yaml() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls");
+    let script = dir.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/bin/sh
+f="$1"; n=$(cat {calls} 2>/dev/null | grep -c '^call'); echo "call $n" >> {calls}
+case $n in
+0) echo 'extra: [unclosed' >> "$f" ;;
+1) grep -q 'invalid YAML' "$f" && echo "saw invalid" >> {calls}; sed -i '/^extra:/d; s/theme: dark/theme: light/' "$f" ;;
+*) : ;;
+esac
+"#,
+            calls = calls.display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let log = dir.path().join("ktui.log");
+    let missing = dir.path().join("no-kubeconfig");
+    let args: Vec<std::ffi::OsString> = vec![
+        "--kubeconfig".into(),
+        missing.clone().into(),
+        "--log-file".into(),
+        log.clone().into(),
+        "--demo".into(),
+        "-n".into(),
+        "shop".into(),
+        "-c".into(),
+        "cm".into(),
+    ];
+    let envs: [(&str, &std::ffi::OsStr); 6] = [
+        ("KUBECONFIG", missing.as_os_str()),
+        ("HOME", home.as_os_str()),
+        ("XDG_CONFIG_HOME", home.as_os_str()),
+        ("XDG_STATE_HOME", home.as_os_str()),
+        ("KUBE_EDITOR", script.as_os_str()),
+        ("EDITOR", std::ffi::OsStr::new("false")),
+    ];
+    let mut k = crate::pty::Tui::spawn(env!("CARGO_BIN_EXE_ktui"), &args, &envs, 40, 160);
+    k.log_file = Some(log);
+    k.wait_for("● live", SLOW);
+    k.type_keys("/^frontend-config");
+    k.press_enter();
+    k.wait_until("the frontend-config row", SLOW, |s| {
+        row_of(s, "frontend-config").is_some()
+    });
+    k.type_keys("e");
+    k.wait_for("edited configmap/frontend-config", SLOW);
+    assert_eq!(
+        std::fs::read_to_string(&calls).unwrap(),
+        "call 0\ncall 1\nsaw invalid\n",
+        "editor calls"
+    );
+    k.type_keys("y");
+    k.wait_for("yaml configmap/frontend-config", SLOW);
+    k.wait_for("theme: light", SLOW);
+    k.press_esc();
+    // Saved unchanged: nothing is sent.
+    k.type_keys("e");
+    k.wait_for("no changes; nothing was sent", SLOW);
 }
