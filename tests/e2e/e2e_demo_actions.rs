@@ -2,12 +2,12 @@
 //! pty, keys in, and the outcome read off the screen as the demo's controllers react —
 //! delete (context named, default no) with the ReplicaSet's replacement, force delete (asked
 //! twice), deployments deleted with background and orphan propagation (the garbage
-//! collector's outcome), edit through a scripted `$KUBE_EDITOR` (invalid YAML reopened with
-//! the error, then saved; saved unchanged sends nothing), scale and the READY
-//! column, rollout restart with its new ReplicaSet and a rollback to revision 1, cordon and
-//! uncordon, a drain a PodDisruptionBudget refuses live, a CronJob trigger whose Job runs to
-//! completion, and a bulk delete of marked pods. The viewer context and read-only mode are in
-//! `e2e_demo_access`. Each test runs its own `ktui --demo` (its own demo cluster).
+//! collector's outcome), scale and the READY column, rollout restart with its new ReplicaSet
+//! and a rollback to revision 1, cordon and uncordon, a drain a PodDisruptionBudget refuses
+//! live (and one cancelled meanwhile), a CronJob trigger whose Job runs to completion, and a
+//! bulk delete of marked pods. The viewer context and read-only mode are in
+//! `e2e_demo_access`, edit in `e2e_demo_edit`. Each test runs its own `ktui --demo` (its own
+//! demo cluster).
 
 use std::path::Path;
 
@@ -336,73 +336,35 @@ fn delete_deployments_with_background_and_orphan_propagation() {
     });
 }
 
-/// `e` through a scripted `$KUBE_EDITOR`: the first save is invalid YAML (reopened with the
-/// parse error on top), the second changes a value and goes through; the YAML view shows it.
+/// The overlay lines from `from` on (the drain's stream).
+fn stream_after(screen: &str, from: &str) -> Vec<String> {
+    screen
+        .lines()
+        .skip_while(|l| !l.contains(from))
+        .map(|l| l.split('│').nth(2).unwrap_or_default().trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 #[test]
-fn edit_through_a_scripted_editor_reopens_on_invalid_yaml() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let calls = dir.path().join("calls");
-    let script = dir.path().join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            r#"#!/bin/sh
-f="$1"; n=$(cat {calls} 2>/dev/null | grep -c '^call'); echo "call $n" >> {calls}
-case $n in
-0) echo 'extra: [unclosed' >> "$f" ;;
-1) grep -q 'invalid YAML' "$f" && echo "saw invalid" >> {calls}; sed -i '/^extra:/d; s/theme: dark/theme: light/' "$f" ;;
-*) : ;;
-esac
-"#,
-            calls = calls.display(),
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let home = dir.path().join("home");
-    std::fs::create_dir(&home).unwrap();
-    let log = dir.path().join("ktui.log");
-    let missing = dir.path().join("no-kubeconfig");
-    let args: Vec<std::ffi::OsString> = vec![
-        "--kubeconfig".into(),
-        missing.clone().into(),
-        "--log-file".into(),
-        log.clone().into(),
-        "--demo".into(),
-        "-n".into(),
-        "shop".into(),
-        "-c".into(),
-        "cm".into(),
-    ];
-    let envs: [(&str, &std::ffi::OsStr); 6] = [
-        ("KUBECONFIG", missing.as_os_str()),
-        ("HOME", home.as_os_str()),
-        ("XDG_CONFIG_HOME", home.as_os_str()),
-        ("XDG_STATE_HOME", home.as_os_str()),
-        ("KUBE_EDITOR", script.as_os_str()),
-        ("EDITOR", std::ffi::OsStr::new("false")),
-    ];
-    let mut k = crate::pty::Tui::spawn(env!("CARGO_BIN_EXE_ktui"), &args, &envs, 40, 160);
-    k.log_file = Some(log);
-    k.wait_for("● live", SLOW);
-    k.type_keys("/^frontend-config");
-    k.press_enter();
-    k.wait_until("the frontend-config row", SLOW, |s| {
-        row_of(s, "frontend-config").is_some()
-    });
-    k.type_keys("e");
-    k.wait_for("edited configmap/frontend-config", SLOW);
-    assert_eq!(
-        std::fs::read_to_string(&calls).unwrap(),
-        "call 0\ncall 1\nsaw invalid\n",
-        "editor calls"
-    );
+fn a_drain_cancelled_while_a_budget_refuses_sends_no_more_evictions() {
+    let mut k = demo(&["-c", "nodes"], 45);
+    narrow(&mut k, "^worker-1$");
+    k.wait_until("worker-1", SLOW, |s| row_of(s, "worker-1").is_some());
+    k.type_keys("r");
+    k.wait_for("drain node/worker-1?", SLOW);
+    k.wait_for("timeout (s): [120]", SLOW);
     k.type_keys("y");
-    k.wait_for("yaml configmap/frontend-config", SLOW);
-    k.wait_for("theme: light", SLOW);
+    k.wait_for("refused data/postgres-0", CONVERGE);
     k.press_esc();
-    // Saved unchanged: nothing is sent.
-    k.type_keys("e");
-    k.wait_for("no changes; nothing was sent", SLOW);
+    k.wait_for("cancelled: no more evictions are sent", SLOW);
+    let at_cancel = stream_after(&k.screen(), "cancelled: no more evictions");
+    // Refused pods are retried every 5 s while the drain runs: past one such interval the
+    // stream has not grown.
+    std::thread::sleep(std::time::Duration::from_secs(7));
+    let later = stream_after(&k.screen(), "cancelled: no more evictions");
+    assert_eq!(at_cancel, later, "\n{}", k.dump());
+    assert!(!k.screen().contains("evicted data/postgres-0"), "\n{}", k.dump());
+    k.press_esc();
+    k.wait_gone("cancelled: no more evictions", SLOW);
 }

@@ -24,6 +24,7 @@ mod e2e_crds;
 mod e2e_demo;
 mod e2e_demo_access;
 mod e2e_demo_actions;
+mod e2e_demo_edit;
 mod e2e_exec;
 mod e2e_forwards;
 mod e2e_handover;
