@@ -1,13 +1,13 @@
 //! The action flows of issue 16 against `ktui --demo` (the demo tier): the real binary in a
 //! pty, keys in, and the outcome read off the screen as the demo's controllers react —
 //! delete (context named, default no) with the ReplicaSet's replacement, force delete (asked
-//! twice), deployments deleted with background and orphan propagation (the garbage
-//! collector's outcome), scale and the READY column, rollout restart with its new ReplicaSet
-//! and a rollback to revision 1, cordon and uncordon, a drain a PodDisruptionBudget refuses
-//! live (and one cancelled meanwhile), a CronJob trigger whose Job runs to completion, and a
-//! bulk delete of marked pods. The viewer context and read-only mode are in
-//! `e2e_demo_access`, edit in `e2e_demo_edit`. Each test runs its own `ktui --demo` (its own
-//! demo cluster).
+//! twice), deployments deleted with each propagation policy (the garbage collector's
+//! outcome), scale and the READY column, rollout restart with its new ReplicaSet and a
+//! rollback to revision 1, cordon and uncordon, a drain a PodDisruptionBudget refuses live
+//! (and one cancelled meanwhile), a CronJob trigger whose Job runs to completion and
+//! suspend/resume, and a bulk delete of marked pods. The viewer context and read-only mode
+//! are in `e2e_demo_access`, edit in `e2e_demo_edit`. Each test runs its own `ktui --demo`
+//! (its own demo cluster).
 
 use std::path::Path;
 
@@ -277,6 +277,18 @@ fn trigger_a_cronjob_and_its_job_runs_to_completion() {
     k.wait_until(&format!("{job} Complete 1/1"), CONVERGE, |s| {
         row_of(s, &job).is_some_and(|r| r.contains("Complete") && r.contains("1/1"))
     });
+    // s on a cronjob suspends it (and again resumes), shown in SUSPEND.
+    k.command("cj");
+    k.wait_until("the cronjob row", SLOW, |s| row_of(s, "nightly-report").is_some());
+    for (verb, done, now) in [("suspend", "suspended", "True"), ("resume", "resumed", "False")] {
+        k.type_keys("s");
+        k.wait_for(&format!("{verb} cronjob/nightly-report?"), SLOW);
+        k.type_keys("y");
+        k.wait_for(&format!("{done} cronjob/nightly-report"), SLOW);
+        k.wait_until(&format!("SUSPEND {now}"), SLOW, |s| {
+            row_of(s, "nightly-report").is_some_and(|r| r.contains(now))
+        });
+    }
 }
 
 #[test]
@@ -304,10 +316,10 @@ fn force_delete_warns_asks_twice_and_the_pod_goes_at_once() {
 }
 
 #[test]
-fn delete_deployments_with_background_and_orphan_propagation() {
+fn delete_deployments_with_each_propagation_policy() {
     let mut k = demo(&["-n", "shop", "-c", "deploy"], 40);
     // (deployment, right presses on the propagation field)
-    for (name, rights) in [("cart", 0), ("checkout", 2)] {
+    for (name, rights) in [("cart", 0), ("frontend", 1), ("checkout", 2)] {
         narrow(&mut k, &format!("^{name}$"));
         k.wait_until(&format!("the {name} row"), SLOW, |s| row_of(s, name).is_some());
         k.send(CTRL_D);
@@ -325,14 +337,15 @@ fn delete_deployments_with_background_and_orphan_propagation() {
         k.press_esc();
         k.wait_gone(&format!("</^{name}$>"), SLOW);
     }
-    // Background took cart's ReplicaSet and pods along; orphan left checkout's running.
+    // Background and foreground took the ReplicaSets and pods along (foreground before the
+    // deployment itself went); orphan left checkout's.
     k.command("rs");
     k.wait_until("checkout's replicaset alone", CONVERGE, |s| {
-        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty()
+        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty() && names(s, "frontend-").is_empty()
     });
     k.command("pods");
-    k.wait_until("cart's pods gone, checkout's kept", CONVERGE, |s| {
-        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty()
+    k.wait_until("the pods gone but checkout's", CONVERGE, |s| {
+        names(s, "checkout-").len() == 1 && names(s, "cart-").is_empty() && names(s, "frontend-").is_empty()
     });
 }
 
