@@ -3,7 +3,8 @@
 //! measures keystroke → frame (typing a filter into the `/` prompt, each key timed until the
 //! screen shows it), whether the header ever says `lag`, and the ktui process's RSS sampled
 //! every 10 s for the whole run (flat at the buffer's bound is the goal). Figures, not
-//! pass/fail; the pty is polled every 20 ms, so latencies are rounded up to that grain.
+//! pass/fail; the harness wakes on every read from the pty, so latencies are not rounded to
+//! its 20 ms idle poll.
 //!
 //! Run: `cargo bench --bench logs_pty -- --bench [RATE] [PODS] [SECONDS]` (defaults 50000 1
 //! 600). Under `cargo test` it only says how to run it.
