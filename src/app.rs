@@ -31,6 +31,7 @@ pub mod logs_keys;
 pub mod logs_save;
 pub mod logs_update;
 pub mod marks;
+pub mod nav;
 pub mod owner;
 pub mod prompt_edit;
 pub mod prompt_history;

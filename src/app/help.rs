@@ -241,6 +241,7 @@ fn build(state: &UiState) -> Vec<HelpLine> {
     lines.push(HelpLine::Text(line));
     for text in [
         "  :<resource> [namespace|all] [-l selector]  (any the server offers)",
+        "  :ns <name|all>  namespace of later views (one typed above: that view)",
         "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :pf  :q",
     ] {
         lines.push(HelpLine::Text(text.into()));

@@ -302,6 +302,8 @@ fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>) {
         &mut state,
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
     );
+    // The placeholder view the first command replaced is no place to go back to.
+    state.screens.nav.clear();
     (state, effects)
 }
 

@@ -100,6 +100,9 @@ pub struct ListState {
     /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
     /// out the rest (see `view::columns::fit`, which clamps it).
     pub hscroll: usize,
+    /// The namespace (or all) was chosen for this view (`:pods all`): the context's
+    /// namespace, once known, must not replace an all-namespaces key.
+    pub ns_chosen: bool,
 }
 
 impl ListState {
@@ -126,6 +129,7 @@ impl ListState {
             target: None,
             marks: Default::default(),
             hscroll: 0,
+            ns_chosen: false,
         }
     }
 
@@ -277,6 +281,8 @@ pub struct Screens {
     pub history: super::prompt_history::PromptHistory,
     /// The session's port-forwards as of the last draw (the loop reads the manager).
     pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
+    /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
+    pub nav: super::nav::Nav,
 }
 
 /// The whole UI state.
@@ -351,6 +357,7 @@ impl UiState {
                 drain: None,
                 edit: None,
                 forwards: Vec::new(),
+                nav: Default::default(),
             },
             effects: Vec::new(),
         };

@@ -53,6 +53,7 @@ fn apply(state: &mut UiState, action: Action) {
         return;
     }
     if !state.applies(action) {
+        super::nav::refused(state, action);
         return;
     }
     if matches!(action, Action::CommandMode | Action::FilterMode) {
@@ -119,6 +120,9 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Shell | Action::Attach => super::session::open(state, action),
         Action::PortForward => super::forwards::offer(state),
         Action::StopForward | Action::Wrap => {}
+        Action::NavBack | Action::NavForward => {
+            super::nav::handle(state, action);
+        }
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
@@ -336,7 +340,12 @@ fn back(state: &mut UiState) {
             return;
         }
     }
-    state.pop();
+    if state.depth() > 1 {
+        state.pop();
+    } else {
+        // The last view: back to where the user was before the `:` command.
+        super::nav::back(state);
+    }
 }
 
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
@@ -397,7 +406,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
+            super::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -448,7 +457,7 @@ fn favourite(state: &mut UiState, n: u8) {
     state.conn.explicit_all = ns.is_none();
     state.conn.namespace = ns.clone();
     let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
-    state.reset_stack(Screen::List(Box::new(view)));
+    super::nav::open(state, Screen::List(Box::new(view)));
 }
 
 fn reset_position(l: &mut ListState) {

@@ -45,7 +45,7 @@ fn command_with_namespace_and_all() {
     );
     run_command(&mut s, "po -A");
     assert_eq!(s.top_list().unwrap().key.namespace, None);
-    assert!(s.conn.explicit_all);
+    assert!(!s.conn.explicit_all, "for this view only");
     run_command(&mut s, "no");
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Node);
 }
