@@ -270,6 +270,10 @@ fn filter_terms(state: &UiState) -> Option<Vec<HelpLine>> {
         key("a | b", "either"),
         key("re:regex", "regular expression on the name"),
         key("-l selector", "labels: app=web, env in (a,b), !canary"),
+        key(
+            "col:text",
+            "one column by header: status:Crash, node:^w-3, ns:prod",
+        ),
     ];
     if list.is_timeline() {
         out.push(key("type:Warning", "event type"));

@@ -144,7 +144,7 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
 }
 
 #[test]
-fn the_filter_searches_reason_object_and_message_not_the_event_name() {
+fn the_filter_searches_reason_object_message_and_the_event_name() {
     let mut f = fixture();
     let count = |state: &mut UiState, filter: &str| {
         if let Some(l) = state.top_list_mut() {
@@ -156,5 +156,8 @@ fn the_filter_searches_reason_object_and_message_not_the_event_name() {
     assert_eq!(count(&mut f.state, "BackOff"), 3, "by reason");
     assert_eq!(count(&mut f.state, "happened"), 12, "by message");
     assert_eq!(count(&mut f.state, "pod/web-0"), 12, "by object");
-    assert_eq!(count(&mut f.state, "e07"), 0, "not by the Event's own name");
+    assert_eq!(count(&mut f.state, "'e07"), 1, "by the Event's own name");
+    // A scoped term counts against the whole timeline.
+    assert_eq!(count(&mut f.state, "reason:BackOff"), 3);
+    assert_eq!(f.state.top_list().unwrap().cache.total(), 12, "3/12, not 3/3");
 }
