@@ -7,6 +7,7 @@ pub mod applies;
 pub mod cells;
 pub mod clipboard;
 pub mod command;
+pub mod command_args;
 pub mod configure;
 pub mod connect;
 pub mod containers;

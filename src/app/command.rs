@@ -40,36 +40,15 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     if super::forwards::command(state, line) || super::session_command::command(state, line) {
         return;
     }
-    let mut words = line.split_whitespace();
-    let Some(cmd) = words.next() else { return };
-    // The rest, in any order: `-l <selector>`, `-n <namespace>`, `-A`, or one bare word (a
-    // namespace, `all`, or a context name after `ctx`).
-    let (mut arg, mut labels) = (None, None);
-    while let Some(w) = words.next() {
-        let slot = match w {
-            "-l" | "--selector" => &mut labels,
-            "-n" | "--namespace" => &mut arg,
-            "-A" | "--all-namespaces" => {
-                arg = Some("-A");
-                continue;
-            }
-            _ if arg.is_none() => {
-                arg = Some(w);
-                continue;
-            }
-            _ => {
-                state.screens.message = Some(format!("{cmd}: unexpected {w:?}"));
-                return;
-            }
-        };
-        match words.next() {
-            Some(v) => *slot = Some(v),
-            None => {
-                state.screens.message = Some(format!("{cmd}: {w} needs a value"));
-                return;
-            }
+    let (cmd, arg, labels) = match super::command_args::parse(line) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => return,
+        Err(e) => {
+            state.screens.message = Some(e);
+            return;
         }
-    }
+    };
+    let (cmd, arg, labels) = (cmd.as_str(), arg.as_deref(), labels.as_deref());
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => super::logs_update::command(state, arg, labels),
