@@ -8,6 +8,7 @@ mod cells;
 mod containers;
 mod contexts;
 mod dialog;
+mod fit_table;
 mod forwards;
 mod header;
 mod help;

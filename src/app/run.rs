@@ -50,6 +50,8 @@ pub enum Event {
         generation: u64,
         contexts: Vec<String>,
         context: Option<String>,
+        /// `[cluster, user, namespace]` per context (see `Connection::context_details`).
+        details: Vec<[String; 3]>,
     },
     /// The client build of connection attempt `generation` finished.
     Connected(u64, Result<(kube::Client, ClusterInfo), String>),
@@ -346,10 +348,12 @@ impl Wiring<'_> {
                 generation: g,
                 contexts,
                 context,
+                details,
             } => {
                 if g == generation {
                     state.conn.contexts = contexts;
                     state.conn.context = context;
+                    state.conn.context_details = details;
                 }
                 (true, Vec::new())
             }

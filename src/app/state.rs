@@ -208,6 +208,9 @@ pub struct Connection {
     pub contexts: Vec<String>,
     /// The context in use (or being connected to).
     pub context: Option<String>,
+    /// Per context of `contexts`, in order: `[cluster, user, namespace]` from the
+    /// kubeconfig's `contexts[].context` (empty where unset), for `:ctx`.
+    pub context_details: Vec<[String; 3]>,
     /// The kinds the context offers (built-ins until discovery answers).
     pub registry: Arc<Registry>,
     /// The current namespace; `None` = all namespaces.
@@ -326,6 +329,7 @@ impl UiState {
                 status: Conn::Connecting,
                 contexts: Vec::new(),
                 context: None,
+                context_details: Vec::new(),
                 registry: Arc::new(Registry::builtins()),
                 namespace,
                 explicit_all: false,
