@@ -71,17 +71,23 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         let msg = msg.clone();
         let inner = block.inner(area);
         f.render_widget(block, area);
-        let y = inner.y + inner.height / 2;
+        // A long message (a connection error) wraps, centred, rather than being cut.
+        let w = usize::from(inner.width.saturating_sub(2)).max(1);
+        let lines = u16::try_from(cut::width(&msg.0).div_ceil(w))
+            .unwrap_or(u16::MAX)
+            .max(1);
+        let height = lines.saturating_add(1).min(inner.height);
         let line = Rect {
-            x: inner.x,
-            y,
-            width: inner.width,
-            height: 1.min(inner.height),
+            x: inner.x + 1.min(inner.width),
+            y: inner.y + (inner.height - height) / 2,
+            width: inner.width.saturating_sub(2),
+            height,
         };
         f.render_widget(
             Paragraph::new(msg.0)
                 .style(msg.1(theme))
-                .alignment(Alignment::Center),
+                .alignment(Alignment::Center)
+                .wrap(ratatui::widgets::Wrap { trim: true }),
             line,
         );
         return;

@@ -33,6 +33,7 @@ mod e2e_owner;
 mod e2e_session;
 mod e2e_shell;
 mod e2e_stale;
+mod e2e_startup;
 mod e2e_terms;
 mod e2e_timeline;
 mod e2e_yaml;
