@@ -76,10 +76,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         let lines = u16::try_from(cut::width(&msg.0).div_ceil(w))
             .unwrap_or(u16::MAX)
             .max(1);
-        let height = lines.saturating_add(1).min(inner.height);
+        let height = lines.min(inner.height);
         let line = Rect {
             x: inner.x + 1.min(inner.width),
-            y: inner.y + (inner.height - height) / 2,
+            y: inner.y + (inner.height / 2).saturating_sub((height.max(1) - 1) / 2),
             width: inner.width.saturating_sub(2),
             height,
         };

@@ -43,7 +43,10 @@ fn a_missing_kubeconfig_is_said_once_and_wrapped_at_60x15() {
         .collect::<Vec<_>>()
         .join(" ");
     assert_eq!(flat.matches("os error 2").count(), 1, "the cause once\n{screen}");
-    assert!(flat.contains("no-such-kubeconfig"), "the path is not cut\n{screen}");
+    assert!(
+        flat.contains("no-such-kubeconfig"),
+        "the path is not cut\n{screen}"
+    );
     k.press_ctrl_c();
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on ctrl-c");
     assert!(status.success(), "{status:?}");
