@@ -41,12 +41,6 @@ fn main() -> ExitCode {
         let code = ktui::subcommands::run(&cli, cmd, &mut std::io::stdout(), &mut std::io::stderr());
         return ExitCode::from(code);
     }
-    // The UI draws on stdout and reads keys from the controlling terminal: say so plainly
-    // instead of crossterm's `No such device or address (os error 6)`.
-    if let Some(why) = no_terminal() {
-        say!("ktui: {why}: ktui is a full-screen terminal UI; run it in a terminal (`ktui info` and `ktui check-config` work without one)");
-        return ExitCode::FAILURE;
-    }
     let config = match ktui::config::load(cli.config.as_deref()) {
         Ok(loaded) => loaded.config,
         Err(e) => {
@@ -54,6 +48,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // After the config (its errors come first): the UI draws on stdout and reads keys from the controlling terminal: say so plainly
+    // instead of crossterm's `No such device or address (os error 6)`.
+    if let Some(why) = no_terminal() {
+        say!("ktui: {why}: ktui is a full-screen terminal UI; run it in a terminal (`ktui info` and `ktui check-config` work without one)");
+        return ExitCode::FAILURE;
+    }
     let log_file = cli.log_file.clone().or_else(|| config.log.file.clone());
     let log_path = match ktui::logging::init_with(log_file, &config.log.level.0) {
         Ok(p) => Some(p),
