@@ -47,6 +47,7 @@ pub mod session_command;
 pub mod session_run;
 pub mod stack;
 pub mod state;
+pub mod tail;
 pub mod tasks;
 pub mod update;
 pub mod write_exec;

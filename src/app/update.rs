@@ -56,6 +56,7 @@ fn apply(state: &mut UiState, action: Action) {
         super::nav::refused(state, action);
         return;
     }
+    super::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
         state.screens.prompt_cursor = None;

@@ -161,3 +161,23 @@ fn the_filter_searches_reason_object_message_and_the_event_name() {
     assert_eq!(count(&mut f.state, "reason:BackOff"), 3);
     assert_eq!(f.state.top_list().unwrap().cache.total(), 12, "3/12, not 3/3");
 }
+
+#[test]
+fn acting_on_the_newest_event_pins_it_so_the_next_key_acts_on_the_same_one() {
+    let mut f = fixture();
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "e00");
+    // `d` on the newest event in tail mode, then new events arrive while it is open.
+    update(&mut f.state, Action::Describe);
+    f.writer.apply(ev("fresh1", 1, false, "Started"));
+    f.writer.apply(ev("fresh2", 0, false, "Created"));
+    f.writer.publish();
+    update(&mut f.state, Action::Back);
+    let screen = draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "e00", "y now acts on the event d showed");
+    assert!(screen.contains("↑ 2 new"), "{screen}");
+    // `g g` follows again.
+    update(&mut f.state, Action::Top);
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "fresh2");
+}
