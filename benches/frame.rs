@@ -3,7 +3,9 @@
 //! `terminal.draw(ui::draw)`, (a) steady state — the same snapshot again, the view answered
 //! from memo (`steady_redraw`); (b) right after a new snapshot with one changed row, so
 //! `refresh_top` recomputes the view (`after_new_snapshot`); (c) a steady redraw in wide mode, and
-//! with the cursor on the first row instead of the middle; (d) `refresh_top` and the draw alone.
+//! with the cursor on the first row instead of the middle; (d) `refresh_top` and the draw alone;
+//! (e) keystroke → frame: one character typed into the `/` prompt (fuzzy, `'exact`, a
+//! `status:` column term, both) then refresh_top + draw (`keystroke_*`; goal ≤ 16 ms).
 //! Goal: (a) under 2 ms. Run: `cargo bench --bench frame` (wall time) or
 //! `BENCH_CPU=1 cargo bench --bench frame` (CPU time of the bench thread); medians land in
 //! `target/criterion/frame{,_cpu}/*/new/estimates.json`.
@@ -138,6 +140,45 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
                 BatchSize::PerIteration,
             )
         });
+    }
+    // Keystroke → frame: one character typed into the open `/` prompt (the filter is applied
+    // at once), then the loop's step (refresh_top + draw) — what a user waits for per key.
+    // The prompt holds everything but the last character and its frame was drawn (setup,
+    // not timed).
+    let keys = [
+        ("keystroke_fuzzy", "ap", 'i'),
+        ("keystroke_exact", "'web-", '1'),
+        ("keystroke_column_term", "status:Runnin", 'g'),
+        ("keystroke_column_and_name", "status:Run ap", 'i'),
+    ];
+    for (name, before, c) in keys {
+        let mut st = state(slot.clone(), false, 0);
+        let mut term = terminal();
+        frame(&mut st, &mut term);
+        // Setup and routine take turns with the same state and terminal.
+        let both = std::cell::RefCell::new((st, term));
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let (st, term) = &mut *both.borrow_mut();
+                    if let Some(l) = st.top_list_mut() {
+                        l.filter = before.to_owned();
+                    }
+                    st.screens.prompt = Some(ktui::app::state::Prompt::Filter(before.to_owned()));
+                    st.screens.prompt_cursor = None;
+                    frame(st, term);
+                },
+                |()| {
+                    let (st, term) = &mut *both.borrow_mut();
+                    ktui::app::update::type_char(black_box(st), c);
+                    frame(st, term);
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        let (st, _) = &*both.borrow();
+        let l = st.top_list().map(|l| (l.cache.len(), l.cache.total()));
+        eprintln!("frame: {name}: {before}{c} → {l:?} (matching, total)");
     }
     g.finish();
 }

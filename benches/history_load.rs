@@ -11,7 +11,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,16 +22,9 @@ use ktui::kube::informer::InformerConfig;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerPool;
 
-const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
+mod harness;
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use harness::{Server, KTUI};
 
 fn cpu_secs() -> f64 {
     // SAFETY: getrusage only writes the struct we pass.

@@ -9,57 +9,13 @@
 #[path = "../tests/support/pty.rs"]
 mod pty;
 
+mod harness;
+
+use harness::{cpu_ticks, demo_server, status_kb, Server, KTUI};
+
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn server(pods: usize, churn: u32, kubeconfig: &Path) -> Server {
-    let child = Command::new(KTUI)
-        .args(["demo-server", "--addr", "127.0.0.1:0", "--kubeconfig-out"])
-        .arg(kubeconfig)
-        .args(["--pods", &pods.to_string(), "--churn", &churn.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start demo-server");
-    let t = Instant::now();
-    while !kubeconfig.exists() && t.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // The kubeconfig is written once the server answers; give it a moment to settle.
-    std::thread::sleep(Duration::from_millis(200));
-    Server(child)
-}
-
-/// (utime + stime) clock ticks of a process.
-fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
-        + f.get(12).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0)
-}
-
-fn status_kb(pid: u32, field: &str) -> u64 {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    s.lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
 
 fn cpu_percent(pid: u32, window: Duration) -> f64 {
     let hz = 100.0; // USER_HZ on Linux
@@ -67,6 +23,16 @@ fn cpu_percent(pid: u32, window: Duration) -> f64 {
     std::thread::sleep(window);
     let b = cpu_ticks(pid);
     (b - a) as f64 / hz / window.as_secs_f64() * 100.0
+}
+
+fn server(pods: usize, churn: u32, kubeconfig: &Path) -> Server {
+    let args = [
+        "--pods".to_owned(),
+        pods.to_string(),
+        "--churn".to_owned(),
+        churn.to_string(),
+    ];
+    demo_server(&args, kubeconfig, Duration::from_secs(120))
 }
 
 fn ktui(kubeconfig: &Path, dir: &Path) -> pty::Tui {
@@ -116,13 +82,13 @@ fn measure(pods: usize) {
     std::thread::sleep(Duration::from_millis(300));
     let before = k.screen();
     let t = Instant::now();
-    k.type_keys("q");
+    k.send("q"); // send, not type_keys: its 30 ms pause would be timed
     k.wait_until("the filtered count", Duration::from_secs(10), |s| {
         s != before && s.contains('/') && count_of(s).is_some()
     });
     let keystroke = t.elapsed();
     let t = Instant::now();
-    k.type_keys("z");
+    k.send("z");
     k.wait_until("the narrower count", Duration::from_secs(10), |s| {
         s.contains("qz")
     });

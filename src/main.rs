@@ -48,6 +48,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // After the config (its errors come first): the UI draws on stdout and reads keys from the controlling terminal: say so plainly
+    // instead of crossterm's `No such device or address (os error 6)`.
+    if let Some(why) = no_terminal() {
+        say!("ktui: {why}: ktui is a full-screen terminal UI; run it in a terminal (`ktui info` and `ktui check-config` work without one)");
+        return ExitCode::FAILURE;
+    }
     let log_file = cli.log_file.clone().or_else(|| config.log.file.clone());
     let log_path = match ktui::logging::init_with(log_file, &config.log.level.0) {
         Ok(p) => Some(p),
@@ -81,7 +87,8 @@ fn main() -> ExitCode {
         match net.block_on(ktui::sim::cli::start_in_process(ktui::sim::DemoOptions::default())) {
             Ok(h) => {
                 cli.kubeconfig = Some(h.kubeconfig.clone());
-                cli.context = None;
+                // The demo kubeconfig's contexts: the admin's (current) and the viewer's.
+                cli.context = cli.context.take().filter(|c| c == "ktui-demo-viewer");
                 // A newcomer should see the whole demo cluster at once.
                 if cli.namespace.is_none() {
                     cli.all_namespaces = true;
@@ -120,4 +127,22 @@ fn main() -> ExitCode {
     // nothing is lost, and quitting with 100k+ rows held stays within a frame or so instead
     // of freeing them object by object (see `ktui::app::quit`).
     std::process::exit(i32::from(code))
+}
+
+/// Why the UI cannot start here, if it cannot: stdout is not a terminal, or the process has
+/// no controlling terminal (`/dev/tty` cannot be opened: cron, `setsid`, a CI job).
+fn no_terminal() -> Option<&'static str> {
+    use std::io::IsTerminal as _;
+    if !std::io::stdout().is_terminal() {
+        return Some("standard output is not a terminal");
+    }
+    if std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_err()
+    {
+        return Some("no controlling terminal (/dev/tty cannot be opened)");
+    }
+    None
 }

@@ -48,6 +48,7 @@ pub mod managed;
 pub mod matching;
 mod multi;
 pub mod objects;
+pub mod openapi;
 pub mod patch;
 pub mod pdb;
 pub mod pods;
@@ -222,15 +223,19 @@ impl DemoServer {
 
     /// A kubeconfig for this server: `http://` (no TLS); context `ktui-demo` (current, the
     /// admin, who may do everything) and context `ktui-demo-viewer` (user `viewer`: get, list,
-    /// watch and pods/log only; see [`authz`]).
+    /// watch and pods/log only; see [`authz`]), whose cluster `ktui-demo-viewer` is the same
+    /// server under [`authz::VIEWER_PREFIX`] (kubectl sends no token over `http://`).
     pub fn kubeconfig_yaml(&self) -> String {
         format!(
             "apiVersion: v1\nkind: Config\nclusters:\n- name: ktui-demo\n  cluster:\n    server: {}\n\
+             - name: ktui-demo-viewer\n  cluster:\n    server: {}{}\n\
              contexts:\n- name: ktui-demo\n  context:\n    cluster: ktui-demo\n    user: ktui-demo\n    namespace: default\n\
-             - name: ktui-demo-viewer\n  context:\n    cluster: ktui-demo\n    user: ktui-demo-viewer\n    namespace: default\n\
+             - name: ktui-demo-viewer\n  context:\n    cluster: ktui-demo-viewer\n    user: ktui-demo-viewer\n    namespace: default\n\
              current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: {}\n\
              - name: ktui-demo-viewer\n  user:\n    token: {}\npreferences: {{}}\n",
             self.url(),
+            self.url(),
+            authz::VIEWER_PREFIX,
             authz::ADMIN_TOKEN,
             authz::VIEWER_TOKEN
         )

@@ -57,18 +57,8 @@ impl TerminalGuard {
             restore();
             prev(info);
         }));
-        terminal::enable_raw_mode()?;
-        let mut out = io::stdout();
-        execute!(
-            out,
-            terminal::EnterAlternateScreen,
-            cursor::Hide,
-            event::EnableBracketedPaste
-        )?;
-        if mouse {
-            execute!(out, event::EnableMouseCapture)?;
-        }
-        let terminal = Terminal::new(CrosstermBackend::new(out))?;
+        handover::reenter(mouse)?;
+        let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
         Ok(TerminalGuard {
             terminal: Kept(ManuallyDrop::new(terminal)),
         })

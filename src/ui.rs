@@ -8,6 +8,7 @@ mod cells;
 mod containers;
 mod contexts;
 mod dialog;
+mod fit_table;
 mod forwards;
 mod header;
 mod help;
@@ -90,7 +91,10 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
-        Screen::Yaml(y) => yaml::draw(f, body, y, state.conn.namespace.as_deref(), &theme),
+        Screen::Yaml(y) => {
+            let view_ns = crate::app::nav::view_namespace(state).unwrap_or(state.conn.namespace.as_deref());
+            yaml::draw(f, body, y, view_ns, &theme)
+        }
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
         Screen::Revisions(r) => revisions::draw(f, body, r, &theme, now),

@@ -7,6 +7,7 @@
 //! call [`ViewCache::view`] each frame with the current snapshot, draw `rows[offset..]`, and
 //! call [`highlight`] with [`display_name`] for the visible rows only.
 
+pub mod col_terms;
 pub mod columns;
 pub mod cut;
 pub mod event_terms;

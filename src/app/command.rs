@@ -40,41 +40,23 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     if super::forwards::command(state, line) || super::session_command::command(state, line) {
         return;
     }
-    let mut words = line.split_whitespace();
-    let Some(cmd) = words.next() else { return };
-    // The rest, in any order: `-l <selector>`, `-n <namespace>`, `-A`, or one bare word (a
-    // namespace, `all`, or a context name after `ctx`).
-    let (mut arg, mut labels) = (None, None);
-    while let Some(w) = words.next() {
-        let slot = match w {
-            "-l" | "--selector" => &mut labels,
-            "-n" | "--namespace" => &mut arg,
-            "-A" | "--all-namespaces" => {
-                arg = Some("-A");
-                continue;
-            }
-            _ if arg.is_none() => {
-                arg = Some(w);
-                continue;
-            }
-            _ => {
-                state.screens.message = Some(format!("{cmd}: unexpected {w:?}"));
-                return;
-            }
-        };
-        match words.next() {
-            Some(v) => *slot = Some(v),
-            None => {
-                state.screens.message = Some(format!("{cmd}: {w} needs a value"));
-                return;
-            }
+    let (cmd, arg, labels) = match super::command_args::parse(line) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => return,
+        Err(e) => {
+            state.screens.message = Some(e);
+            return;
         }
-    }
+    };
+    let (cmd, arg, labels) = (cmd.as_str(), arg.as_deref(), labels.as_deref());
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => super::logs_update::command(state, arg, labels),
         "informers" | "watches" | "informer" | "watch" => {
-            state.reset_stack(Screen::Informers { selected: 0 });
+            super::nav::open(state, Screen::Informers { selected: 0 });
+        }
+        "ns" | "namespace" | "namespaces" if arg.is_some() && labels.is_none() => {
+            super::nav::set_namespace(state, arg.unwrap_or_default());
         }
         "ar" | "api-resources" | "apiresources" => {
             state.emit(Effect::Rediscover);
@@ -123,25 +105,23 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     }
 }
 
-/// Opens a list of `kind` as the only view, in namespace `ns` (`-A`/`all`/`*` = all),
-/// narrowed by a server-side label selector.
+/// Opens a list of `kind` as the only view (the stack it replaces is kept for `esc`/`[`),
+/// in namespace `ns` (`-A`/`all`/`*` = all) — for this view only: later views without a
+/// namespace use the session's (`:ns`) — narrowed by a server-side label selector.
 pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Option<&str>) {
-    match ns {
-        Some("-A") | Some("all") | Some("*") => {
-            state.conn.namespace = None;
-            state.conn.explicit_all = true;
-        }
-        Some(ns) => {
-            state.conn.namespace = Some(ns.to_owned());
-            state.conn.explicit_all = false;
-        }
-        None => {}
-    }
-    let mut key = ResourceKey::new(kind, state.conn.namespace.as_deref());
+    let chosen = ns.is_some();
+    let ns = match ns {
+        Some("-A") | Some("all") | Some("*") => None,
+        Some(ns) => Some(ns),
+        None => state.conn.namespace.as_deref(),
+    };
+    let mut key = ResourceKey::new(kind, ns);
     if let Some(sel) = labels {
         key = key.with_labels(sel);
     }
-    state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
+    let mut view = ListState::new(key, None);
+    view.ns_chosen = chosen;
+    super::nav::open(state, Screen::List(Box::new(view)));
 }
 
 /// Completes the command's first word against ktui's commands, `[aliases]` and the

@@ -29,7 +29,7 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
     state.conn.namespace = Some(info.namespace.clone());
     for (_, s) in &mut state.screens.views {
         if let Screen::List(l) = s {
-            if l.key.kind.namespaced() && l.key.namespace.is_none() && l.source.is_none() {
+            if l.key.kind.namespaced() && l.key.namespace.is_none() && l.source.is_none() && !l.ns_chosen {
                 l.key.namespace = Some(Arc::from(info.namespace.as_str()));
             }
         }
@@ -56,6 +56,8 @@ impl UiState {
         self.screens.pending_command = None;
         // A dialog confirms a write for the context it names: it goes with it.
         self.screens.dialog = None;
+        // Views of the old context cannot be gone back to.
+        self.screens.nav.clear();
         let first = ListState::new(
             ResourceKey::new(BuiltinKind::Pod, self.conn.namespace.as_deref()),
             None,

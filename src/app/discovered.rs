@@ -19,6 +19,9 @@ enum Fate {
     Changed,
     /// Its kind is no longer served: it closes.
     Gone(Kind),
+    /// The version it showed is no longer served: it shows the preferred one (`from`, `to`
+    /// as `plural.version.group`).
+    Switched(String, String),
 }
 
 /// Replaces the registry and brings the view stack in line with it; returns the effects
@@ -27,6 +30,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
     let discovered = registry.known == Known::Discovered;
     let mut gone: Vec<String> = Vec::new();
     let mut changed: Vec<ViewId> = Vec::new();
+    let mut switched: Vec<String> = Vec::new();
     if discovered {
         state.retain_views(|id, s| match refresh(&registry, s) {
             Fate::Gone(kind) => {
@@ -35,6 +39,11 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
             }
             Fate::Changed => {
                 changed.push(id);
+                true
+            }
+            Fate::Switched(from, to) => {
+                changed.push(id);
+                switched.push(format!("{from} is no longer served; showing {to}"));
                 true
             }
             Fate::Same => true,
@@ -51,6 +60,8 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
             gone.join(", ")
         ));
     }
+    switched.dedup();
+    notes.extend(switched);
     if let Known::Failed(e) = &registry.known {
         notes.push(e.clone());
     }
@@ -90,9 +101,15 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Fate {
     let Kind::Api(_) = &key.kind else {
         return Fate::Same;
     };
-    match registry.current(&key.kind) {
+    // The version the view was opened at stays (`:gadgets.v1beta1.<group>` keeps its
+    // columns when the preferred version differs); only when it is gone does the view move
+    // to the preferred one, and says so.
+    let same = registry.same_version(&key.kind);
+    let switched = same.is_none();
+    match same.or_else(|| registry.current(&key.kind)) {
         None => Fate::Gone(key.kind.clone()),
         Some(k) if *k != key.kind => {
+            let (from, to) = (versioned(&key.kind), versioned(k));
             key.kind = k.clone();
             match screen {
                 Screen::List(l) => {
@@ -115,8 +132,20 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Fate {
                 }
                 _ => {}
             }
-            Fate::Changed
+            if switched {
+                Fate::Switched(from, to)
+            } else {
+                Fate::Changed
+            }
         }
         Some(_) => Fate::Same,
+    }
+}
+
+/// `plural.version.group` of a kind (`gadgets.v1beta1.demo.ktui.dev`).
+fn versioned(kind: &Kind) -> String {
+    match kind.group() {
+        "" => format!("{}.{}", kind.plural(), kind.version()),
+        g => format!("{}.{}.{g}", kind.plural(), kind.version()),
     }
 }

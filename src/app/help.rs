@@ -241,6 +241,7 @@ fn build(state: &UiState) -> Vec<HelpLine> {
     lines.push(HelpLine::Text(line));
     for text in [
         "  :<resource> [namespace|all] [-l selector]  (any the server offers)",
+        "  :ns <name|all>  namespace of later views (one typed above: that view)",
         "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :pf  :q",
     ] {
         lines.push(HelpLine::Text(text.into()));
@@ -269,6 +270,10 @@ fn filter_terms(state: &UiState) -> Option<Vec<HelpLine>> {
         key("a | b", "either"),
         key("re:regex", "regular expression on the name"),
         key("-l selector", "labels: app=web, env in (a,b), !canary"),
+        key(
+            "col:text",
+            "one column by header: status:Crash, node:^w-3, ns:prod",
+        ),
     ];
     if list.is_timeline() {
         out.push(key("type:Warning", "event type"));

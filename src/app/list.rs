@@ -1,12 +1,15 @@
 //! `ListCache`: the filtered, sorted rows of one list view for its latest snapshot, memoised
 //! through [`crate::view::ViewCache`]. Keeps the last valid query while the user types an
-//! invalid one. For event timelines it first applies the [`EventLens`] (Warning-only, one
-//! object, and the `type:`/`reason:`/`obj:` terms of the filter). Must not draw.
+//! invalid one. It first narrows the snapshot by the `col:text` terms of the filter
+//! ([`crate::view::col_terms`]) and, for event timelines, the [`EventLens`] (Warning-only,
+//! one object, and the `type:`/`reason:`/`obj:` terms); the count's total stays the rows
+//! before those terms. Must not draw.
 
 use std::sync::Arc;
 
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::store::{ObjKey, Snapshot};
+use crate::view::col_terms::{self, ColTerm, ColTests};
 use crate::view::event_terms::{lens_keeps, split_scoped, EventLens, Scoped};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
@@ -18,7 +21,11 @@ struct Lensed {
     epoch: u64,
     lens: EventLens,
     scoped: Vec<Scoped>,
+    cols: Vec<ColTerm>,
+    ns: Option<String>,
     snap: Arc<Snapshot>,
+    /// Rows that pass the lens (not the terms) in the namespace scope.
+    total: usize,
 }
 
 /// The memoised view of one list.
@@ -33,6 +40,10 @@ pub struct ListCache {
     query: Query,
     text: String,
     all_ns: bool,
+    /// The last valid column terms.
+    cols: Vec<ColTerm>,
+    /// The total before the scoped and column terms, while some apply.
+    scoped_total: Option<usize>,
 }
 
 impl ListCache {
@@ -61,11 +72,23 @@ impl ListCache {
         } else {
             (Vec::new(), filter.to_owned())
         };
-        let snap = if is_events {
-            self.lensed(snap, scoped)
+        let generic = if generic.contains(':') {
+            let spec = crate::table::spec(&snap.key.kind);
+            match col_terms::split(&generic, &spec.columns) {
+                Ok((cols, rest)) => {
+                    self.cols = cols;
+                    rest
+                }
+                Err(e) => {
+                    error = Some(e);
+                    self.text.clone()
+                }
+            }
         } else {
-            snap.clone()
+            self.cols.clear();
+            generic
         };
+        let snap = self.lensed(snap, scoped, ns_filter);
         let snap = &snap;
         let filter = generic.as_str();
         if filter != self.text {
@@ -94,32 +117,57 @@ impl ListCache {
         error.map_or(Ok(()), Err)
     }
 
-    /// The snapshot narrowed by the lens and scoped terms, memoised per source revision.
-    fn lensed(&mut self, snap: &Arc<Snapshot>, scoped: Vec<Scoped>) -> Arc<Snapshot> {
-        if self.lens == EventLens::default() && scoped.is_empty() {
+    /// The snapshot narrowed by the lens, the scoped and the column terms, memoised per
+    /// source revision; sets `scoped_total`.
+    fn lensed(&mut self, snap: &Arc<Snapshot>, scoped: Vec<Scoped>, ns: Option<&str>) -> Arc<Snapshot> {
+        let terms = !scoped.is_empty() || !self.cols.is_empty();
+        if self.lens == EventLens::default() && !terms {
+            self.scoped_total = None;
             return snap.clone();
         }
+        let ns = ns.map(str::to_owned);
         if let Some(l) = &self.lensed {
-            if l.rev == snap.rev && l.epoch == snap.epoch && l.lens == self.lens && l.scoped == scoped {
+            if l.rev == snap.rev
+                && l.epoch == snap.epoch
+                && l.lens == self.lens
+                && l.scoped == scoped
+                && l.cols == self.cols
+                && l.ns == ns
+            {
+                self.scoped_total = terms.then_some(l.total);
                 return l.snap.clone();
             }
         }
+        let tests = ColTests::new(&self.cols);
+        let mut total = 0;
         let rows: Arc<[Arc<Row>]> = snap
             .rows
             .iter()
-            .filter(|r| lens_keeps(&self.lens, &scoped, r))
+            .filter(|r| {
+                if !lens_keeps(&self.lens, &[], r) {
+                    return false;
+                }
+                if ns.as_deref().is_none_or(|n| r.namespace.as_deref() == Some(n)) {
+                    total += 1;
+                }
+                lens_keeps(&EventLens::default(), &scoped, r) && tests.keeps(r)
+            })
             .cloned()
             .collect();
         let derived = Arc::new(Snapshot {
             rows,
             ..(**snap).clone()
         });
+        self.scoped_total = terms.then_some(total);
         self.lensed = Some(Lensed {
             rev: snap.rev,
             epoch: snap.epoch,
             lens: self.lens.clone(),
             scoped,
+            cols: self.cols.clone(),
+            ns,
             snap: derived.clone(),
+            total,
         });
         derived
     }
@@ -149,9 +197,11 @@ impl ListCache {
         self.len() == 0
     }
 
-    /// Rows in scope before filtering (after the namespace filter).
+    /// Rows in scope before filtering (after the namespace filter and the event lens; before
+    /// the scoped and column terms, which filter like the rest: `1/92`, not `1/1`).
     pub fn total(&self) -> usize {
-        self.result.as_ref().map_or(0, |r| r.total)
+        self.scoped_total
+            .unwrap_or_else(|| self.result.as_ref().map_or(0, |r| r.total))
     }
 
     /// The row at display position `i`.
@@ -220,3 +270,7 @@ impl ListCache {
             .collect()
     }
 }
+
+#[cfg(test)]
+#[path = "list_tests.rs"]
+mod tests;

@@ -50,6 +50,8 @@ pub enum Event {
         generation: u64,
         contexts: Vec<String>,
         context: Option<String>,
+        /// `[cluster, user, namespace]` per context (see `Connection::context_details`).
+        details: Vec<[String; 3]>,
     },
     /// The client build of connection attempt `generation` finished.
     Connected(u64, Result<(kube::Client, ClusterInfo), String>),
@@ -302,6 +304,8 @@ fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>) {
         &mut state,
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
     );
+    // The placeholder view the first command replaced is no place to go back to.
+    state.screens.nav.clear();
     (state, effects)
 }
 
@@ -344,10 +348,12 @@ impl Wiring<'_> {
                 generation: g,
                 contexts,
                 context,
+                details,
             } => {
                 if g == generation {
                     state.conn.contexts = contexts;
                     state.conn.context = context;
+                    state.conn.context_details = details;
                 }
                 (true, Vec::new())
             }

@@ -180,7 +180,15 @@ mod tests {
         );
         assert_eq!(update(&mut s, Action::Save), [Effect::Save(ViewId(2))]);
         assert_eq!(update(&mut s, Action::Back), [Effect::Unsubscribe(ViewId(2))]);
-        assert_eq!(update(&mut s, Action::Back), [], "the last view stays");
+        // The last view: back to the pods the `:deploy` replaced, then nowhere further.
+        assert_eq!(
+            update(&mut s, Action::Back),
+            [
+                Effect::Unsubscribe(ViewId(1)),
+                Effect::Subscribe(ViewId(3), pods("a"))
+            ]
+        );
+        assert_eq!(update(&mut s, Action::Back), [], "the first view stays");
         assert_eq!(update(&mut s, Action::Redraw), [Effect::Clear]);
     }
 

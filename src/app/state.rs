@@ -100,6 +100,9 @@ pub struct ListState {
     /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
     /// out the rest (see `view::columns::fit`, which clamps it).
     pub hscroll: usize,
+    /// The namespace (or all) was chosen for this view (`:pods all`): the context's
+    /// namespace, once known, must not replace an all-namespaces key.
+    pub ns_chosen: bool,
 }
 
 impl ListState {
@@ -126,6 +129,7 @@ impl ListState {
             target: None,
             marks: Default::default(),
             hscroll: 0,
+            ns_chosen: false,
         }
     }
 
@@ -204,6 +208,9 @@ pub struct Connection {
     pub contexts: Vec<String>,
     /// The context in use (or being connected to).
     pub context: Option<String>,
+    /// Per context of `contexts`, in order: `[cluster, user, namespace]` from the
+    /// kubeconfig's `contexts[].context` (empty where unset), for `:ctx`.
+    pub context_details: Vec<[String; 3]>,
     /// The kinds the context offers (built-ins until discovery answers).
     pub registry: Arc<Registry>,
     /// The current namespace; `None` = all namespaces.
@@ -277,6 +284,8 @@ pub struct Screens {
     pub history: super::prompt_history::PromptHistory,
     /// The session's port-forwards as of the last draw (the loop reads the manager).
     pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
+    /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
+    pub nav: super::nav::Nav,
 }
 
 /// The whole UI state.
@@ -320,6 +329,7 @@ impl UiState {
                 status: Conn::Connecting,
                 contexts: Vec::new(),
                 context: None,
+                context_details: Vec::new(),
                 registry: Arc::new(Registry::builtins()),
                 namespace,
                 explicit_all: false,
@@ -351,6 +361,7 @@ impl UiState {
                 drain: None,
                 edit: None,
                 forwards: Vec::new(),
+                nav: Default::default(),
             },
             effects: Vec::new(),
         };

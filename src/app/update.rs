@@ -53,8 +53,10 @@ fn apply(state: &mut UiState, action: Action) {
         return;
     }
     if !state.applies(action) {
+        super::nav::refused(state, action);
         return;
     }
+    super::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
         state.screens.prompt_cursor = None;
@@ -119,6 +121,9 @@ fn apply(state: &mut UiState, action: Action) {
         Action::Shell | Action::Attach => super::session::open(state, action),
         Action::PortForward => super::forwards::offer(state),
         Action::StopForward | Action::Wrap => {}
+        Action::NavBack | Action::NavForward => {
+            super::nav::handle(state, action);
+        }
         Action::LogPrevious
         | Action::LogTimestamps
         | Action::LogWrap
@@ -336,7 +341,12 @@ fn back(state: &mut UiState) {
             return;
         }
     }
-    state.pop();
+    if state.depth() > 1 {
+        state.pop();
+    } else {
+        // The last view: back to where the user was before the `:` command.
+        super::nav::back(state);
+    }
 }
 
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
@@ -397,7 +407,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            state.reset_stack(Screen::List(Box::new(ListState::new(key, None))));
+            super::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -448,7 +458,7 @@ fn favourite(state: &mut UiState, n: u8) {
     state.conn.explicit_all = ns.is_none();
     state.conn.namespace = ns.clone();
     let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
-    state.reset_stack(Screen::List(Box::new(view)));
+    super::nav::open(state, Screen::List(Box::new(view)));
 }
 
 fn reset_position(l: &mut ListState) {

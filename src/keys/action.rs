@@ -158,11 +158,15 @@ pub enum Action {
     /// Detail views (YAML, describe, event detail, help): wrap long lines (again: scroll
     /// sideways instead).
     Wrap,
+    /// `[`: the view stack before the last `:` command or namespace change.
+    NavBack,
+    /// `]`: the view stack `[` left.
+    NavForward,
 }
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 89] = [
+    pub const ALL: [(Action, &'static str); 91] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -252,6 +256,8 @@ impl Action {
         (Action::PortForward, "port_forward"),
         (Action::StopForward, "stop_forward"),
         (Action::Wrap, "wrap"),
+        (Action::NavBack, "nav_back"),
+        (Action::NavForward, "nav_forward"),
     ];
 
     /// Whether the action changes something in the cluster (a write; `save`, which writes a
@@ -330,6 +336,7 @@ impl Action {
             Action::PortForward => true,
             Action::StopForward => false,
             Action::Wrap => false,
+            Action::NavBack | Action::NavForward => false,
         }
     }
 

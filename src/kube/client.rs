@@ -44,12 +44,55 @@ pub struct ClusterInfo {
 
 /// Reads and merges the kubeconfig (`path`, else `$KUBECONFIG`'s files, else
 /// `~/.kube/config`). Errors name the file that could not be read.
+///
+/// The error is one sentence naming where ktui looked, with each cause said once (kube's
+/// errors repeat their source in their own text): `cannot read the kubeconfig /tmp/x: No
+/// such file or directory (os error 2)`; `KUBECONFIG` is named only when it is set.
 pub fn load_kubeconfig(path: Option<&Path>) -> Result<Kubeconfig> {
     match path {
-        Some(p) => Kubeconfig::read_from(p).with_context(|| format!("reading kubeconfig {}", p.display())),
-        None => Kubeconfig::read()
-            .context("no kubeconfig found (set KUBECONFIG or use --kubeconfig), or try `ktui --demo`"),
+        Some(p) => Kubeconfig::read_from(p)
+            .map_err(|e| anyhow::anyhow!("cannot read the kubeconfig {}: {}", p.display(), causes(&e))),
+        None => {
+            Kubeconfig::read().map_err(
+                |e| match std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
+                    Some(v) => anyhow::anyhow!(
+                        "cannot read the kubeconfig that KUBECONFIG names ({}): {}",
+                        v.to_string_lossy(),
+                        causes(&e)
+                    ),
+                    None => anyhow::anyhow!(
+                        "no kubeconfig: ~/.kube/config does not exist and KUBECONFIG is not set \
+                     (or use --kubeconfig PATH, or try `ktui --demo`)"
+                    ),
+                },
+            )
+        }
     }
+}
+
+/// The messages of `e` and its sources, each left out when the one before already says it.
+fn causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        let text = err.to_string();
+        if !parts.iter().any(|p| p.contains(text.as_str())) {
+            // A source that restates the part before it replaces nothing; a part that only
+            // prefixes its source is kept.
+            parts.push(text);
+        }
+        cur = err.source();
+    }
+    // Drop the tail a previous part already ends with (`…: No such file (os error 2)`).
+    let mut out: Vec<String> = Vec::new();
+    for p in parts {
+        match out.last_mut() {
+            Some(last) if last.ends_with(&p) => {}
+            Some(last) if p.starts_with(last.as_str()) => *last = p,
+            _ => out.push(p),
+        }
+    }
+    out.join(": ")
 }
 
 /// Resolves the context and builds a client for it. An exec plugin of the context's user is

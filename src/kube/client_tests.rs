@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use super::{connect, ConnectOptions};
+use super::{connect, load_kubeconfig, ConnectOptions};
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::write::evict::{evict, Evicted};
 use crate::kube::write::Target;
@@ -140,4 +140,15 @@ async fn a_write_answered_503_fails_at_once_with_the_servers_message() {
         err.message
     );
     assert_eq!(seen.load(Ordering::SeqCst), 1, "exactly one request");
+}
+
+#[test]
+fn a_missing_kubeconfig_is_one_sentence_with_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x");
+    let e = format!("{:#}", load_kubeconfig(Some(&path)).unwrap_err());
+    assert!(e.starts_with("cannot read the kubeconfig "), "{e}");
+    assert!(e.contains(&path.display().to_string()), "{e}");
+    assert_eq!(e.matches("os error 2").count(), 1, "the cause once: {e}");
+    assert!(!e.contains("set KUBECONFIG"), "{e}");
 }

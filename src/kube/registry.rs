@@ -171,6 +171,15 @@ impl Registry {
             .find(|k| k.group() == kind.group() && k.plural() == kind.plural())
     }
 
+    /// The discovered resource with the same group, plural and version as `kind` (its
+    /// columns may have changed), whether that version is the preferred one or not; `None`
+    /// when that version is no longer served.
+    pub fn same_version(&self, kind: &Kind) -> Option<&Kind> {
+        self.kinds.iter().chain(&self.other_versions).find(|k| {
+            k.group() == kind.group() && k.plural() == kind.plural() && k.version() == kind.version()
+        })
+    }
+
     /// Names to complete after `:`: plurals, `plural.group` and short names. Sorted, without
     /// duplicates.
     pub fn names(&self) -> Vec<String> {

@@ -17,12 +17,15 @@ use super::sink::Sink;
 use super::store::Publisher;
 use super::sync::SyncState;
 
-/// Bounds of one timeline (per context and scope).
+/// Bounds of one timeline (per context and scope). They keep events the server no longer
+/// holds (deleted, or past its `--event-ttl`) from piling up, and never hide one it still
+/// holds: only expired events are evicted, by either bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimelineBounds {
-    /// Most events kept; the oldest by LAST SEEN are evicted first (default 20,000).
+    /// Most events kept; beyond it the oldest expired ones by LAST SEEN are evicted (default
+    /// 20,000; live events count but are never evicted).
     pub max_events: usize,
-    /// Events whose LAST SEEN is older than this are evicted (default 24 h).
+    /// Expired events whose LAST SEEN is older than this are evicted (default 24 h).
     pub max_age: Duration,
 }
 
@@ -33,6 +36,11 @@ impl Default for TimelineBounds {
             max_age: Duration::from_secs(24 * 3600),
         }
     }
+}
+
+/// Whether the server no longer holds this event (see [`super::row::EventInfo::expired`]).
+fn is_expired(row: &Row) -> bool {
+    row.event.as_ref().is_some_and(|e| e.expired)
 }
 
 /// Order of the timeline: known instants newest first, then events with no time at all;
@@ -66,6 +74,8 @@ pub struct TimelineWriter<T> {
     relist_seen: Option<HashSet<Box<str>>>,
     bounds: TimelineBounds,
     clock: Clock,
+    /// Rows marked expired (gone from the server): the only ones the bounds evict.
+    expired: usize,
     _obj: PhantomData<fn(T)>,
 }
 
@@ -85,6 +95,7 @@ impl<T> TimelineWriter<T> {
             relist_seen: None,
             bounds,
             clock,
+            expired: 0,
             _obj: PhantomData,
         }
     }
@@ -112,7 +123,9 @@ impl<T> TimelineWriter<T> {
                     return;
                 }
             }
-            self.order.remove(&old);
+            if self.order.remove(&old).is_some_and(|r| is_expired(&r)) {
+                self.expired = self.expired.saturating_sub(1);
+            }
         }
         self.order.insert(key, Arc::new(row));
         self.publisher.touch();
@@ -134,33 +147,58 @@ impl<T> TimelineWriter<T> {
             Arc::make_mut(e).expired = true;
         }
         *row = Arc::new(dimmed);
+        self.expired += 1;
         self.publisher.touch();
     }
 
-    /// Drops the oldest events past the count bound and those older than the age bound.
+    /// Past the count bound, drops the oldest expired events until it holds (live ones
+    /// stay, however many: the server still has them).
     fn evict(&mut self) {
-        while self.order.len() > self.bounds.max_events {
-            if let Some((_, row)) = self.order.pop_last() {
-                self.by_uid.remove(&Self::identity(&row));
-            }
+        if self.order.len() <= self.bounds.max_events || self.expired == 0 {
+            return;
+        }
+        let mut over = self.order.len() - self.bounds.max_events;
+        let gone: Vec<OrderKey> = self
+            .order
+            .iter()
+            .rev()
+            .filter(|(_, r)| is_expired(r))
+            .take(over)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in gone {
+            self.remove_expired(&key);
+            over -= 1;
+        }
+        debug_assert!(over == 0 || self.expired == 0);
+    }
+
+    /// Drops expired events last seen before the age bound (and expired ones with no time at
+    /// all); live events are never aged out.
+    fn evict_aged(&mut self) {
+        if self.expired == 0 {
+            return;
+        }
+        let cutoff = (self.clock)() - self.bounds.max_age.as_secs() as i64;
+        // Oldest first: unknown-time events sort last, then the oldest instants.
+        let gone: Vec<OrderKey> = self
+            .order
+            .iter()
+            .rev()
+            .take_while(|(k, _)| k.0 || k.1 .0 < cutoff)
+            .filter(|(_, r)| is_expired(r))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in gone {
+            self.remove_expired(&key);
         }
     }
 
-    fn evict_aged(&mut self) {
-        let cutoff = (self.clock)() - self.bounds.max_age.as_secs() as i64;
-        while let Some((key, _)) = self.order.last_key_value() {
-            // Unknown-time events sort last and are the first to go once past the bound.
-            let stale = match key.0 {
-                true => false,
-                false => key.1 .0 < cutoff,
-            };
-            if !stale {
-                break;
-            }
-            if let Some((_, row)) = self.order.pop_last() {
-                self.by_uid.remove(&Self::identity(&row));
-                self.publisher.touch();
-            }
+    fn remove_expired(&mut self, key: &OrderKey) {
+        if let Some(row) = self.order.remove(key) {
+            self.by_uid.remove(&Self::identity(&row));
+            self.expired = self.expired.saturating_sub(1);
+            self.publisher.touch();
         }
     }
 
@@ -176,6 +214,8 @@ impl<T> TimelineWriter<T> {
 
     fn do_publish(&mut self) {
         self.evict_aged();
+        // Events expired since (a relist without them, a DELETED) count against the bound.
+        self.evict();
         if self.publisher.is_dirty() {
             let rows: Arc<[Arc<Row>]> = self.order.values().cloned().collect();
             self.publisher.publish(rows);

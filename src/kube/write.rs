@@ -171,14 +171,23 @@ pub async fn send(
         req = req.header(http::header::CONTENT_TYPE, ty.content_type());
     }
     let req = req.body(bytes).map_err(|e| WriteError::local(e.to_string()))?;
-    match tokio::time::timeout(TIMEOUT, client.request::<Value>(req)).await {
+    let method = req.method().clone();
+    let started = std::time::Instant::now();
+    let result = match tokio::time::timeout(TIMEOUT, client.request::<Value>(req)).await {
         Err(_) => Err(WriteError::local(format!(
             "no answer from the API server within {}s",
             TIMEOUT.as_secs()
         ))),
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(from_kube(e)),
+    };
+    // Method, path and outcome only: bodies may hold Secret data.
+    let ms = started.elapsed().as_millis();
+    match &result {
+        Ok(_) => tracing::info!(%method, path, ms, "request done"),
+        Err(e) => tracing::info!(%method, path, ms, code = e.code, "request failed"),
     }
+    result
 }
 
 /// GETs `path` within [`TIMEOUT`].

@@ -15,6 +15,21 @@ pub const ADMIN_TOKEN: &str = "ktui-demo-token";
 /// The viewer's token (context `ktui-demo-viewer` of the demo kubeconfig).
 pub const VIEWER_TOKEN: &str = "ktui-demo-viewer-token";
 
+/// The path prefix of the viewer's server URL in the demo kubeconfig: requests under it are
+/// the viewer's whatever their token. kubectl (client-go's clientcmd) sends a kubeconfig's
+/// credentials only over TLS, so over the demo's `http://` the token alone cannot tell the
+/// viewer apart; a path-prefixed server (as behind a proxy that routes by path) carries the
+/// identity for every client.
+pub const VIEWER_PREFIX: &str = "/viewer";
+
+/// `(Some(Viewer), rest)` when `path` is under [`VIEWER_PREFIX`], else `(None, path)`.
+pub fn strip_viewer_prefix(path: &str) -> (Option<Identity>, &str) {
+    match path.strip_prefix(VIEWER_PREFIX) {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => (Some(Identity::Viewer), rest),
+        _ => (None, path),
+    }
+}
+
 /// An authenticated identity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Identity {
@@ -130,6 +145,17 @@ impl Identity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_viewer_prefix_names_the_viewer() {
+        assert_eq!(
+            strip_viewer_prefix("/viewer/api/v1/pods"),
+            (Some(Identity::Viewer), "/api/v1/pods")
+        );
+        assert_eq!(strip_viewer_prefix("/viewer"), (Some(Identity::Viewer), ""));
+        assert_eq!(strip_viewer_prefix("/viewers/x"), (None, "/viewers/x"));
+        assert_eq!(strip_viewer_prefix("/api/v1"), (None, "/api/v1"));
+    }
 
     fn attrs(verb: &str, resource: &str, sub: &str, name: &str, ns: Option<&str>) -> Attributes {
         Attributes {

@@ -140,7 +140,7 @@ pub(crate) fn template_hash(template: &Value) -> String {
 
 /// A template without the `pod-template-hash` label (what a Deployment compares).
 pub(crate) fn without_hash(template: &Value) -> Value {
-    let mut t = template.clone();
+    let mut t = semantic(template);
     if let Some(l) = t["metadata"]["labels"].as_object_mut() {
         l.remove("pod-template-hash");
     }
@@ -150,6 +150,32 @@ pub(crate) fn without_hash(template: &Value) -> Value {
         }
     }
     t
+}
+
+/// `v` without nulls and empty objects or arrays, at every depth: what the API server's
+/// semantic equality of typed objects ignores (an absent struct is the empty one, a nil map
+/// or slice the empty one). kubectl's `rollout undo` sends Go-typed templates, which carry
+/// `resources: {}` and `creationTimestamp: null` the stored ones do not.
+pub(crate) fn semantic(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), semantic(v)))
+                .filter(|(_, v)| !is_empty(v))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(semantic).collect()),
+        other => other.clone(),
+    }
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(m) => m.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
 }
 
 /// Creates a pod from `template` owned by `owner`, named `name` (or generated from
@@ -223,5 +249,27 @@ pub(crate) fn delete_child(store: &Store, kind: KindId, obj: &Value) {
     };
     if let Err(e) = super::delete::delete_object(store, kind, ns, name_of(obj), &o) {
         tracing::debug!(kind = KINDS[kind].info.kind, name = name_of(obj), error = %e.message, "demo controller: delete failed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn templates_compare_as_the_api_server_does() {
+        let stored = json!({"metadata": {"labels": {"app": "cart", "pod-template-hash": "abc"}},
+            "spec": {"containers": [{"name": "cart", "image": "i:1"}]}});
+        let from_kubectl = json!({"metadata": {"creationTimestamp": null, "labels": {"app": "cart"}},
+            "spec": {"containers": [{"name": "cart", "image": "i:1", "resources": {}}], "volumes": []}});
+        assert_eq!(without_hash(&stored), without_hash(&from_kubectl));
+        let other = json!({"metadata": {"labels": {"app": "cart"}},
+            "spec": {"containers": [{"name": "cart", "image": "i:2"}]}});
+        assert_ne!(without_hash(&stored), without_hash(&other));
+        assert_eq!(
+            template_hash(&without_hash(&stored)),
+            template_hash(&without_hash(&from_kubectl))
+        );
     }
 }

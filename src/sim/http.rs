@@ -21,7 +21,7 @@ use http_body_util::BodyExt;
 
 use super::api;
 use super::apierr::ApiError;
-use super::authz::{Attributes, Identity};
+use super::authz::{self, Attributes, Identity};
 use super::discovery;
 use super::faults::Faults;
 use super::kinds::{find, KindId, KINDS};
@@ -91,6 +91,10 @@ pub enum Route {
         ns: String,
         name: String,
     },
+    /// `GET /openapi/v3`: the index of group-versions.
+    OpenApiIndex,
+    /// `GET /openapi/v3/<api/v1 | apis/G/V>`: one group-version's document.
+    OpenApiDoc(String),
 }
 
 /// Maps a URL path to a [`Route`].
@@ -103,6 +107,8 @@ pub fn route(path: &str) -> Route {
     match segs.as_slice() {
         ["version"] => Route::Version,
         ["healthz" | "livez" | "readyz"] => Route::Health,
+        ["openapi", "v3"] => Route::OpenApiIndex,
+        ["openapi", "v3", gv @ ..] => Route::OpenApiDoc(gv.join("/")),
         ["api"] => Route::CoreVersions,
         ["api", v] => Route::Resources(String::new(), (*v).to_owned()),
         ["api", v, rest @ ..] => resource_route("", v, rest),
@@ -223,7 +229,9 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     if !spec.delay.is_zero() {
         tokio::time::sleep(spec.delay).await;
     }
-    let path = req.uri().path().to_owned();
+    // The viewer's context names a server under `/viewer` (see `authz::VIEWER_PREFIX`).
+    let (by_path, path) = authz::strip_viewer_prefix(req.uri().path());
+    let path = path.to_owned();
     let query = req.uri().query().unwrap_or("").to_owned();
     tracing::debug!(method = %req.method(), %path, %query, "demo server request");
     if !accepts_json(&req) {
@@ -246,7 +254,8 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
             .map(str::to_owned)
     };
     let table = super::table::wanted(header(http::header::ACCEPT).as_deref());
-    let who = Identity::from_header(header(http::header::AUTHORIZATION).as_deref());
+    let who =
+        by_path.unwrap_or_else(|| Identity::from_header(header(http::header::AUTHORIZATION).as_deref()));
     let ct = header(http::header::CONTENT_TYPE).unwrap_or_default();
     if let Some(a) = attributes(&method, &r, &query) {
         if let Err(e) = who.check(&a) {
@@ -286,6 +295,11 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     };
     // Store writes made while answering are this request's (see `managed`).
     super::managed::as_writer(writer, || match (method, r) {
+        (Method::GET, Route::OpenApiIndex) => reply::json(&super::openapi::index()),
+        (Method::GET, Route::OpenApiDoc(gv)) => match super::openapi::document(&gv) {
+            Some(v) => reply::json(&v),
+            None => reply::status(404, "the server could not find the requested resource"),
+        },
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
         (Method::GET, Route::CoreVersions) => reply::json(&discovery::core_versions()),

@@ -82,8 +82,9 @@ impl Drop for Lent {
     }
 }
 
-/// Raw mode and the alternate screen again (also after a job that changed modes itself).
-fn reenter(mouse: bool) -> io::Result<()> {
+/// Raw mode, the alternate screen, a hidden cursor, bracketed paste and (with `mouse`) mouse
+/// reporting: ktui's modes, at start and again after a job (which may have changed them).
+pub(super) fn reenter(mouse: bool) -> io::Result<()> {
     terminal::enable_raw_mode()?;
     let mut out = io::stdout();
     execute!(

@@ -1,30 +1,63 @@
-//! `:ctx`: the kubeconfig's contexts, the one in use marked. Read-only over `UiState`.
+//! `:ctx`: the kubeconfig's contexts as k9s shows them — the one in use marked, NAME,
+//! CLUSTER, AUTHINFO (the user) and NAMESPACE — laid out by value. Read-only over `UiState`.
 
-use ratatui::layout::{Constraint, Rect};
-use ratatui::text::Line;
-use ratatui::widgets::{Row, Table};
+use ratatui::layout::Rect;
+use ratatui::widgets::Table;
 use ratatui::Frame;
 
 use crate::app::state::UiState;
 use crate::kube::sanitize::sanitize;
 
+use super::fit_table::{lay_out, Col};
 use super::theme::Theme;
 
+/// The columns with their layout roles: NAME kept longest, then the mark, CLUSTER,
+/// NAMESPACE, AUTHINFO.
+const COLS: [Col; 5] = [
+    Col {
+        header: "",
+        role: "STATUS",
+    },
+    Col {
+        header: "NAME",
+        role: "NAME",
+    },
+    Col {
+        header: "CLUSTER",
+        role: "OBJECT",
+    },
+    Col {
+        header: "AUTHINFO",
+        role: "COUNT",
+    },
+    Col {
+        header: "NAMESPACE",
+        role: "NAMESPACE",
+    },
+];
+
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, theme: &Theme) {
-    let rows: Vec<Row> = state
+    let cells: Vec<Vec<String>> = state
         .conn
         .contexts
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let current = state.conn.context.as_deref() == Some(c.as_str());
             let mark = if current { "(*)" } else { "" };
-            Row::new(vec![mark.to_owned(), sanitize(c).into_owned()])
+            let [cluster, user, ns] = state.conn.context_details.get(i).cloned().unwrap_or_default();
+            let ns = if ns.is_empty() { "default".to_owned() } else { ns };
+            [mark.to_owned(), c.clone(), cluster, user, ns]
+                .iter()
+                .map(|t| sanitize(t).into_owned())
+                .collect()
         })
         .collect();
-    let title = format!(" contexts[{}] — enter switches ", state.conn.contexts.len());
+    let laid = lay_out(&COLS, &cells, usize::from(area.width.saturating_sub(2)));
+    let head = format!(" contexts[{}] — enter switches ", state.conn.contexts.len());
+    let room = usize::from(area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&head));
+    let title = format!("{head}{}", laid.hidden_note(room));
     let n = state.conn.contexts.len();
-    let table = Table::new(rows, [Constraint::Length(4), Constraint::Min(10)]);
-    let header = Row::new(["", "NAME"].map(Line::from));
-    let table = table.header(header.style(theme.column));
+    let table = Table::new(laid.rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, area, title, table, n, selected, theme)
 }

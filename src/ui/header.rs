@@ -19,12 +19,18 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Conn::Connecting => ("…".into(), "connecting…".into()),
         Conn::Failed(_) => ("-".into(), "not connected".into()),
     };
-    let ns = match (&state.conn.namespace, state.conn.explicit_all, &state.conn.status) {
-        (Some(ns), _, _) => ns.clone(),
-        (None, true, _) => "all".into(),
-        // Until the kubeconfig is read the context's namespace is unknown.
-        (None, false, Conn::Connecting) => "…".into(),
-        (None, false, _) => "all".into(),
+    // The view's namespace (a `:pods data` or a drill-down), else the session's; until the
+    // kubeconfig is read the context's namespace is unknown.
+    let unknown = matches!(state.conn.status, Conn::Connecting)
+        && state.conn.namespace.is_none()
+        && !state.conn.explicit_all
+        && !state
+            .top_list()
+            .is_some_and(|l| l.ns_chosen || l.key.namespace.is_some());
+    let ns = match crate::app::nav::shown_namespace(state) {
+        _ if unknown => "…".to_owned(),
+        Some(ns) => ns,
+        None => "all".to_owned(),
     };
     let mut first = vec![
         Span::styled(" context: ", theme.label),
@@ -166,6 +172,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             ]
         }
     };
+    // Narrow terminals: the server URL goes before the namespace is cut.
+    if Line::from(first.clone()).width() > usize::from(area.width) && first.len() > 4 {
+        first.drain(2..4);
+    }
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
 }
 

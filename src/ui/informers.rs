@@ -2,9 +2,8 @@
 //! can watch bookmarks, relists and reconnects happen. The rows come from the loop (it reads
 //! the pool); drawing never touches the pool.
 
-use ratatui::layout::{Constraint, Rect};
-use ratatui::text::Line;
-use ratatui::widgets::{Row, Table};
+use ratatui::layout::Rect;
+use ratatui::widgets::Table;
 use ratatui::Frame;
 
 use crate::kube::pool::InformerInfo;
@@ -12,31 +11,66 @@ use crate::text::thousands;
 
 use super::theme::Theme;
 
-const HEADERS: [&str; 10] = [
-    "KEY",
-    "STATE",
-    "RESOURCE VERSION",
-    "BOOKMARK",
-    "RELISTS",
-    "RECONNECTS",
-    "EVENTS",
-    "OBJECTS",
-    "SUBS",
-    "STOPS IN",
+use super::fit_table::{lay_out, Col};
+
+/// The columns, each with the list column whose layout role it takes: KEY is the row's
+/// identity, STATE the flexible column (it may carry an undecodable object's note), and on a
+/// narrow terminal SUBS, STOPS IN and BOOKMARK go first, then RELISTS and RECONNECTS.
+const COLS: [Col; 10] = [
+    Col {
+        header: "KEY",
+        role: "NAME",
+    },
+    Col {
+        header: "STATE",
+        role: "MESSAGE",
+    },
+    Col {
+        header: "RESOURCE VERSION",
+        role: "RESTARTS",
+    },
+    Col {
+        header: "BOOKMARK",
+        role: "COUNT",
+    },
+    Col {
+        header: "RELISTS",
+        role: "RELISTS",
+    },
+    Col {
+        header: "RECONNECTS",
+        role: "RECONNECTS",
+    },
+    Col {
+        header: "EVENTS",
+        role: "TYPE",
+    },
+    Col {
+        header: "OBJECTS",
+        role: "READY",
+    },
+    Col {
+        header: "SUBS",
+        role: "SOURCE",
+    },
+    Col {
+        header: "STOPS IN",
+        role: "AGE",
+    },
 ];
 
 pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: usize, theme: &Theme) {
-    let rows: Vec<Row> = infos
+    let cells: Vec<Vec<String>> = infos
         .iter()
         .map(|i| {
             let s = &i.stats;
-            Row::new(vec![
+            vec![
                 crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
                 match &i.unreadable {
                     Some(u) => format!("{}; {}", s.state, crate::kube::sanitize::sanitize(u)),
                     None => s.state.to_string(),
                 },
-                s.resource_version.clone().unwrap_or_else(|| "-".into()),
+                crate::kube::sanitize::sanitize(s.resource_version.as_deref().unwrap_or("-")).into_owned(),
                 s.last_bookmark
                     .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
                 s.lists.saturating_sub(1).to_string(),
@@ -46,24 +80,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
                 i.subscribers.to_string(),
                 i.stops_in
                     .map_or_else(|| "-".into(), |d| format!("{}s", d.as_secs())),
-            ])
+            ]
         })
         .collect();
-    let widths = [
-        Constraint::Min(18),
-        Constraint::Min(24),
-        Constraint::Length(16),
-        Constraint::Length(10),
-        Constraint::Length(7),
-        Constraint::Length(10),
-        Constraint::Length(9),
-        Constraint::Length(9),
-        Constraint::Length(4),
-        Constraint::Length(8),
-    ];
-    let title = format!(" informers[{}] ", infos.len());
+    let laid = lay_out(&COLS, &cells, usize::from(area.width.saturating_sub(2)));
+    let head = format!(" informers[{}] ", infos.len());
+    let room = usize::from(area.width.saturating_sub(4)).saturating_sub(head.len());
+    let title = format!("{head}{}", laid.hidden_note(room));
     let n = infos.len();
-    let header = Row::new(HEADERS.map(Line::from));
-    let table = Table::new(rows, widths).header(header.style(theme.column));
+    let table = Table::new(laid.rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, area, title, table, n, selected, theme)
 }

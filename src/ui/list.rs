@@ -63,20 +63,31 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         .borders(Borders::ALL)
         .border_style(theme.border)
         .title(Span::styled(title, theme.value));
-    if let Some(msg) = placeholder(state, l) {
+    let message = placeholder(state, l);
+    // With a list in hand (nothing in it, or nothing matching), the columns still show.
+    let with_header = matches!(state.conn.status, Conn::Connected(_))
+        && l.cache.snapshot().is_some_and(|s| s.listed || !s.rows.is_empty());
+    if let Some(msg) = message.as_ref().filter(|_| !with_header) {
+        let msg = msg.clone();
         let inner = block.inner(area);
         f.render_widget(block, area);
-        let y = inner.y + inner.height / 2;
+        // A long message (a connection error) wraps, centred, rather than being cut.
+        let w = usize::from(inner.width.saturating_sub(2)).max(1);
+        let lines = u16::try_from(cut::width(&msg.0).div_ceil(w))
+            .unwrap_or(u16::MAX)
+            .max(1);
+        let height = lines.min(inner.height);
         let line = Rect {
-            x: inner.x,
-            y,
-            width: inner.width,
-            height: 1.min(inner.height),
+            x: inner.x + 1.min(inner.width),
+            y: inner.y + (inner.height / 2).saturating_sub((height.max(1) - 1) / 2),
+            width: inner.width.saturating_sub(2),
+            height,
         };
         f.render_widget(
             Paragraph::new(msg.0)
                 .style(msg.1(theme))
-                .alignment(Alignment::Center),
+                .alignment(Alignment::Center)
+                .wrap(ratatui::widgets::Wrap { trim: true }),
             line,
         );
         return;
@@ -138,6 +149,26 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let sel = l.selected.checked_sub(offset).filter(|s| *s < page);
     let mut ts = TableState::default().with_selected(sel);
     f.render_stateful_widget(table, area, &mut ts);
+    if let Some((text, role)) = message {
+        // Under the header, in the middle of the empty table.
+        let inner = Rect {
+            x: area.x + 1,
+            y: area.y + 2,
+            width: area.width.saturating_sub(2),
+            height: area.height.saturating_sub(3),
+        };
+        let line = Rect {
+            y: inner.y + inner.height / 2,
+            height: 1.min(inner.height),
+            ..inner
+        };
+        f.render_widget(
+            Paragraph::new(text)
+                .style(role(theme))
+                .alignment(Alignment::Center),
+            line,
+        );
+    }
 }
 
 /// Cells between columns.

@@ -19,14 +19,16 @@ pub fn display_name(row: &Row, all_namespaces: bool) -> Cow<'_, str> {
     }
 }
 
-/// What an event row is searched on: its REASON, OBJECT and MESSAGE cells, space-separated.
+/// What an event row is searched on: its REASON, OBJECT and MESSAGE cells and the event's
+/// own `metadata.name` (`web-0.17a8f3c2d1`), space-separated.
 fn event_text(row: &Row) -> String {
     use crate::table::event::cell;
     format!(
-        "{} {} {}",
+        "{} {} {} {}",
         cell(row, "REASON"),
         cell(row, "OBJECT"),
-        cell(row, "MESSAGE")
+        cell(row, "MESSAGE"),
+        row.name
     )
 }
 

@@ -70,3 +70,11 @@ fn narrowing_rule() {
     assert!(!q("-l a=bc").narrows(&q("-l a=b")));
     assert!(!q("api web").narrows(&q("web")));
 }
+
+#[test]
+fn an_incomplete_set_selector_is_an_error() {
+    for text in ["-l app in (fro", "web -l app in (", "-l env notin"] {
+        assert!(Query::parse(text).is_err(), "{text}");
+    }
+    assert!(Query::parse("-l env notin (prod) web").is_ok());
+}

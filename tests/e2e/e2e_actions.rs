@@ -559,8 +559,12 @@ esac
         "-c".into(),
         "cm".into(),
     ];
-    let envs: [(&str, &std::ffi::OsStr); 6] = [
+    // A temp dir of its own: the leftover check below must not see another run's files.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let envs: [(&str, &std::ffi::OsStr); 7] = [
         ("KUBECONFIG", cluster.kubeconfig.as_os_str()),
+        ("TMPDIR", tmp.as_os_str()),
         ("HOME", home.as_os_str()),
         ("XDG_CONFIG_HOME", home.as_os_str()),
         ("XDG_STATE_HOME", home.as_os_str()),
@@ -591,14 +595,6 @@ esac
         jsonpath(&cluster, &ns, &["cm", "cfg"], "{.metadata.resourceVersion}"),
         rv
     );
-    let leftovers: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("ktui-edit-configmap-cfg-")
-        })
-        .collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&tmp).unwrap().filter_map(|e| e.ok()).collect();
     assert!(leftovers.is_empty(), "temp files left: {leftovers:?}");
 }

@@ -12,6 +12,7 @@
 mod support;
 
 mod debug_container;
+mod demo_kubectl;
 mod golden_columns;
 mod hollow_kubelet;
 mod port_forward;

@@ -208,33 +208,45 @@ fn relist_after_410_keeps_old_rows_marks_them_expired_and_adds_new_ones() {
 }
 
 #[test]
-fn the_count_bound_evicts_the_oldest() {
+fn the_count_bound_evicts_the_oldest_expired_events_never_live_ones() {
     let (slot, mut w) = timeline(TimelineBounds {
         max_events: 3,
         max_age: Duration::from_secs(86_400),
     });
-    w.init();
-    for (name, age) in [
+    let all = [
         ("a", 50),
         ("b", 40),
         ("c", 30),
         ("none", -1),
         ("d", 20),
         ("e", 10),
-    ] {
+    ];
+    let obj = |name: &str, age: i64| {
         let f = if age < 0 {
             json!({})
         } else {
             json!({"lastTimestamp": ts(age)})
         };
-        w.init_apply(event(name, f));
+        event(name, f)
+    };
+    w.init();
+    for (name, age) in all {
+        w.init_apply(obj(name, age));
     }
+    w.init_done(None);
+    // The server holds all six: none is hidden, whatever the bound.
+    assert_eq!(names(&slot), ["e", "d", "c", "b", "a", "none"]);
+    // A relist without a, b, c and none: they expired on the server; the bound now drops
+    // the oldest of them (the one without a time first).
+    w.init();
+    w.init_apply(obj("d", 20));
+    w.init_apply(obj("e", 10));
     w.init_done(None);
     assert_eq!(names(&slot), ["e", "d", "c"]);
 }
 
 #[test]
-fn the_age_bound_evicts_events_older_than_it() {
+fn the_age_bound_evicts_expired_events_older_than_it_never_live_ones() {
     let (slot, mut w) = timeline(TimelineBounds {
         max_events: 100,
         max_age: Duration::from_secs(3600),
@@ -242,6 +254,13 @@ fn the_age_bound_evicts_events_older_than_it() {
     w.init();
     w.init_apply(event("recent", json!({"lastTimestamp": ts(60)})));
     w.init_apply(event("ancient", json!({"lastTimestamp": ts(7200)})));
+    w.init_apply(event("old-gone", json!({"lastTimestamp": ts(5000)})));
     w.init_done(None);
-    assert_eq!(names(&slot), ["recent"]);
+    // Last seen two hours ago but still on the server (kubectl lists it): shown.
+    assert_eq!(names(&slot), ["recent", "old-gone", "ancient"]);
+    // Deleted on the server and past the bound: gone; a recent deleted one stays, dimmed.
+    w.delete(event("old-gone", json!({"lastTimestamp": ts(5000)})));
+    w.delete(event("recent", json!({"lastTimestamp": ts(60)})));
+    w.publish();
+    assert_eq!(names(&slot), ["recent", "ancient"]);
 }

@@ -162,7 +162,7 @@ fn help_per_view() {
     update(&mut st, Action::Bottom);
     let last = help_box(&render(&mut st));
     assert!(
-        last.contains(":ar (:api-resources)") && last.contains("-50/50"),
+        last.contains(":ar (:api-resources)") && last.contains("-53/53"),
         "{last}"
     );
 
@@ -308,4 +308,32 @@ fn light_theme_falls_back_to_16_colours() {
         coloured(&term).iter().any(|c| matches!(c.2, Color::Indexed(_))),
         "256 colours used when available"
     );
+}
+
+#[test]
+fn an_empty_list_still_shows_its_columns() {
+    for (w, h) in [(60, 15), (80, 24)] {
+        let mut st = list_state(BuiltinKind::Deployment, &[]);
+        screen::connect(&mut st, "prod-eu");
+        let text = format!("{}", screen::render(&mut st, w, h).backend());
+        let header = text.lines().nth(3).unwrap_or_default();
+        assert!(
+            header.contains("NAME") && header.contains("READY") && header.contains("UP-TO-DATE"),
+            "{w}x{h}: the header of an empty list\n{text}"
+        );
+        assert!(text.contains("no resources"), "{text}");
+        insta::assert_snapshot!(format!("empty_deployments_{w}x{h}"), text);
+    }
+    // Nothing matching the filter: the header too.
+    let mut st = pods_state();
+    screen::connect(&mut st, "prod-eu");
+    if let Some(l) = st.top_list_mut() {
+        l.filter = "'nothing-like-this".into();
+    }
+    let text = format!("{}", screen::render(&mut st, 80, 24).backend());
+    assert!(
+        text.lines().nth(3).unwrap_or_default().contains("STATUS"),
+        "{text}"
+    );
+    assert!(text.contains("no match for the filter"), "{text}");
 }

@@ -15,6 +15,7 @@ mod detail_screens;
 mod fit_screens;
 mod help_screens;
 mod history_screens;
+mod own_views_screens;
 mod screens;
 mod text_screens;
 mod timeline_screen;

@@ -144,7 +144,7 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
 }
 
 #[test]
-fn the_filter_searches_reason_object_and_message_not_the_event_name() {
+fn the_filter_searches_reason_object_message_and_the_event_name() {
     let mut f = fixture();
     let count = |state: &mut UiState, filter: &str| {
         if let Some(l) = state.top_list_mut() {
@@ -156,5 +156,28 @@ fn the_filter_searches_reason_object_and_message_not_the_event_name() {
     assert_eq!(count(&mut f.state, "BackOff"), 3, "by reason");
     assert_eq!(count(&mut f.state, "happened"), 12, "by message");
     assert_eq!(count(&mut f.state, "pod/web-0"), 12, "by object");
-    assert_eq!(count(&mut f.state, "e07"), 0, "not by the Event's own name");
+    assert_eq!(count(&mut f.state, "'e07"), 1, "by the Event's own name");
+    // A scoped term counts against the whole timeline.
+    assert_eq!(count(&mut f.state, "reason:BackOff"), 3);
+    assert_eq!(f.state.top_list().unwrap().cache.total(), 12, "3/12, not 3/3");
+}
+
+#[test]
+fn acting_on_the_newest_event_pins_it_so_the_next_key_acts_on_the_same_one() {
+    let mut f = fixture();
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "e00");
+    // `d` on the newest event in tail mode, then new events arrive while it is open.
+    update(&mut f.state, Action::Describe);
+    f.writer.apply(ev("fresh1", 1, false, "Started"));
+    f.writer.apply(ev("fresh2", 0, false, "Created"));
+    f.writer.publish();
+    update(&mut f.state, Action::Back);
+    let screen = draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "e00", "y now acts on the event d showed");
+    assert!(screen.contains("↑ 2 new"), "{screen}");
+    // `g g` follows again.
+    update(&mut f.state, Action::Top);
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "fresh2");
 }

@@ -12,13 +12,14 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 
-/// How often the polling helpers look at the screen.
+/// How often the polling helpers look at the screen when nothing arrives (a screen change
+/// wakes [`Tui::wait_until`] at once, so its latencies are not rounded to this grain).
 const POLL: Duration = Duration::from_millis(20);
 
 /// Everything the program wrote so far, raw and as parsed by vt100.
@@ -27,6 +28,8 @@ struct Output {
     raw: Vec<u8>,
     /// The master read hit EOF/EIO: every process holding the slave closed it.
     eof: bool,
+    /// Counts reads from the master (a change wakes the waiters of `Tui::changed`).
+    seq: u64,
 }
 
 /// A program running in a pseudo-terminal of a fixed size.
@@ -43,6 +46,8 @@ pub struct Tui {
     /// Our own duplicate of the master fd, for typing.
     writer: Option<File>,
     out: Arc<Mutex<Output>>,
+    /// Signalled after each read from the master (paired with `out`).
+    changed: Arc<Condvar>,
     stop: Arc<AtomicBool>,
     reader: Option<JoinHandle<()>>,
     /// Exit status once reaped.
@@ -106,11 +111,13 @@ impl Tui {
             parser: vt100::Parser::new(rows, cols, 0),
             raw: Vec::new(),
             eof: false,
+            seq: 0,
         }));
+        let changed = Arc::new(Condvar::new());
         let stop = Arc::new(AtomicBool::new(false));
         let reader = {
-            let (out, stop) = (out.clone(), stop.clone());
-            std::thread::spawn(move || read_loop(read_file, out, stop))
+            let (out, changed, stop) = (out.clone(), changed.clone(), stop.clone());
+            std::thread::spawn(move || read_loop(read_file, out, changed, stop))
         };
         Tui {
             label,
@@ -122,6 +129,7 @@ impl Tui {
             master: Some(pair.master),
             writer: Some(writer),
             out,
+            changed,
             stop,
             reader: Some(reader),
             status: None,
@@ -252,13 +260,18 @@ impl Tui {
     pub fn wait_until(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> Duration {
         let t0 = Instant::now();
         loop {
+            let seq = self.out.lock().unwrap().seq;
             if pred(&self.screen()) {
                 return t0.elapsed();
             }
             if t0.elapsed() > timeout {
                 panic!("timed out after {timeout:?} waiting for {what}\n{}", self.dump());
             }
-            std::thread::sleep(POLL);
+            // Sleep until the next read from the master (or POLL), unless one came meanwhile.
+            let out = self.out.lock().unwrap();
+            if out.seq == seq {
+                drop(self.changed.wait_timeout(out, POLL).unwrap());
+            }
         }
     }
 
@@ -348,7 +361,7 @@ impl Drop for Tui {
 }
 
 /// Read the master until EOF/EIO or until `stop`, feeding the parser.
-fn read_loop(mut file: File, out: Arc<Mutex<Output>>, stop: Arc<AtomicBool>) {
+fn read_loop(mut file: File, out: Arc<Mutex<Output>>, changed: Arc<Condvar>, stop: Arc<AtomicBool>) {
     let mut buf = [0u8; 16 * 1024];
     while !stop.load(Ordering::SeqCst) {
         let mut pfd = libc::pollfd {
@@ -373,6 +386,9 @@ fn read_loop(mut file: File, out: Arc<Mutex<Output>>, stop: Arc<AtomicBool>) {
                 let mut o = out.lock().unwrap();
                 o.raw.extend_from_slice(&buf[..n]);
                 o.parser.process(&buf[..n]);
+                o.seq += 1;
+                drop(o);
+                changed.notify_all();
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break, // EIO: the slave side is closed

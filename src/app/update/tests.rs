@@ -45,7 +45,7 @@ fn command_with_namespace_and_all() {
     );
     run_command(&mut s, "po -A");
     assert_eq!(s.top_list().unwrap().key.namespace, None);
-    assert!(s.conn.explicit_all);
+    assert!(!s.conn.explicit_all, "for this view only");
     run_command(&mut s, "no");
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Node);
 }
@@ -395,4 +395,39 @@ fn command_arguments_in_any_order() {
     assert_eq!(s.screens.message.as_deref(), Some("po: unexpected \"junk\""));
     run_command(&mut s, "po -l");
     assert_eq!(s.screens.message.as_deref(), Some("po: -l needs a value"));
+}
+
+#[test]
+fn a_view_opened_at_a_non_preferred_version_keeps_it_until_it_is_no_longer_served() {
+    let beta = |columns: &[&str]| {
+        let mut r = (*gizmos(columns)).clone();
+        r.version = "v1beta1".into();
+        Arc::new(r)
+    };
+    let with = |others: Vec<Arc<ApiResource>>| {
+        Registry::from_discovery(Discovery {
+            resources: vec![gizmos(&["color"])],
+            other_versions: others,
+            ..Default::default()
+        })
+    };
+    let mut s = state();
+    crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy"])]));
+    run_command(&mut s, "gizmos.v1beta1.demo.ktui.dev");
+    let version = |s: &UiState| s.top_list().unwrap().key.kind.version().to_owned();
+    assert_eq!(version(&s), "v1beta1");
+    // Rediscovery (an unknown name typed, the 5-minute timer, a CRD change): it stays.
+    let fx = crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy"])]));
+    assert_eq!(version(&s), "v1beta1");
+    assert!(fx.is_empty(), "nothing re-subscribed: {fx:?}");
+    crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy", "extra"])]));
+    assert_eq!(version(&s), "v1beta1");
+    assert_eq!(s.top_list().unwrap().key.kind.api().unwrap().columns.len(), 2);
+    // v1beta1 no longer served: the preferred version, and the user is told.
+    crate::app::discovered::adopt(&mut s, with(vec![]));
+    assert_eq!(version(&s), "v1");
+    assert_eq!(
+        s.screens.message.as_deref(),
+        Some("gizmos.v1beta1.demo.ktui.dev is no longer served; showing gizmos.v1.demo.ktui.dev")
+    );
 }

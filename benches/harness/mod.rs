@@ -1,0 +1,70 @@
+//! What the whole-process harnesses (`scale_pty`, `logs_pty`, `history_load`) share: a
+//! `ktui demo-server` child that dies with the harness, and a process's CPU ticks and
+//! `/proc/PID/status` sizes. Measuring code only; must not decide what a run measures.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The ktui binary of this build.
+pub const KTUI: &str = env!("CARGO_BIN_EXE_ktui");
+
+/// A child process, killed and reaped on drop.
+pub struct Server(pub Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `ktui demo-server --addr 127.0.0.1:0 --kubeconfig-out KUBECONFIG ARGS…` and waits
+/// (up to `patience`) until it has written the kubeconfig, i.e. answers.
+pub fn demo_server(args: &[String], kubeconfig: &Path, patience: Duration) -> Server {
+    let child = Command::new(KTUI)
+        .args(["demo-server", "--addr", "127.0.0.1:0", "--kubeconfig-out"])
+        .arg(kubeconfig)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start demo-server");
+    let t = Instant::now();
+    while !kubeconfig.exists() && t.elapsed() < patience {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The kubeconfig is written once the server answers; give it a moment to settle.
+    std::thread::sleep(Duration::from_millis(200));
+    Server(child)
+}
+
+/// (utime + stime) of process `pid` in clock ticks (USER_HZ, 100 per second on Linux), from
+/// `/proc/PID/stat`; 0 when unreadable.
+pub fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0)
+}
+
+/// A `/proc/PID/status` size field (`"VmRSS:"`, `"VmHWM:"`) in KiB; 0 when unreadable.
+pub fn status_kb(pid: u32, field: &str) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The `p` quantile (0..=1, nearest rank) of ascending `sorted`; NaN when empty.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}

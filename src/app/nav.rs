@@ -1,0 +1,257 @@
+//! View history, as k9s users expect it: a `:` command (or a favourite namespace key)
+//! replaces the view stack, and the stack it replaced is remembered, so `esc` on the last
+//! view and `[` go back to it, `]` forward again. Also the namespace rules of views: a
+//! `:<kind> <ns>` applies to that view only, `:ns <name>` (or `enter` on a namespace, or a
+//! favourite key) changes the session's namespace; the header shows the view's.
+//! Owns the remembered places and how a stack is saved and rebuilt; must not perform I/O
+//! (rebuilt views are subscribed again through the usual effects).
+
+use crate::keys::Action;
+use crate::kube::key::ResourceKey;
+use crate::kube::row::ObjRef;
+use crate::kube::store::ObjKey;
+
+use super::state::{ListState, Screen, SortBy, UiState};
+
+/// Places kept in each direction; older ones are forgotten.
+pub const MAX_PLACES: usize = 50;
+
+/// What is kept of one view to rebuild it: what it shows and how, never its rows or feeds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Saved {
+    /// A list of `key` with its title, filter, sort, columns and selection.
+    List(Box<SavedList>),
+    /// `:informers`.
+    Informers,
+    /// `:ctx`.
+    Contexts,
+    /// `:ar` with its filter.
+    ApiResources(String),
+    /// `:pf`.
+    Forwards,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SavedList {
+    key: ResourceKey,
+    origin: Option<String>,
+    filter: String,
+    sort: SortBy,
+    reverse: bool,
+    wide: bool,
+    warnings_only: bool,
+    object: Option<ObjRef>,
+    selected: Option<ObjKey>,
+    hscroll: usize,
+    ns_chosen: bool,
+}
+
+/// One remembered view stack, bottom first (views that cannot be rebuilt without a
+/// request — YAML, logs, containers, revisions — and those above them are left out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place(Vec<Saved>);
+
+/// The places behind and ahead of the current stack.
+#[derive(Debug, Default)]
+pub struct Nav {
+    back: Vec<Place>,
+    forward: Vec<Place>,
+}
+
+impl Nav {
+    /// Places `[` can go back to.
+    pub fn back_len(&self) -> usize {
+        self.back.len()
+    }
+
+    /// Places `]` can go forward to.
+    pub fn forward_len(&self) -> usize {
+        self.forward.len()
+    }
+
+    /// Forgets every place (another context: its keys mean nothing there).
+    pub fn clear(&mut self) {
+        self.back.clear();
+        self.forward.clear();
+    }
+}
+
+fn save(screen: &Screen) -> Option<Saved> {
+    Some(match screen {
+        Screen::List(l) => Saved::List(Box::new(SavedList {
+            key: l.key.clone(),
+            origin: l.origin.clone(),
+            filter: l.filter.clone(),
+            sort: l.sort,
+            reverse: l.reverse,
+            wide: l.wide,
+            warnings_only: l.warnings_only,
+            object: l.object.clone(),
+            selected: l.selected_key.clone(),
+            hscroll: l.hscroll,
+            ns_chosen: l.ns_chosen,
+        })),
+        Screen::Informers { .. } => Saved::Informers,
+        Screen::Contexts { .. } => Saved::Contexts,
+        Screen::ApiResources { filter, .. } => Saved::ApiResources(filter.clone()),
+        Screen::Forwards { .. } => Saved::Forwards,
+        Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => return None,
+    })
+}
+
+fn rebuild(saved: &Saved) -> Screen {
+    match saved {
+        Saved::List(s) => {
+            let mut l = ListState::new(s.key.clone(), s.origin.clone());
+            l.filter = s.filter.clone();
+            l.sort = s.sort;
+            l.reverse = s.reverse;
+            l.wide = s.wide;
+            l.warnings_only = s.warnings_only;
+            l.object = s.object.clone();
+            // Selected again once it is listed (as `shift-j` selects an owner).
+            l.target = s.selected.clone();
+            l.hscroll = s.hscroll;
+            l.ns_chosen = s.ns_chosen;
+            Screen::List(Box::new(l))
+        }
+        Saved::Informers => Screen::Informers { selected: 0 },
+        Saved::Contexts => Screen::Contexts { selected: 0 },
+        Saved::ApiResources(filter) => Screen::ApiResources {
+            selected: 0,
+            filter: filter.clone(),
+        },
+        Saved::Forwards => Screen::Forwards { selected: 0 },
+    }
+}
+
+/// The current stack as a place (`None` when nothing of it can be rebuilt).
+fn here(state: &UiState) -> Option<Place> {
+    let saved: Vec<Saved> = state.views().map_while(|(_, s)| save(s)).collect();
+    (!saved.is_empty()).then_some(Place(saved))
+}
+
+fn keep(list: &mut Vec<Place>, place: Place) {
+    if list.last() != Some(&place) {
+        list.push(place);
+    }
+    if list.len() > MAX_PLACES {
+        list.remove(0);
+    }
+}
+
+/// Replaces the stack with `screen` as a new place: the current stack is remembered
+/// behind it and the places ahead are forgotten (as a browser does).
+pub fn open(state: &mut UiState, screen: Screen) {
+    if let Some(place) = here(state) {
+        keep(&mut state.screens.nav.back, place);
+    }
+    state.screens.nav.forward.clear();
+    state.reset_stack(screen);
+}
+
+fn restore(state: &mut UiState, place: &Place) {
+    let mut screens = place.0.iter().map(rebuild);
+    let Some(first) = screens.next() else { return };
+    state.reset_stack(first);
+    for s in screens {
+        state.push(s);
+    }
+}
+
+/// `[` (and `esc` on the last view): the place before this one. Returns false when there
+/// is none.
+pub fn back(state: &mut UiState) -> bool {
+    let Some(place) = state.screens.nav.back.pop() else {
+        return false;
+    };
+    if let Some(now) = here(state) {
+        keep(&mut state.screens.nav.forward, now);
+    }
+    restore(state, &place);
+    true
+}
+
+/// `]`: the place `[` left. Returns false when there is none.
+pub fn forward(state: &mut UiState) -> bool {
+    let Some(place) = state.screens.nav.forward.pop() else {
+        return false;
+    };
+    if let Some(now) = here(state) {
+        keep(&mut state.screens.nav.back, now);
+    }
+    restore(state, &place);
+    true
+}
+
+/// `[`/`]` as actions; a note when there is nowhere to go. Returns whether `action` was one.
+pub fn handle(state: &mut UiState, action: Action) -> bool {
+    match action {
+        Action::NavBack => {
+            if !back(state) {
+                state.note("no earlier view ([ goes back, ] forward)".into());
+            }
+        }
+        Action::NavForward => {
+            if !forward(state) {
+                state.note("no later view ([ goes back, ] forward)".into());
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `:ns <name>` / `:ns all`: the session's namespace, used by later views without one of
+/// their own; the list at the bottom of the stack is opened again there (pods when it is
+/// not of a namespaced kind).
+pub fn set_namespace(state: &mut UiState, ns: &str) {
+    let all = matches!(ns, "-A" | "all" | "*");
+    state.conn.namespace = (!all).then(|| ns.to_owned());
+    state.conn.explicit_all = all;
+    let kind = state
+        .views()
+        .find_map(|(_, s)| match s {
+            Screen::List(l) if l.key.kind.namespaced() && l.origin.is_none() => Some(l.key.kind.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| crate::kube::builtin::BuiltinKind::Pod.into());
+    let key = ResourceKey::new(kind, state.conn.namespace.as_deref());
+    open(state, Screen::List(Box::new(ListState::new(key, None))));
+}
+
+/// The namespace of the topmost list of a namespaced kind on the stack (`Some(None)`: all
+/// namespaces); `None` when no such list is stacked.
+pub fn view_namespace(state: &UiState) -> Option<Option<&str>> {
+    let view = state.views().filter_map(|(_, s)| match s {
+        Screen::List(l) if l.key.kind.namespaced() => Some(l),
+        _ => None,
+    });
+    view.last().map(|l| l.key.namespace.as_deref())
+}
+
+/// The namespace the header shows: the view's (see [`view_namespace`]; `all` for all
+/// namespaces), else the session's (`None` while it is not known).
+pub fn shown_namespace(state: &UiState) -> Option<String> {
+    match view_namespace(state) {
+        Some(ns) => Some(ns.unwrap_or("all").to_owned()),
+        None => state.conn.namespace.clone(),
+    }
+}
+
+/// A key that does not apply but deserves a word: an unconfigured favourite namespace.
+pub fn refused(state: &mut UiState, action: Action) {
+    if let Action::Favourite(n @ 1..=9) = action {
+        let namespaced = state.top_list().is_some_and(|l| l.key.kind.namespaced());
+        if namespaced && usize::from(n) > state.settings.favourites.len() {
+            state.screens.message = Some(format!(
+                "no favourite namespace {n}: set [namespaces] favourites in config.toml ({} set)",
+                state.settings.favourites.len()
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "nav_tests.rs"]
+mod tests;

@@ -1,0 +1,126 @@
+//! Small tables of ktui's own views (`:informers`, `:ctx`) laid out by value like the lists:
+//! widths from the widest cell in terminal cells ([`crate::view::columns::fit`]), the least
+//! useful columns dropped whole on a narrow terminal and named in the title, cuts marked
+//! `…`, headers never run together. Each column borrows the layout role of a list column
+//! (its priority, where it is cut, whether it is the flexible one). Must not read state.
+
+use ratatui::layout::Constraint;
+use ratatui::text::Line;
+use ratatui::widgets::Row;
+
+use crate::view::columns::{cut_of, fit, priority, ColumnIn, Fitted};
+use crate::view::cut;
+
+/// One column: its header and the list column whose layout role it takes (`NAME`: kept
+/// longest and cut in the middle; `MESSAGE`: takes the free width; `AGE`: dropped early).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Col {
+    pub header: &'static str,
+    pub role: &'static str,
+}
+
+/// The laid-out table: header row, rows, widths, and the headers that did not fit.
+pub(super) struct Laid {
+    pub header: Row<'static>,
+    pub rows: Vec<Row<'static>>,
+    pub widths: Vec<Constraint>,
+    pub hidden: Vec<&'static str>,
+}
+
+impl Laid {
+    /// ` 2 hidden: SUBS STOPS IN ` for the title, in at most `room` cells (the names cut
+    /// with `…` when they do not fit; the count always shows), or "".
+    pub fn hidden_note(&self, room: usize) -> String {
+        if self.hidden.is_empty() {
+            return String::new();
+        }
+        let count = format!(" {} hidden", self.hidden.len());
+        let names = format!(": {} ", self.hidden.join(" "));
+        let left = room.saturating_sub(cut::width(&count) + 1);
+        if left < 6 {
+            return format!("{count} ");
+        }
+        format!("{count}{}", cut::fit(&names, left, cut::Cut::End))
+    }
+}
+
+/// Lays `cells` (one `Vec` per row, one string per column, already sanitized) out in
+/// `avail` cells with one cell between columns.
+pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid {
+    let ins: Vec<ColumnIn> = cols
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut m = ColumnIn::measure(
+                c.header,
+                false,
+                cells.iter().filter_map(|r| r.get(i).map(String::as_str)),
+            );
+            m.header = c.role.to_owned();
+            m
+        })
+        .collect();
+    // A column narrower than its header is dropped rather than shown with a cut header.
+    let mut keep: Vec<usize> = (0..cols.len()).collect();
+    let fitted = loop {
+        let subset: Vec<ColumnIn> = keep.iter().map(|&i| ins[i].clone()).collect();
+        let f = fit(&subset, avail, 1, 0);
+        let narrow = f.shown.iter().any(|&(p, w)| w < cut::width(cols[keep[p]].header));
+        // Then the least useful column shown goes (rightmost on a tie), to make room.
+        let least = f
+            .shown
+            .iter()
+            .map(|&(p, _)| p)
+            .min_by_key(|&p| (priority(cols[keep[p]].role), usize::MAX - p));
+        match least {
+            Some(p) if narrow && keep.len() > 1 => {
+                keep.remove(p);
+            }
+            _ => {
+                let shown: Vec<(usize, usize)> = f.shown.iter().map(|&(p, w)| (keep[p], w)).collect();
+                let hidden = (0..cols.len())
+                    .filter(|i| !shown.iter().any(|(s, _)| s == i))
+                    .collect();
+                break Fitted {
+                    shown,
+                    hidden,
+                    scroll: 0,
+                };
+            }
+        }
+    };
+    let header = Row::new(
+        fitted
+            .shown
+            .iter()
+            .map(|&(i, w)| Line::from(cut::fit(cols[i].header, w, cut::Cut::End).into_owned()))
+            .collect::<Vec<_>>(),
+    );
+    let rows = cells
+        .iter()
+        .map(|r| {
+            Row::new(
+                fitted
+                    .shown
+                    .iter()
+                    .map(|&(i, w)| {
+                        let text = r.get(i).map_or("", String::as_str);
+                        Line::from(cut::fit(text, w, cut_of(cols[i].role)).into_owned())
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let widths = fitted
+        .shown
+        .iter()
+        .map(|&(_, w)| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)))
+        .collect();
+    let hidden = fitted.hidden.iter().map(|&i| cols[i].header).collect();
+    Laid {
+        header,
+        rows,
+        widths,
+        hidden,
+    }
+}

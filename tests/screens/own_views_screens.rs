@@ -1,0 +1,160 @@
+//! ktui's own tables at 60×15, 80×24 and 160×45: `:informers` keys are never cut while they
+//! fit and its headers never run together (columns that do not fit are dropped whole and
+//! named in the title); `:ctx` shows NAME, CLUSTER, AUTHINFO and NAMESPACE as k9s does.
+
+use std::time::{Duration, Instant};
+
+use ktui::app::state::{Screen, UiState};
+use ktui::kube::builtin::BuiltinKind;
+use ktui::kube::key::ResourceKey;
+use ktui::kube::pool::InformerInfo;
+use ktui::kube::stats::StatsView;
+use ktui::kube::sync::SyncState;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+use crate::screen::{self, NOW};
+
+const SIZES: [(u16, u16); 3] = [(60, 15), (80, 24), (160, 45)];
+
+fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
+    InformerInfo {
+        key,
+        stats: StatsView {
+            lists: 2,
+            reconnects: 1,
+            events: 12_345,
+            bookmarks: 3,
+            objects,
+            resource_version: Some("918273".into()),
+            last_bookmark: None,
+            state: SyncState::Live,
+            started: Instant::now(),
+        },
+        subscribers: subs,
+        stops_in: (subs == 0).then(|| Duration::from_secs(42)),
+        unreadable: None,
+    }
+}
+
+fn infos() -> Vec<InformerInfo> {
+    vec![
+        info(ResourceKey::new(BuiltinKind::Pod, None), 100_000, 2),
+        info(ResourceKey::new(BuiltinKind::Deployment, Some("shop")), 12, 1),
+        info(
+            ResourceKey::new(BuiltinKind::Pod, Some("shop")).with_labels("app=web,tier in (a,b)"),
+            3,
+            0,
+        ),
+    ]
+}
+
+fn draw(state: &mut UiState, infos: &[InformerInfo], w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    state.screens.informers_len = infos.len();
+    term.draw(|f| ktui::ui::draw(f, state, infos, NOW)).unwrap();
+    format!("{}", term.backend())
+}
+
+/// The table's header line (the first line inside the box under the title).
+fn header_line(screen: &str, first: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains(first) && !l.contains('┌'))
+        .unwrap_or_default()
+        .trim_matches(|c| c == '│' || c == '"')
+        .to_owned()
+}
+
+#[test]
+fn informers_keys_whole_and_headers_apart_at_three_sizes() {
+    let infos = infos();
+    let headers = [
+        "KEY",
+        "STATE",
+        "RESOURCE VERSION",
+        "BOOKMARK",
+        "RELISTS",
+        "RECONNECTS",
+        "EVENTS",
+        "OBJECTS",
+        "SUBS",
+        "STOPS IN",
+    ];
+    for (w, h) in SIZES {
+        let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
+        screen::connect(&mut state, "prod-eu");
+        let text = draw(&mut state, &infos, w, h);
+        let line = header_line(&text, "KEY");
+        // Every header shown is whole and apart from the next; the others are named.
+        let title = text
+            .lines()
+            .find(|l| l.contains("informers[3]"))
+            .unwrap_or_default()
+            .to_owned();
+        let shown = headers
+            .iter()
+            .filter(|hd| line.contains(&format!("{hd} ")) || line.trim_end().ends_with(*hd))
+            .count();
+        let hidden = headers.len() - shown;
+        if hidden > 0 {
+            assert!(
+                title.contains(&format!("{hidden} hidden")),
+                "{w}x{h}: {hidden} hidden\n{text}"
+            );
+        }
+        assert!(
+            !line.contains("VERSIONBOOKMARK") && !line.contains("RELISTSRECONNECTS"),
+            "{line}"
+        );
+        for key in ["pods@*", "deployments@shop"] {
+            assert!(text.contains(key), "{w}x{h}: {key} cut\n{text}");
+        }
+        if w >= 160 {
+            assert!(!title.contains("hidden"), "{w}x{h}: all columns fit\n{text}");
+            assert!(text.contains("app=web,tier in (a,b)"), "{text}");
+        } else {
+            assert!(
+                title.contains("hidden"),
+                "{w}x{h}: dropped columns are named\n{text}"
+            );
+        }
+        insta::assert_snapshot!(format!("informers_{w}x{h}"), text);
+    }
+}
+
+#[test]
+fn contexts_show_cluster_user_and_namespace_at_three_sizes() {
+    for (w, h) in SIZES {
+        let mut state = screen::ui_state(Screen::Contexts { selected: 1 }, None, false);
+        screen::connect(&mut state, "prod-eu");
+        state.conn.contexts = vec!["prod-eu".into(), "staging".into(), "kind-kind".into()];
+        state.conn.context = Some("prod-eu".into());
+        state.conn.context_details = vec![
+            [
+                "eks-prod-eu-west-1".into(),
+                "arn:aws:iam::1234:role/admin".into(),
+                "shop".into(),
+            ],
+            ["gke-staging".into(), "ci-bot".into(), "".into()],
+            ["kind-kind".into(), "kind-kind".into(), "kube-system".into()],
+        ];
+        let text = draw(&mut state, &[], w, h);
+        let line = header_line(&text, "NAME");
+        for hd in ["NAME", "CLUSTER"] {
+            assert!(line.contains(hd), "{w}x{h}: {hd}\n{text}");
+        }
+        assert!(
+            text.contains("(*)") && text.contains("prod-eu") && text.contains("kind-kind"),
+            "{text}"
+        );
+        if w >= 80 {
+            assert!(line.contains("AUTHINFO") && line.contains("NAMESPACE"), "{text}");
+            assert!(
+                text.contains("eks-prod-eu-west-1") && text.contains("default"),
+                "{text}"
+            );
+        }
+        insta::assert_snapshot!(format!("contexts_{w}x{h}"), text);
+    }
+}
