@@ -1,6 +1,7 @@
 //! The `ktui` binary: parses flags, runs a subcommand if one was given, else loads the
 //! config, sets up file logging, starts the two runtimes (a single-threaded one for the UI,
-//! a multi-threaded one for the network) and hands over to [`ktui::app::run`].
+//! a multi-threaded one for the network) and hands over to [`ktui::app::run`]. Must not hold
+//! application logic: that lives in the library.
 
 /// `eprintln!` that never panics: when the terminal is already gone (hangup, closed pty),
 /// a failed write to stderr must not turn a clean exit into a panic.

@@ -1,7 +1,7 @@
 //! What connecting and switching contexts do to the UI state: a new client adopts the
 //! context's namespace and every view asks for its feed; a context switch starts over with a
 //! pods view, restoring the namespace last used in that context. Pure transitions returning
-//! effects; the loop owns the client, the pool and the subscriptions.
+//! effects; must not do I/O (the loop owns the client, the pool and the subscriptions).
 
 use std::sync::Arc;
 

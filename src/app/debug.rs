@@ -82,6 +82,7 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         return true;
     };
     let pod = sanitize(&target.pod).into_owned();
+    let target_pod = target.pod.clone();
     let c = target.container.as_deref().map_or_else(
         || "the default container".to_owned(),
         |c| format!("container {}", sanitize(c)),
@@ -97,14 +98,19 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         target,
         kind: SessionKind::Debug { image },
     }));
-    state.screens.dialog = Some(Box::new(Dialog::new(
+    let mut d = Dialog::new(
         format!("add a debug container to pod/{pod}?"),
         lines,
         Vec::new(),
         then,
-        context,
+        context.clone(),
         summary,
-    )));
+    );
+    // A protected context asks for the pod's name typed, as every other write does.
+    if state.settings.protected.iter().any(|p| p.is_match(&context)) {
+        d.require = Some(target_pod);
+    }
+    state.screens.dialog = Some(Box::new(d));
     true
 }
 

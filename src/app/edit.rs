@@ -139,7 +139,10 @@ fn write_file(path: &Path, text: &str, create: bool) -> std::io::Result<()> {
     if create {
         o.create_new(true);
     }
-    o.open(path)?.write_all(text.as_bytes())
+    let mut f = o.open(path)?;
+    // An editor that saved by rename may have left wider permissions behind.
+    f.set_permissions(<std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600))?;
+    f.write_all(text.as_bytes())
 }
 
 fn hand_over(s: &EditSession) -> Effect {
@@ -183,7 +186,7 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
         );
         if let Err(e) = write_file(&s.path, &file_text(Some(&error), &body), false) {
             state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
-            state.screens.edit = None;
+            finish(state);
             return Vec::new();
         }
         let s = s.clone();
@@ -221,6 +224,16 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
     let fx = hand_over(&s);
     state.screens.edit = Some(s);
     vec![fx]
+}
+
+/// The loop did not send an edit's replace (`why`: read-only, not connected, the context
+/// changed): the edit ends and its file is removed, so a later `e` is not refused.
+pub fn abandon(state: &mut UiState, why: &str) {
+    state.screens.message = Some(match state.screens.edit.as_ref() {
+        Some(s) => format!("edit {}: {why}", s.target.label()),
+        None => format!("edit: {why}"),
+    });
+    finish(state);
 }
 
 fn finish(state: &mut UiState) {
@@ -289,7 +302,7 @@ fn reopen(state: &mut UiState, error: &str, body: &str) -> Vec<Effect> {
     s.pending = Some(body.to_owned());
     if let Err(e) = write_file(&s.path, &file_text(Some(error), body), false) {
         state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
-        state.screens.edit = None;
+        finish(state);
         return Vec::new();
     }
     let s = s.clone();
@@ -433,5 +446,30 @@ mod tests {
             .unwrap()
             .contains("saved unchanged after an error"));
         assert!(!path.exists(), "the temp file is removed");
+    }
+
+    #[test]
+    fn an_abandoned_edit_ends_removes_its_file_and_a_rewrite_narrows_permissions() {
+        use crate::app::state::{ListState, Screen};
+        use std::os::unix::fs::PermissionsExt;
+        let key = crate::kube::key::ResourceKey::new(BuiltinKind::ConfigMap, Some("a"));
+        let mut st = UiState::new(Screen::List(Box::new(ListState::new(key, None))), None, false);
+        st.conn.context = Some("dev".into());
+        fetched(&mut st, target(), Ok(cm()));
+        let path = st.screens.edit.as_ref().unwrap().path.clone();
+        // An editor that saved by rename left the file world-readable.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::write(&path, "data: [unclosed\n").unwrap();
+        edited(&mut st, &Outcome::Exited(0));
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        abandon(&mut st, "read-only: nothing was sent");
+        assert!(st.screens.edit.is_none() && !path.exists());
+        assert_eq!(
+            st.screens.message.as_deref(),
+            Some("edit configmap/cfg: read-only: nothing was sent")
+        );
     }
 }

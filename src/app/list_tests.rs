@@ -1,3 +1,5 @@
+//! Unit tests of the list view state (src/app/list.rs); they must not touch a cluster.
+
 use super::*;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;

@@ -1,3 +1,5 @@
+//! Unit tests of view navigation (src/app/nav.rs); they must not touch a cluster.
+
 use super::*;
 use crate::app::effect::Effect;
 use crate::app::update::{run_command, update};

@@ -503,6 +503,11 @@ impl Wiring<'_> {
                     });
                 }
                 Effect::StartForward(spec) => {
+                    // A forward counts as a write: none starts in read-only mode, whoever asks.
+                    if state.settings.readonly {
+                        state.screens.message = Some("read-only: nothing was started".into());
+                        continue;
+                    }
                     let Some(s) = &mut self.session else {
                         state.screens.message = Some("not connected".into());
                         continue;
@@ -562,7 +567,10 @@ impl Wiring<'_> {
                     super::write_exec::revisions(&self.net, s.pool.client().clone(), t, self.tx.clone());
                 }
                 Effect::EditFetch(t) => {
-                    let Some(s) = &self.session else { continue };
+                    let Some(s) = &self.session else {
+                        super::edit::abandon(state, "not connected: nothing was sent");
+                        continue;
+                    };
                     super::write_exec::fetch(&self.net, s.pool.client().clone(), t, self.tx.clone());
                 }
                 Effect::CancelDrain => {
@@ -601,21 +609,29 @@ impl Wiring<'_> {
     /// Starts a confirmed write — never in read-only mode, and only in the context it was
     /// confirmed for.
     fn write(&mut self, state: &mut UiState, req: super::effect::WriteRequest) {
-        if state.settings.readonly {
-            state.screens.message = Some("read-only: nothing was sent".into());
+        let refused = if state.settings.readonly {
+            Some("read-only: nothing was sent".to_owned())
+        } else if self.session.is_none() {
+            Some("not connected: nothing was sent".to_owned())
+        } else if state.conn.context.as_deref() != Some(req.context.as_str()) {
+            Some(format!(
+                "the context changed (was {}): nothing was sent",
+                req.context
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            state.screens.message = Some(why.clone());
+            if matches!(req.op, super::effect::WriteOp::Replace(..)) {
+                // An edit waits for its replace's answer: end it instead.
+                super::edit::abandon(state, &why);
+            }
             return;
         }
         let Some(s) = &self.session else {
-            state.screens.message = Some("not connected: nothing was sent".into());
             return;
         };
-        if state.conn.context.as_deref() != Some(req.context.as_str()) {
-            state.screens.message = Some(format!(
-                "the context changed (was {}): nothing was sent",
-                req.context
-            ));
-            return;
-        }
         if let super::effect::WriteOp::Drain(node, _) = &req.op {
             if let Some(old) = self.drain.take() {
                 old.abort();

@@ -207,7 +207,9 @@ fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action) {
             (Prompt::Filter(t), Action::Submit) => Some((super::prompt_history::Kind::Filter, t.clone())),
             _ => None,
         };
-        if let Some((kind, text)) = entry.filter(|(_, t)| !t.trim().is_empty()) {
+        // `:exec` lines may carry secrets in their arguments (`mysql -pSECRET`): never kept.
+        let secretive = |t: &str| t.split_whitespace().next() == Some("exec");
+        if let Some((kind, text)) = entry.filter(|(_, t)| !t.trim().is_empty() && !secretive(t)) {
             state.screens.history.push(kind, &text);
             let file = state.screens.history.to_text();
             state.emit(Effect::SaveHistory(file));

@@ -1,6 +1,6 @@
 //! Key handling of the YAML view: open it from a list row, scroll, search, toggle
 //! managedFields, reveal Secret values after a confirmation, save. Pure state changes; the
-//! watch and the saved file are effects the loop carries out.
+//! watch and the saved file are effects the loop carries out; must not do I/O itself.
 
 use super::effect::Effect;
 use super::state::{Prompt, Screen, UiState};

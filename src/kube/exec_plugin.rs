@@ -231,8 +231,8 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> Result<ExecCredential
     let stderr = String::from_utf8_lossy(&out.stderr);
     let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
     if !stderr.trim().is_empty() {
-        let shown: String = stderr.chars().take(4096).collect();
-        tracing::info!(%plugin, stderr = %crate::kube::sanitize::sanitize(&shown), "exec plugin stderr");
+        // Its size only: a plugin may print credentials there, and the log must never hold one.
+        tracing::info!(%plugin, bytes = stderr.len(), "exec plugin wrote to stderr");
     }
     if !out.status.success() {
         let code = out

@@ -221,8 +221,8 @@ impl IntoRow for EventObj {
                     .namespace
                     .as_deref()
                     .filter(|n| !n.is_empty())
-                    .map(|n| ctx.interner.intern(n)),
-                uid: io.uid.as_str().into(),
+                    .map(|n| ctx.interner.intern(&sanitize(n))),
+                uid: sanitize(&io.uid).into(),
             },
             last_seen: self.timeline_instant(),
             count,

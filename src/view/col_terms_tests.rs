@@ -1,3 +1,5 @@
+//! Unit tests of column-scoped filter terms (src/view/col_terms.rs); pure.
+
 use super::*;
 use crate::kube::builtin::BuiltinKind;
 use crate::table::{builtin_spec, col};

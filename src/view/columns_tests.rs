@@ -1,3 +1,5 @@
+//! Unit tests of column widths by value (src/view/columns.rs); pure.
+
 use super::*;
 
 fn col(header: &str, natural: usize) -> ColumnIn {

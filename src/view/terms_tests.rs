@@ -1,3 +1,5 @@
+//! Unit tests of fzf-style filter terms (src/view/terms.rs); pure.
+
 use super::*;
 
 fn alt(w: &str) -> Alt {

@@ -78,6 +78,18 @@ fn pasted_bidi_overrides_never_reach_the_prompt() {
 }
 
 #[test]
+fn exec_lines_are_never_kept_in_the_prompt_history() {
+    let mut s = state();
+    update(&mut s, Action::CommandMode);
+    typed(&mut s, "exec pod/db -- mysql -pSECRET");
+    let fx = update(&mut s, Action::Submit);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::SaveHistory(_))), "{fx:?}");
+    update(&mut s, Action::CommandMode);
+    update(&mut s, Action::HistoryOlder);
+    assert_eq!(text(&s), "");
+}
+
+#[test]
 fn up_and_down_recall_each_prompts_own_history_and_submits_save_it() {
     let mut s = state();
     update(&mut s, Action::FilterMode);

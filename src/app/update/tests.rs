@@ -1,3 +1,5 @@
+//! Unit tests of key dispatch (src/app/update.rs); they must not touch a cluster.
+
 use super::*;
 use crate::app::effect::Effect;
 use crate::app::state::{Prompt, Screen, SortBy, UiState};

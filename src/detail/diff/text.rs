@@ -1,7 +1,7 @@
 //! Changes as people read them: a path (`spec.template.spec.containers[web].image`), a
 //! one-line summary of a revision (`spec.replicas 3→5, image web:1.4→web:1.5, +label
 //! tier=db`) and the lines of a diff view (`~`, `+`, `-`, multi-line strings line by line).
-//! Output is sanitized. Pure.
+//! Output is sanitized. Pure; must not decide what is a change (that is `diff`).
 
 use serde_json::Value;
 

@@ -510,18 +510,23 @@ fn normalize(resource: &str, obj: &mut Value) {
             if let Some(map) = obj.get_mut(field).and_then(Value::as_object_mut) {
                 for v in map.values_mut() {
                     let s = v.as_str().unwrap_or("");
-                    *v = Value::String(format!("<{} bytes, #{:08x}>", s.len(), fnv(s.as_bytes())));
+                    *v = Value::String(format!("<{} bytes, #{:08x}>", s.len(), keyed(s.as_bytes())));
                 }
             }
         }
     }
 }
 
-/// 32-bit FNV-1a: enough to tell two Secret values apart on screen, not to recover them.
-fn fnv(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(*b)).wrapping_mul(0x0100_0193)
-    })
+/// A keyed hash (SipHash with a key drawn at random once per process), cut to 32 bits:
+/// enough to tell two Secret values apart on screen, and, unlike a plain hash, no help in
+/// guessing a short value offline from a saved history.
+fn keyed(bytes: &[u8]) -> u32 {
+    use std::hash::BuildHasher;
+    static KEY: std::sync::OnceLock<std::collections::hash_map::RandomState> = std::sync::OnceLock::new();
+    let h = KEY
+        .get_or_init(std::collections::hash_map::RandomState::new)
+        .hash_one(bytes);
+    (h >> 32) as u32
 }
 
 /// The managers owning what changed (see [`Revision::owners`]).

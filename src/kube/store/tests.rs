@@ -1,3 +1,5 @@
+//! Unit tests of the snapshot store (src/kube/store.rs); they must not open a network.
+
 use std::sync::Arc;
 
 use tokio::sync::mpsc::unbounded_channel;

@@ -4,7 +4,7 @@
 //! schedule) unless `spec.suspend` is set or `Forbid` finds one active, tracks `active` and
 //! `lastScheduleTime`, and prunes completed Jobs beyond `successfulJobsHistoryLimit` (their pods
 //! go by garbage collection). Jobs created by hand from the template (`kubectl create job
-//! --from=cronjob/…`) run the same way. Writes through the store's write API.
+//! --from=cronjob/…`) run the same way. Writes through the store's write API; must not bypass it.
 
 use serde_json::{json, Value};
 

@@ -3,7 +3,7 @@
 //! of owners carrying the `foregroundDeletion` finalizer and removes the finalizer once none
 //! is left, and for the `orphan` finalizer removes the owner's references from its dependents
 //! first; the disruption controller keeps each PodDisruptionBudget's status current. Writes
-//! through the store's write API.
+//! through the store's write API; must not bypass it.
 
 use std::collections::HashSet;
 

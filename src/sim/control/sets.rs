@@ -2,7 +2,8 @@
 //! (OrderedReady: the next one once the lower are Ready; the highest removed first) and one pod
 //! per node (daemonset pods tolerate cordoned nodes, as the real controller's tolerations make
 //! them); a template change (a `kubectl rollout restart`) rolls the pods one at a time, the
-//! revision kept in the `controller-revision-hash` label. Writes through the store's write API.
+//! revision kept in the `controller-revision-hash` label. Writes through the store's write API; must
+//! not bypass it.
 
 use serde_json::{json, Value};
 
