@@ -279,7 +279,7 @@ impl LogsState {
         let shape = self.shape();
         let added = self
             .visible
-            .update(&s.buffer, filter.as_ref(), |l| shape.text(l, &s.sources));
+            .update(&s.buffer, filter.as_ref(), |l| shape.shown(l, &s.sources));
         drop(s);
         if self.follow {
             self.new_below = 0;
@@ -339,6 +339,17 @@ impl Shape {
         }
         s.push_str(&line.text);
         s
+    }
+
+    /// [`Shape::text`] without a copy when the line is shown as it is (one source, no
+    /// timestamps): what the filter sees of each line.
+    pub fn shown<'l>(&self, line: &'l LogLine, sources: &[SourceInfo]) -> std::borrow::Cow<'l, str> {
+        let bare = !self.timestamps && sources.len() < 2 && !self.merged;
+        if bare {
+            std::borrow::Cow::Borrowed(&line.text)
+        } else {
+            std::borrow::Cow::Owned(self.text(line, sources))
+        }
     }
 
     /// `pod/container` when the view has several sources.
