@@ -194,12 +194,16 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         return Ok(code);
     }
     let mut dirty = true;
+    // Input changed the screen: drawn at once, not at the frame cap's next slot (the cap is for
+    // what the cluster sends; keys come at human rates).
+    let mut typed = false;
     let mut last_draw: Option<Instant> = None;
     let mut next_tick = Instant::now() + Duration::from_secs(1);
     loop {
         if dirty {
             let due = last_draw.map_or_else(Instant::now, |t| t + frame);
-            if Instant::now() >= due {
+            if typed || Instant::now() >= due {
+                typed = false;
                 let size = guard.terminal.size()?;
                 state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
                 state.screens.page_cols = crate::ui::page_cols(size.into(), &state);
@@ -246,7 +250,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         // The event that woke us, then everything else already queued.
         let mut next = Some(ev);
         while let Some(ev) = next {
+            let input = matches!(ev, Event::Term(_));
             let (changed, effects) = w.handle(&mut state, ev);
+            typed |= input && (changed || !effects.is_empty());
             dirty |= changed || !effects.is_empty();
             if let Some(code) = w.execute(&mut state, effects) {
                 let held = std::mem::take(&mut w.histories);
