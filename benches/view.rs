@@ -171,6 +171,7 @@ fn spec(query: &Query, sort: Sort) -> ViewSpec<'_> {
         namespace: None,
         sort,
         all_namespaces: true,
+        within: None,
     }
 }
 

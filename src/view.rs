@@ -41,6 +41,19 @@ pub struct ViewSpec<'a> {
     pub sort: Sort,
     /// Names are `namespace/name` (filtering and highlighting) when true.
     pub all_namespaces: bool,
+    /// Rows the view is restricted to before its query (column terms such as
+    /// `status:Running`), or `None` for every row in the namespace scope.
+    pub within: Option<Within<'a>>,
+}
+
+/// A restriction of a view to some rows of its snapshot, computed by the caller in one pass
+/// so that the snapshot's memoised sort orders and name buffers stay in use.
+#[derive(Debug, Clone, Copy)]
+pub struct Within<'a> {
+    /// Names the restriction: on one snapshot, equal keys mean equal `rows`.
+    pub key: &'a str,
+    /// Ascending indices into the snapshot's `rows`, already inside the namespace scope.
+    pub rows: &'a [u32],
 }
 
 /// One computed view. Shared by `Arc`: the cache hands out the same one until an input changes.

@@ -28,6 +28,22 @@ struct Lensed {
     total: usize,
 }
 
+/// The rows of one snapshot that pass the column terms (outside event timelines), memoised
+/// per source revision.
+#[derive(Debug)]
+struct Kept {
+    rev: u64,
+    epoch: u64,
+    cols: Vec<ColTerm>,
+    ns: Option<String>,
+    /// Names the column terms for the view cache.
+    key: String,
+    /// Ascending indices into the snapshot's rows, inside the namespace scope.
+    rows: Vec<u32>,
+    /// Rows in the namespace scope.
+    total: usize,
+}
+
 /// The memoised view of one list.
 #[derive(Default)]
 pub struct ListCache {
@@ -35,6 +51,7 @@ pub struct ListCache {
     lens: EventLens,
     /// The lensed snapshot and what it was derived from.
     lensed: Option<Lensed>,
+    kept: Option<Kept>,
     snap: Option<Arc<Snapshot>>,
     result: Option<Arc<ViewResult>>,
     query: Query,
@@ -88,7 +105,16 @@ impl ListCache {
             self.cols.clear();
             generic
         };
-        let snap = self.lensed(snap, scoped, ns_filter);
+        // Column terms alone narrow the rows in place (the snapshot's sort orders and name
+        // buffers stay memoised); the event lens and scoped terms derive a snapshot.
+        let in_place = !is_events && !self.cols.is_empty();
+        let snap = if in_place {
+            self.keep(snap, ns_filter);
+            snap.clone()
+        } else {
+            self.kept = None;
+            self.lensed(snap, scoped, ns_filter)
+        };
         let snap = &snap;
         let filter = generic.as_str();
         if filter != self.text {
@@ -110,11 +136,49 @@ impl ListCache {
             namespace: ns_filter,
             sort: Sort { by, reverse },
             all_namespaces: all_ns,
+            within: self.kept.as_ref().map(|k| view::Within {
+                key: &k.key,
+                rows: &k.rows,
+            }),
         };
         self.result = Some(self.cache.view(snap, &spec));
         self.snap = Some(snap.clone());
         self.all_ns = all_ns;
         error.map_or(Ok(()), Err)
+    }
+
+    /// The rows of `snap` in namespace `ns` that pass the column terms, memoised per source
+    /// revision; sets `scoped_total`.
+    fn keep(&mut self, snap: &Arc<Snapshot>, ns: Option<&str>) {
+        let ns = ns.map(str::to_owned);
+        if let Some(k) = &self.kept {
+            if k.rev == snap.rev && k.epoch == snap.epoch && k.cols == self.cols && k.ns == ns {
+                self.scoped_total = Some(k.total);
+                return;
+            }
+        }
+        let tests = ColTests::new(&self.cols);
+        let mut total = 0;
+        let mut rows = Vec::new();
+        for (i, r) in snap.rows.iter().enumerate() {
+            if ns.as_deref().is_some_and(|n| r.namespace.as_deref() != Some(n)) {
+                continue;
+            }
+            total += 1;
+            if tests.keeps(r) {
+                rows.push(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+        }
+        self.scoped_total = Some(total);
+        self.kept = Some(Kept {
+            rev: snap.rev,
+            epoch: snap.epoch,
+            key: format!("{:?}", self.cols),
+            cols: self.cols.clone(),
+            ns,
+            rows,
+            total,
+        });
     }
 
     /// The snapshot narrowed by the lens, the scoped and the column terms, memoised per

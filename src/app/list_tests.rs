@@ -94,3 +94,66 @@ fn column_terms_filter_and_the_count_keeps_the_views_total() {
     assert!(e.contains("incomplete"), "{e}");
     assert_eq!((c.len(), c.total()), (2, 93));
 }
+
+#[test]
+fn column_terms_follow_a_new_revision_and_keep_the_namespace_scope() {
+    let rows = |crashing: &str| -> Vec<Row> {
+        ["web-1", "web-2", "web-3"]
+            .iter()
+            .map(|n| {
+                pod(
+                    "a",
+                    n,
+                    if *n == crashing {
+                        "CrashLoopBackOff"
+                    } else {
+                        "Running"
+                    },
+                )
+            })
+            .chain([pod("b", "web-9", "CrashLoopBackOff")])
+            .collect()
+    };
+    let mut c = ListCache::default();
+    let first = snap(rows("web-1"));
+    c.update(
+        &first,
+        Some("a"),
+        "status:crash",
+        SortBy::Name,
+        false,
+        Some(1),
+        false,
+    )
+    .unwrap();
+    assert_eq!((c.len(), c.total()), (1, 3));
+    assert_eq!(&*c.selected_row(0).unwrap().name, "web-1");
+    // The next revision: web-1 recovered, web-3 crashes; the other namespace never shows.
+    let mut next = (*snap(rows("web-3"))).clone();
+    next.rev = 2;
+    let next = Arc::new(next);
+    c.update(
+        &next,
+        Some("a"),
+        "status:crash",
+        SortBy::Name,
+        false,
+        Some(1),
+        false,
+    )
+    .unwrap();
+    assert_eq!((c.len(), c.total()), (1, 3));
+    assert_eq!(&*c.selected_row(0).unwrap().name, "web-3");
+    // A name term inside the column term's rows, then all namespaces.
+    c.update(
+        &next,
+        None,
+        "status:crash web-9",
+        SortBy::Name,
+        false,
+        Some(1),
+        true,
+    )
+    .unwrap();
+    assert_eq!((c.len(), c.total()), (1, 4));
+}

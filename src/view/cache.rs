@@ -37,6 +37,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug)]
 struct Entry {
     namespace: Option<Box<str>>,
+    /// The key of the restriction the entry was computed within.
+    within: Option<Box<str>>,
     all_namespaces: bool,
     query: Query,
     sort: Sort,
@@ -47,7 +49,9 @@ struct Entry {
 
 impl Entry {
     fn same_scope(&self, spec: &ViewSpec<'_>) -> bool {
-        self.namespace.as_deref() == spec.namespace && self.all_namespaces == spec.all_namespaces
+        self.namespace.as_deref() == spec.namespace
+            && self.all_namespaces == spec.all_namespaces
+            && self.within.as_deref() == spec.within.map(|w| w.key)
     }
 }
 
@@ -150,7 +154,10 @@ impl ViewCache {
             return result;
         }
         let rows: &[Arc<Row>] = &snap.rows;
-        let scope = scope_of(rows, spec.namespace, cur.by_key);
+        let scope = match spec.within {
+            Some(w) => Scope::List(w.rows.to_vec()),
+            None => scope_of(rows, spec.namespace, cur.by_key),
+        };
         let total = scope.len();
         let query = spec.query;
         let needs_names = !query.fuzzy_terms().is_empty()
@@ -201,6 +208,7 @@ impl ViewCache {
         }
         cur.recent.push(Entry {
             namespace: spec.namespace.map(Box::from),
+            within: spec.within.map(|w| Box::from(w.key)),
             all_namespaces: spec.all_namespaces,
             query: query.clone(),
             sort: spec.sort,

@@ -95,6 +95,7 @@ pub(super) fn spec<'a>(
         namespace,
         sort,
         all_namespaces,
+        within: None,
     }
 }
 
