@@ -1,10 +1,10 @@
 //! Runs a kubeconfig `exec` credential plugin (the client.authentication.k8s.io
 //! `ExecCredential` protocol) so that it can never touch ktui's terminal: its own session
 //! with no controlling terminal (`setsid`, so `/dev/tty` cannot be opened), stdin from
-//! `/dev/null`, stdout read as the credential, stderr captured for the log, a deadline, and
-//! its whole process group killed on timeout, when the waiting future is dropped (context
-//! switch, informer stopped) and at exit ([`kill_running`]). Owns the child processes; must
-//! not cache credentials (see `exec_auth`) nor log tokens.
+//! `/dev/null`, stdout read as the credential, stderr captured (its size logged, never its
+//! text), a deadline, and its whole process group killed on timeout, when the waiting
+//! future is dropped (context switch, informer stopped) and at exit ([`kill_running`]).
+//! Owns the child processes; must not cache credentials (see `exec_auth`) nor log tokens.
 //!
 //! Why not kube's own exec support: it runs the plugin with `std::process::Command::output`
 //! inside `Client::try_from` — synchronously on an async worker thread, without a timeout,
@@ -163,7 +163,8 @@ fn name(exec: &ExecConfig) -> String {
 
 /// Runs `exec` once and returns its credential. Fails after `deadline` (the process group is
 /// killed), when the plugin exits non-zero (with the last line of its stderr), or when its
-/// output is not an `ExecCredential` with a `status`. The plugin's stderr goes to the log.
+/// output is not an `ExecCredential` with a `status`. The plugin's stderr is read; the log
+/// gets its size only (it may hold credentials).
 pub async fn run(exec: &ExecConfig, deadline: Duration) -> Result<ExecCredentialStatus, ExecError> {
     let plugin = name(exec);
     let Some(command) = exec.command.as_deref() else {
