@@ -1,9 +1,10 @@
 //! `ListCache`: the filtered, sorted rows of one list view for its latest snapshot, memoised
 //! through [`crate::view::ViewCache`]. Keeps the last valid query while the user types an
-//! invalid one. It first narrows the snapshot by the `col:text` terms of the filter
-//! ([`crate::view::col_terms`]) and, for event timelines, the [`EventLens`] (Warning-only,
-//! one object, and the `type:`/`reason:`/`obj:` terms); the count's total stays the rows
-//! before those terms. Must not draw.
+//! invalid one. The `col:text` terms of the filter ([`crate::view::col_terms`]) narrow the
+//! rows in place (handed to the view cache as its scope); for event timelines the
+//! [`EventLens`] (Warning-only, one object, the `type:`/`reason:`/`obj:` terms) and column
+//! terms derive a narrowed snapshot. The count's total stays the rows before those terms.
+//! Must not draw.
 
 use std::sync::Arc;
 

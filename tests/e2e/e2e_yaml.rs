@@ -101,10 +101,15 @@ fn describe_summarises_a_pod_and_a_node() {
     });
     // The node's kubelet tries to pull the image (registry.invalid never resolves): its
     // events end the describe, live.
-    k.type_keys("G");
-    k.wait_until("the kubelet's image-pull events at the end", SLOW, |s| {
-        s.contains("kubelet") && ["Pulling", "Failed", "BackOff"].iter().any(|r| s.contains(r))
-    });
+    // `G` again until they show: events that arrive after a `G` lengthen the text below it.
+    let pulled =
+        |s: &str| s.contains("kubelet") && ["Pulling", "Failed", "BackOff"].iter().any(|r| s.contains(r));
+    let t0 = std::time::Instant::now();
+    while !pulled(&k.screen()) && t0.elapsed() < SLOW {
+        k.type_keys("G");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    k.wait_until("the kubelet's image-pull events at the end", SLOW, pulled);
     k.type_keys("gg");
     k.press_esc();
     k.command("no");
