@@ -270,6 +270,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                 .as_ref()
                 .map(|s| (s.pool.client().clone(), s.pool.runtime().clone()));
             let outcome = super::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse, cluster).await;
+            tracing::info!(job = %h.label, outcome = %outcome.words(), backlog = w.backlog.len(), "terminal taken back");
             reader = Some(spawn_terminal_reader(tx.clone()));
             w.clear = true;
             dirty = true;
@@ -342,7 +343,18 @@ impl Wiring<'_> {
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
-            Event::Write(e) => (true, super::write_exec::apply(state, e)),
+            Event::Write(e) => {
+                // Which answer came back, and whether an edit was waiting for it (the edit
+                // e2e once saw a replace answered but its footer never updated).
+                if let super::write_exec::WriteEvent::Replaced(r) = &e {
+                    tracing::info!(
+                        ok = r.is_ok(),
+                        editing = state.screens.edit.is_some(),
+                        "replace answered"
+                    );
+                }
+                (true, super::write_exec::apply(state, e))
+            }
             Event::SessionPrepared(p) => (true, super::session::prepared(state, *p)),
             // The `:pf` rows and the header's count.
             Event::Forwards => (true, Vec::new()),
