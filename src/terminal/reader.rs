@@ -8,6 +8,9 @@ use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::task::JoinHandle;
 
+/// How long [`EventReader::stop`] waits for crossterm's reader thread to let go.
+pub const STOP_PATIENCE: Duration = Duration::from_secs(2);
+
 /// A running reader; [`EventReader::stop`] ends it.
 pub struct EventReader {
     task: JoinHandle<()>,
@@ -42,9 +45,19 @@ impl EventReader {
     /// then quits), then a zero-timeout poll takes crossterm's reader lock, which that
     /// thread holds while it polls, so this returns only after the thread let go. Bytes
     /// crossterm had already read stay in its buffer and come out of the next reader.
+    ///
+    /// The wait for that lock is bounded by [`STOP_PATIENCE`]: past it, the stop is logged
+    /// and the job goes ahead rather than ktui freezing (crossterm's thread may then take one
+    /// byte meant for the job).
     pub async fn stop(self) {
         self.task.abort();
         let _ = self.task.await;
-        let _ = tokio::task::spawn_blocking(|| crossterm::event::poll(Duration::ZERO)).await;
+        let released = tokio::task::spawn_blocking(|| crossterm::event::poll(Duration::ZERO));
+        if tokio::time::timeout(STOP_PATIENCE, released).await.is_err() {
+            tracing::warn!(
+                waited_ms = STOP_PATIENCE.as_millis(),
+                "crossterm's reader kept its lock; handing the terminal over anyway"
+            );
+        }
     }
 }
