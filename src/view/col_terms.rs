@@ -131,7 +131,11 @@ impl ColTests {
                 Target::Name => Some(Cow::Borrowed(&*row.name)),
                 Target::Cell(i) => row.cells.get(*i).and_then(cell_text),
             };
-            let holds = text.is_some_and(|t| test.holds(&t, &t.to_ascii_lowercase()));
+            // Lower-cased only for a test that reads it: this runs per row per keystroke.
+            let holds = text.is_some_and(|t| match test.reads_lower() {
+                true => test.holds(&t, &t.to_ascii_lowercase()),
+                false => test.holds(&t, &t),
+            });
             holds != *negated
         })
     }

@@ -129,6 +129,12 @@ impl Test {
 
     /// Whether a non-fuzzy test holds for `name` (`lower` is its ASCII-lowercased copy);
     /// fuzzy tests answer their prefilter.
+    /// Whether [`Test::holds`] reads its `lower` argument (a case-insensitive text or a fuzzy
+    /// term); when not, a caller may pass the text itself and skip lower-casing it.
+    pub(crate) fn reads_lower(&self) -> bool {
+        matches!(self, Test::Fuzzy(_) | Test::Text(_, _, false))
+    }
+
     pub(crate) fn holds(&self, name: &str, lower: &str) -> bool {
         match self {
             Test::Fuzzy(t) => t.may_match(name, lower),
