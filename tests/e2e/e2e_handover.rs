@@ -122,6 +122,16 @@ fn probe(script: &str) -> (Tui, tempfile::TempDir) {
     (k, dir)
 }
 
+/// Waits until the probe's whole first frame is on screen and returns it: the bottom
+/// border is the last cell drawn, so a screen read as soon as the title shows can be a
+/// half-written frame that the repaint after the job never matches.
+fn whole_frame(k: &mut Tui) -> String {
+    k.wait_until("the probe's whole first frame", SLOW, |s| {
+        s.contains("third line") && s.trim_end().ends_with('┘')
+    });
+    k.screen()
+}
+
 fn outcome(dir: &tempfile::TempDir) -> String {
     let path = dir.path().join("outcome");
     let start = std::time::Instant::now();
@@ -139,8 +149,7 @@ fn outcome(dir: &tempfile::TempDir) -> String {
 #[test]
 fn a_cooked_job_gets_the_terminal_and_ctrl_c_and_the_screen_comes_back_identical() {
     let (mut k, dir) = probe(COOKED);
-    k.wait_for("handover probe", SLOW);
-    let before = k.screen();
+    let before = whole_frame(&mut k);
     assert!(k.alternate_screen());
     k.type_keys("h");
     k.wait_for("child running", SLOW);
@@ -178,8 +187,7 @@ fn a_cooked_job_gets_the_terminal_and_ctrl_c_and_the_screen_comes_back_identical
 #[test]
 fn a_failing_child_is_reported_and_the_terminal_comes_back() {
     let (mut k, dir) = probe("exec /nonexistent/editor");
-    k.wait_for("handover probe", SLOW);
-    let before = k.screen();
+    let before = whole_frame(&mut k);
     k.type_keys("h");
     let words = outcome(&dir);
     assert!(words.starts_with("exit code 127"), "{words}");
