@@ -199,9 +199,12 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(Prompt::Filter(s)) => {
             let mut spans = vec![Span::styled("/", theme.label)];
             spans.extend(edited(s, state.screens.prompt_cursor));
-            // The YAML search says when nothing matches.
+            // The YAML search says when nothing matches; a list's filter that does not
+            // parse (or a term that cannot match) says why while it is typed.
             if let Some(m) = &state.screens.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
+            } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.as_deref()) {
+                spans.push(Span::styled(format!("   {}", sanitize(err)), theme.error));
             }
             Line::from(spans)
         }

@@ -92,7 +92,9 @@ impl ListCache {
         };
         let generic = if generic.contains(':') {
             let spec = crate::table::spec(&snap.key.kind);
-            match col_terms::split(&generic, &spec.columns) {
+            match col_terms::split(&generic, &spec.columns).and_then(|(cols, rest)| {
+                col_terms::timeless(&cols, &spec.columns, snap).map(|()| (cols, rest))
+            }) {
                 Ok((cols, rest)) => {
                     self.cols = cols;
                     rest

@@ -94,6 +94,33 @@ pub fn split(text: &str, columns: &[Column]) -> Result<(Vec<ColTerm>, String), S
     Ok((terms, rest.join(" ")))
 }
 
+/// Refuses a term on a column of times (AGE, DURATION, LAST SEEN, a custom resource's
+/// `date` column): their cells are durations drawn from the clock, with no text to match,
+/// so such a term would silently keep nothing. Read from the cells of `snap`'s rows (the
+/// first row that has the cell); an empty snapshot refuses nothing. Errors: `age: AGE is
+/// a time column: …`.
+pub fn timeless(
+    terms: &[ColTerm],
+    columns: &[Column],
+    snap: &crate::kube::store::Snapshot,
+) -> Result<(), String> {
+    for t in terms {
+        let Target::Cell(i) = t.target else { continue };
+        let time = snap
+            .rows
+            .iter()
+            .find_map(|r| r.cells.get(i))
+            .is_some_and(|c| matches!(c, Cell::Age(_) | Cell::Span { .. }));
+        if time {
+            let header = columns.get(i).map_or("", |c| &c.header);
+            return Err(format!(
+                "{header} is a time column: it has no text to match (A sorts by age)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The text of `cell` a term is matched against: literal text as shown, integers in
 /// decimal, RESTARTS by its count; `None` for times (AGE, DURATION), which change by
 /// themselves.

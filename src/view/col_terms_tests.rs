@@ -101,4 +101,16 @@ fn numbers_are_matched_as_printed_and_time_columns_match_nothing() {
     assert!(!ColTests::new(&terms).keeps(&row));
     let (terms, _) = split("age:!1", &age).unwrap();
     assert!(ColTests::new(&terms).keeps(&row));
+    // Typed into a list, such a term is refused with why, not left to match nothing.
+    let mut timed = snap.clone();
+    timed.rows = vec![std::sync::Arc::new(row)].into();
+    let e = timeless(&terms, &age, &timed).unwrap_err();
+    assert_eq!(
+        e,
+        "AGE is a time column: it has no text to match (A sorts by age)"
+    );
+    let (terms, _) = split("restarts:0", &columns()).unwrap();
+    assert_eq!(timeless(&terms, &columns(), &snap), Ok(()));
+    timed.rows = Vec::new().into();
+    assert_eq!(timeless(&split("age:1", &age).unwrap().0, &age, &timed), Ok(()));
 }

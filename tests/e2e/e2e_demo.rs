@@ -64,3 +64,25 @@ fn redraw_and_informers_navigation_never_end_the_session() {
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn column_terms_narrow_the_demo_and_a_time_column_term_says_why_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = ktui_with(&dir.path().join("no-kubeconfig"), &["--demo"], 30);
+    k.wait_for("CrashLoopBackOff", SLOW);
+    k.type_keys("/status:");
+    // Incomplete: said in the prompt while typed (the filter typed before it stays applied).
+    k.wait_for("incomplete term \"status:\": text expected after status:", SLOW);
+    k.type_keys("Running");
+    k.wait_until("only Running rows", SLOW, |s| {
+        !s.contains("CrashLoopBackOff") && s.contains("Running") && !s.contains("incomplete term")
+    });
+    k.type_keys(" age:1");
+    k.wait_for("AGE is a time column: it has no text to match", SLOW);
+    // The last valid terms stay applied.
+    assert!(!k.screen().contains("CrashLoopBackOff"), "{}", k.dump());
+    k.press_enter();
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
