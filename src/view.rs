@@ -8,6 +8,7 @@
 //! call [`highlight`] with [`display_name`] for the visible rows only.
 
 pub mod col_terms;
+pub mod col_text;
 pub mod columns;
 pub mod cut;
 pub mod event_terms;

@@ -1,7 +1,8 @@
 //! `ListCache`: the filtered, sorted rows of one list view for its latest snapshot, memoised
 //! through [`crate::view::ViewCache`]. Keeps the last valid query while the user types an
 //! invalid one. The `col:text` terms of the filter ([`crate::view::col_terms`]) narrow the
-//! rows in place (handed to the view cache as its scope); for event timelines the
+//! rows in place (scanned in flat per-snapshot text buffers, [`crate::view::col_text`], and
+//! handed to the view cache as its scope); for event timelines the
 //! [`EventLens`] (Warning-only, one object, the `type:`/`reason:`/`obj:` terms) and column
 //! terms derive a narrowed snapshot. The count's total stays the rows before those terms.
 //! Must not draw.
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::store::{ObjKey, Snapshot};
 use crate::view::col_terms::{self, ColTerm, ColTests};
+use crate::view::col_text::ColTexts;
 use crate::view::event_terms::{lens_keeps, split_scoped, EventLens, Scoped};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
@@ -53,6 +55,8 @@ pub struct ListCache {
     /// The lensed snapshot and what it was derived from.
     lensed: Option<Lensed>,
     kept: Option<Kept>,
+    /// The laid-out texts the column terms read, for the latest snapshot.
+    texts: ColTexts,
     snap: Option<Arc<Snapshot>>,
     result: Option<Arc<ViewResult>>,
     query: Query,
@@ -161,17 +165,24 @@ impl ListCache {
             }
         }
         let tests = ColTests::new(&self.cols);
-        let mut total = 0;
-        let mut rows = Vec::new();
-        for (i, r) in snap.rows.iter().enumerate() {
-            if ns.as_deref().is_some_and(|n| r.namespace.as_deref() != Some(n)) {
-                continue;
+        // Flat buffers of the texts the terms read, built once per snapshot: a keystroke
+        // scans them instead of every row's heap cells.
+        let texts = self.texts.get(snap, &tests.targets());
+        // Informer snapshots are ordered by (namespace, name): one namespace is a range.
+        let range = match ns.as_deref() {
+            None => 0..snap.rows.len(),
+            Some(n) => {
+                let key = |r: &Arc<Row>| r.namespace.as_deref().map(|x| x.cmp(n));
+                let start = snap.rows.partition_point(|r| key(r).is_none_or(|o| o.is_lt()));
+                let end = snap.rows.partition_point(|r| key(r).is_none_or(|o| o.is_le()));
+                start..end.max(start)
             }
-            total += 1;
-            if tests.keeps(r) {
-                rows.push(u32::try_from(i).unwrap_or(u32::MAX));
-            }
-        }
+        };
+        let total = range.len();
+        let rows: Vec<u32> = range
+            .filter(|&i| tests.keeps_at(&texts, i))
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
         self.scoped_total = Some(total);
         self.kept = Some(Kept {
             rev: snap.rev,

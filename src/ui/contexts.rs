@@ -16,22 +16,27 @@ use super::theme::Theme;
 const COLS: [Col; 5] = [
     Col {
         header: "",
+        short: "",
         role: "STATUS",
     },
     Col {
         header: "NAME",
+        short: "",
         role: "NAME",
     },
     Col {
         header: "CLUSTER",
+        short: "",
         role: "OBJECT",
     },
     Col {
         header: "AUTHINFO",
+        short: "",
         role: "COUNT",
     },
     Col {
         header: "NAMESPACE",
+        short: "",
         role: "NAMESPACE",
     },
 ];

@@ -16,6 +16,9 @@ use crate::view::cut;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Col {
     pub header: &'static str,
+    /// A shorter header used when the column's values fit but its header does not
+    /// (`RESOURCE VERSION` → `RV`), tried before any column is dropped; "" for none.
+    pub short: &'static str,
     pub role: &'static str,
 }
 
@@ -47,33 +50,37 @@ impl Laid {
 /// Lays `cells` (one `Vec` per row, one string per column, already sanitized) out in
 /// `avail` cells with one cell between columns.
 pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid {
-    let ins: Vec<ColumnIn> = cols
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let mut m = ColumnIn::measure(
-                c.header,
-                false,
-                cells.iter().filter_map(|r| r.get(i).map(String::as_str)),
-            );
-            m.header = c.role.to_owned();
-            m
-        })
-        .collect();
+    let measure = |i: usize, header: &str| {
+        let mut m = ColumnIn::measure(
+            header,
+            false,
+            cells.iter().filter_map(|r| r.get(i).map(String::as_str)),
+        );
+        m.header = cols[i].role.to_owned();
+        m
+    };
+    let mut headers: Vec<&'static str> = cols.iter().map(|c| c.header).collect();
+    let mut ins: Vec<ColumnIn> = (0..cols.len()).map(|i| measure(i, headers[i])).collect();
     // A column narrower than its header is dropped rather than shown with a cut header.
     let mut keep: Vec<usize> = (0..cols.len()).collect();
     let fitted = loop {
         let subset: Vec<ColumnIn> = keep.iter().map(|&i| ins[i].clone()).collect();
         let f = fit(&subset, avail, 1, 0);
-        let narrow = f.shown.iter().any(|&(p, w)| w < cut::width(cols[keep[p]].header));
-        // Then the least useful column shown goes (rightmost on a tie), to make room.
-        let least = f
-            .shown
-            .iter()
-            .map(|&(p, _)| p)
-            .min_by_key(|&p| (priority(cols[keep[p]].role), usize::MAX - p));
-        match least {
-            Some(p) if narrow && keep.len() > 1 => {
+        let narrow = f.shown.iter().any(|&(p, w)| w < cut::width(headers[keep[p]]));
+        // First the least useful column with a short header takes it (the values still
+        // show whole); then the least useful column shown goes (rightmost on a tie).
+        let by_use = |&p: &usize| (priority(cols[keep[p]].role), usize::MAX - p);
+        let shorten = (0..keep.len())
+            .filter(|&p| !cols[keep[p]].short.is_empty() && headers[keep[p]] != cols[keep[p]].short)
+            .min_by_key(by_use);
+        let least = f.shown.iter().map(|&(p, _)| p).min_by_key(by_use);
+        match (shorten, least) {
+            (Some(p), _) if narrow => {
+                let i = keep[p];
+                headers[i] = cols[i].short;
+                ins[i] = measure(i, headers[i]);
+            }
+            (_, Some(p)) if narrow && keep.len() > 1 => {
                 keep.remove(p);
             }
             _ => {
@@ -93,7 +100,7 @@ pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid
         fitted
             .shown
             .iter()
-            .map(|&(i, w)| Line::from(cut::fit(cols[i].header, w, cut::Cut::End).into_owned()))
+            .map(|&(i, w)| Line::from(cut::fit(headers[i], w, cut::Cut::End).into_owned()))
             .collect::<Vec<_>>(),
     );
     let rows = cells

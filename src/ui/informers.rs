@@ -15,46 +15,57 @@ use super::fit_table::{lay_out, Col};
 
 /// The columns, each with the list column whose layout role it takes: KEY is the row's
 /// identity, STATE the flexible column (it may carry an undecodable object's note), and on a
-/// narrow terminal SUBS, STOPS IN and BOOKMARK go first, then RELISTS and RECONNECTS.
+/// narrow terminal RESOURCE VERSION is headed RV, then SUBS, STOPS IN and BOOKMARK go
+/// first, then RELISTS and RECONNECTS.
 const COLS: [Col; 10] = [
     Col {
         header: "KEY",
+        short: "",
         role: "NAME",
     },
     Col {
         header: "STATE",
+        short: "",
         role: "MESSAGE",
     },
     Col {
         header: "RESOURCE VERSION",
+        short: "RV",
         role: "RESTARTS",
     },
     Col {
         header: "BOOKMARK",
+        short: "",
         role: "COUNT",
     },
     Col {
         header: "RELISTS",
+        short: "",
         role: "RELISTS",
     },
     Col {
         header: "RECONNECTS",
+        short: "",
         role: "RECONNECTS",
     },
     Col {
         header: "EVENTS",
+        short: "",
         role: "TYPE",
     },
     Col {
         header: "OBJECTS",
+        short: "",
         role: "READY",
     },
     Col {
         header: "SUBS",
+        short: "",
         role: "SOURCE",
     },
     Col {
         header: "STOPS IN",
+        short: "",
         role: "AGE",
     },
 ];

@@ -134,6 +134,16 @@ fn cell_text(cell: &Cell) -> Option<Cow<'_, str>> {
     }
 }
 
+/// The text `target` reads of `row` (see [`cell_text`]; the namespace of a cluster-scoped
+/// row is `None`).
+pub(crate) fn row_text(row: &Row, target: Target) -> Option<Cow<'_, str>> {
+    match target {
+        Target::Namespace => row.namespace.as_deref().map(Cow::Borrowed),
+        Target::Name => Some(Cow::Borrowed(&*row.name)),
+        Target::Cell(i) => row.cells.get(i).and_then(cell_text),
+    }
+}
+
 /// Compiled column terms, all of which must hold.
 #[derive(Debug)]
 pub struct ColTests(Vec<(Target, Test, bool)>);
@@ -153,17 +163,26 @@ impl ColTests {
     /// resource's missing value) fails a positive term and passes an inverted one.
     pub fn keeps(&self, row: &Row) -> bool {
         self.0.iter().all(|(target, test, negated)| {
-            let text = match target {
-                Target::Namespace => row.namespace.as_deref().map(Cow::Borrowed),
-                Target::Name => Some(Cow::Borrowed(&*row.name)),
-                Target::Cell(i) => row.cells.get(*i).and_then(cell_text),
-            };
+            let text = row_text(row, *target);
             // Lower-cased only for a test that reads it: this runs per row per keystroke.
             let holds = text.is_some_and(|t| match test.reads_lower() {
                 true => test.holds(&t, &t.to_ascii_lowercase()),
                 false => test.holds(&t, &t),
             });
             holds != *negated
+        })
+    }
+
+    /// The targets the terms read, one per term in order (for [`super::col_text::ColTexts`]).
+    pub fn targets(&self) -> Vec<Target> {
+        self.0.iter().map(|(t, _, _)| *t).collect()
+    }
+
+    /// [`ColTests::keeps`] for row `i`, read from the laid-out texts (`texts[k]` of term
+    /// `k`'s target, as [`ColTests::targets`] lists them).
+    pub fn keeps_at(&self, texts: &[std::sync::Arc<super::col_text::ColText>], i: usize) -> bool {
+        self.0.iter().zip(texts).all(|((_, test, negated), text)| {
+            text.get(i).is_some_and(|(t, lower)| test.holds(t, lower)) != *negated
         })
     }
 }

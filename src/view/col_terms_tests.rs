@@ -114,3 +114,33 @@ fn numbers_are_matched_as_printed_and_time_columns_match_nothing() {
     timed.rows = Vec::new().into();
     assert_eq!(timeless(&split("age:1", &age).unwrap().0, &age, &timed), Ok(()));
 }
+
+#[test]
+fn laid_out_texts_give_the_same_verdicts_as_the_rows_and_follow_the_snapshot() {
+    use crate::view::col_text::ColTexts;
+    let snap = pods(2000, 11);
+    let mut cols = columns();
+    cols.push(col("AGE"));
+    let mut memo = ColTexts::default();
+    for filter in [
+        "status:Crash",
+        "status:!running ns:^team",
+        "name:re:-1\\d$ restarts:0",
+        "age:1",
+        "age:!1",
+        "ns:prod$ status:pend name:Kafka",
+    ] {
+        let (terms, _) = split(filter, &cols).unwrap();
+        let tests = ColTests::new(&terms);
+        let texts = memo.get(&snap, &tests.targets());
+        for (i, row) in snap.rows.iter().enumerate() {
+            assert_eq!(tests.keeps_at(&texts, i), tests.keeps(row), "{filter}: row {i}");
+        }
+    }
+    // Built once per target per snapshot; a new snapshot drops them.
+    let status = [Target::Cell(1)];
+    let a = memo.get(&snap, &status);
+    assert!(std::sync::Arc::ptr_eq(&a[0], &memo.get(&snap, &status)[0]));
+    let next = pods(2000, 12);
+    assert!(!std::sync::Arc::ptr_eq(&a[0], &memo.get(&next, &status)[0]));
+}

@@ -92,9 +92,11 @@ fn informers_keys_whole_and_headers_apart_at_three_sizes() {
             .find(|l| l.contains("informers[3]"))
             .unwrap_or_default()
             .to_owned();
+        // RESOURCE VERSION is headed RV where its full header does not fit.
+        let is_shown = |hd: &str| line.contains(&format!("{hd} ")) || line.trim_end().ends_with(hd);
         let shown = headers
             .iter()
-            .filter(|hd| line.contains(&format!("{hd} ")) || line.trim_end().ends_with(*hd))
+            .filter(|hd| is_shown(hd) || (**hd == "RESOURCE VERSION" && is_shown("RV")))
             .count();
         let hidden = headers.len() - shown;
         if hidden > 0 {
