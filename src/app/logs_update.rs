@@ -69,9 +69,21 @@ pub fn open(state: &mut UiState, ns: String, pods: PodPick, containers: Containe
     state.push(Screen::Logs(Box::new(view)));
 }
 
-/// `:logs -l <selector>` or `:logs <pod-regex>` in the namespace in use.
+/// `:logs -l <selector>` or `:logs <pod-regex>` in the namespace in use: the view's (see
+/// [`super::nav::view_namespace`]), else the session's. A merged view spans one namespace:
+/// in all-namespaces mode the command says so rather than reading `default` behind the
+/// user's back.
 pub fn command(state: &mut UiState, arg: Option<&str>, labels: Option<&str>) {
-    let ns = state.conn.namespace.clone().unwrap_or_else(|| "default".into());
+    let ns = match super::nav::view_namespace(state) {
+        Some(view) => view.map(str::to_owned),
+        None => state.conn.namespace.clone(),
+    };
+    let Some(ns) = ns else {
+        state.screens.message = Some(
+            "logs: a merged view spans one namespace: pick one first (:ns <name>, or :pods <name>)".into(),
+        );
+        return;
+    };
     match (labels, arg) {
         (Some(sel), None) => open(
             state,

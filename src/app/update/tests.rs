@@ -433,3 +433,31 @@ fn a_view_opened_at_a_non_preferred_version_keeps_it_until_it_is_no_longer_serve
         Some("gizmos.v1beta1.demo.ktui.dev is no longer served; showing gizmos.v1.demo.ktui.dev")
     );
 }
+
+#[test]
+fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
+    use crate::kube::logs::PodPick;
+    let logs_target = |s: &UiState| match s.top() {
+        Screen::Logs(v) => Some((v.target.namespace.clone(), v.target.pods.clone())),
+        _ => None,
+    };
+    let mut s = state();
+    run_command(&mut s, "pods shop");
+    run_command(&mut s, "logs ^web-");
+    assert_eq!(
+        logs_target(&s),
+        Some(("shop".into(), PodPick::Regex("^web-".into()))),
+        "the view's namespace, not the session's"
+    );
+    let mut s = state();
+    run_command(&mut s, "pods -A");
+    run_command(&mut s, "logs -l app=web");
+    assert_eq!(logs_target(&s), None, "no silent default namespace");
+    assert!(s
+        .screens
+        .message
+        .as_deref()
+        .is_some_and(|m| m.contains("spans one namespace")));
+    run_command(&mut s, "logs (");
+    assert_eq!(logs_target(&s), None);
+}
