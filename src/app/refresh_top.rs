@@ -84,9 +84,13 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 
 fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     let page = state.screens.page_rows.max(1);
+    let text_page = super::scroll::Page::new(page, state.screens.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
-        y.scroll = y.scroll.min(y.lines.len().saturating_sub(1));
+        y.scroll = match y.at_end {
+            true => super::scroll::last_start(&y.lines, text_page, y.wrap),
+            false => y.scroll.min(y.lines.len().saturating_sub(1)),
+        };
         return;
     }
     if let Screen::Logs(v) = state.top_mut() {

@@ -45,6 +45,9 @@ pub struct DetailState {
     pub wrap: bool,
     /// Cells scrolled off on the left (unwrapped only); clamped by `yaml_update::handle`.
     pub hscroll: usize,
+    /// `G` was pressed and nothing moved up since: the view stays on the last page while
+    /// the text grows (describe's events arriving, a lengthening status), as logs follow.
+    pub at_end: bool,
 }
 
 impl DetailState {
@@ -68,6 +71,7 @@ impl DetailState {
             blame: false,
             wrap: false,
             hscroll: 0,
+            at_end: false,
         }
     }
 
@@ -127,6 +131,7 @@ impl DetailState {
     /// Scrolls so that line `i` is on top, or on the last page when it is there (the view
     /// never scrolls past its last full page).
     pub fn show_line(&mut self, i: usize, page: super::scroll::Page) {
+        self.at_end = false;
         self.scroll = i.min(super::scroll::last_start(&self.lines, page, self.wrap));
     }
 

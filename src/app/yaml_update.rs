@@ -24,7 +24,8 @@ pub fn open(state: &mut UiState, describe: bool) {
 
 /// Handles `action` when the YAML view is on top; returns false when it is not. The
 /// scrolling keys stop at the last full page (`G` goes there), wrapped or not; `←`/`→`
-/// scroll sideways while unwrapped, `w` toggles wrap.
+/// scroll sideways while unwrapped, `w` toggles wrap. After `G` the view stays on the last
+/// page while the text grows, until a key moves it up.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
     let page = super::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
     let Screen::Yaml(y) = state.top_mut() else {
@@ -43,6 +44,12 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         _ => return other(state, action),
     };
     y.scroll = super::scroll::step(y.scroll, by, last);
+    // `G` keeps to the end as the text grows; moving up lets go.
+    y.at_end = match action {
+        Action::Bottom => true,
+        Action::Down | Action::PageDown => y.at_end,
+        _ => false,
+    };
     true
 }
 

@@ -461,3 +461,34 @@ fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
     run_command(&mut s, "logs (");
     assert_eq!(logs_target(&s), None);
 }
+
+#[test]
+fn after_g_a_detail_view_stays_on_its_last_page_as_the_text_grows_until_moved_up() {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
+    let mut y = crate::app::yaml::DetailState::new(key, "web");
+    y.lines = (0..30).map(|i| format!("line {i}")).collect();
+    let mut s = state();
+    s.screens.page_rows = 10;
+    s.screens.page_cols = 40;
+    s.push(Screen::Yaml(Box::new(y)));
+    let grow = |s: &mut UiState, n: usize| {
+        if let Screen::Yaml(y) = s.top_mut() {
+            y.lines.extend((0..n).map(|i| format!("event {i}")));
+        }
+        crate::app::refresh_top::refresh_top(s);
+    };
+    let scroll = |s: &UiState| match s.top() {
+        Screen::Yaml(y) => y.scroll,
+        _ => panic!("yaml on top"),
+    };
+    update(&mut s, Action::Bottom);
+    assert_eq!(scroll(&s), 20);
+    grow(&mut s, 5);
+    assert_eq!(scroll(&s), 25, "follows the new end");
+    update(&mut s, Action::Down);
+    grow(&mut s, 5);
+    assert_eq!(scroll(&s), 30, "down at the end keeps following");
+    update(&mut s, Action::Up);
+    grow(&mut s, 5);
+    assert_eq!(scroll(&s), 29, "moving up lets go");
+}
