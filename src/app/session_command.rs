@@ -111,59 +111,10 @@ fn parse(rest: &str, ns: &str) -> Result<(ExecTarget, Vec<String>), String> {
 }
 
 /// Splits `s` into words as a POSIX shell would for plain words, 'single' and "double"
-/// quotes and backslash escapes (no expansion of any kind).
+/// quotes, backslash escapes and `#` comments, with no expansion of any kind (the
+/// `shell-words` crate). Errors: an unterminated quote (`missing closing quote`).
 fn words(s: &str) -> Result<Vec<String>, String> {
-    let (mut out, mut cur, mut any) = (Vec::new(), String::new(), false);
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                any = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => cur.push(c),
-                        None => return Err("unterminated '".into()),
-                    }
-                }
-            }
-            '"' => {
-                any = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => cur.push(c),
-                            Some(c) => {
-                                cur.push('\\');
-                                cur.push(c);
-                            }
-                            None => return Err("unterminated \"".into()),
-                        },
-                        Some(c) => cur.push(c),
-                        None => return Err("unterminated \"".into()),
-                    }
-                }
-            }
-            '\\' => {
-                any = true;
-                if let Some(c) = chars.next() {
-                    cur.push(c);
-                }
-            }
-            c if c.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            c => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    Ok(out)
+    shell_words::split(s).map_err(|e| format!("unterminated quote: {e}"))
 }
 
 #[cfg(test)]

@@ -14,28 +14,9 @@ use std::path::PathBuf;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+use crate::kubectl_bin::kubectl_bin;
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::DemoOptions;
-
-fn kubectl_bin() -> Option<PathBuf> {
-    let dir = std::env::var_os("KTUI_TEST_BIN")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ktui-test/bin")))?;
-    let bin = dir.join("kubectl");
-    if bin.exists() {
-        return Some(bin);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing under CI=true",
-        bin.display()
-    );
-    eprintln!(
-        "note: skipping: {} not found (run tests/cluster/build.sh)",
-        bin.display()
-    );
-    None
-}
 
 struct Kubectl {
     bin: PathBuf,

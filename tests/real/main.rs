@@ -8,6 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
+#[path = "../support/kubectl_bin.rs"]
+mod kubectl_bin;
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -8,28 +8,9 @@ use std::path::PathBuf;
 use std::process::Output;
 use std::time::Duration;
 
+use crate::kubectl_bin::kubectl_bin;
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::DemoOptions;
-
-pub(crate) fn kubectl_bin() -> Option<PathBuf> {
-    let dir = std::env::var_os("KTUI_TEST_BIN")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ktui-test/bin")))?;
-    let bin = dir.join("kubectl");
-    if bin.exists() {
-        return Some(bin);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing under CI=true (tests/run.sh builds it)",
-        bin.display()
-    );
-    eprintln!(
-        "note: skipping kubectl conformance test: {} not found (run tests/cluster/build.sh)",
-        bin.display()
-    );
-    None
-}
 
 pub(crate) struct Kubectl {
     bin: PathBuf,
