@@ -37,6 +37,7 @@ pub mod nav;
 pub mod owner;
 pub mod prompt_edit;
 pub mod prompt_history;
+mod prompt_keys;
 pub mod quit;
 pub mod refresh_top;
 pub mod revisions;
