@@ -151,12 +151,28 @@ impl Test {
         }
     }
 
+    /// [`Test::holds`] for a row's display name, which in all-namespaces lists is
+    /// `namespace/name`: an anchored test (`^cart`, `cart-1$` as a whole name, `re:^cart`)
+    /// also holds on the part after the first `/` (object names hold no `/`), so `^cart`
+    /// finds `shop/cart-…` as it finds `cart-…` in one namespace; `^shop/` still anchors on
+    /// the namespace.
+    pub(crate) fn holds_name(&self, name: &str, lower: &str) -> bool {
+        if self.holds(name, lower) {
+            return true;
+        }
+        let anchored = matches!(self, Test::Text(Kind::Prefix | Kind::Whole, ..) | Test::Regex(_));
+        match name.find('/') {
+            Some(at) if anchored => self.holds(&name[at + 1..], lower.get(at + 1..).unwrap_or("")),
+            _ => false,
+        }
+    }
+
     /// The score of a hit: skim's for fuzzy (plus [`EXACT_BONUS`] when the term is also a
     /// substring), [`EXACT_BONUS`] for the others; `None` when it does not match.
     pub(crate) fn score(&self, name: &str, lower: &str) -> Option<i64> {
         match self {
             Test::Fuzzy(t) => t.score(name).map(|s| s + t.substring_bonus(name, lower)),
-            _ => self.holds(name, lower).then_some(EXACT_BONUS),
+            _ => self.holds_name(name, lower).then_some(EXACT_BONUS),
         }
     }
 }
@@ -173,7 +189,7 @@ impl Group {
 
     /// Cheap check: some alternative may hold (fuzzy ones by their prefilter).
     pub(crate) fn may_hold(&self, name: &str, lower: &str) -> bool {
-        self.0.iter().any(|(t, neg)| t.holds(name, lower) != *neg)
+        self.0.iter().any(|(t, neg)| t.holds_name(name, lower) != *neg)
     }
 
     /// The best score of the alternatives that hold (0 for an inverted one), or `None`.
@@ -182,7 +198,7 @@ impl Group {
             .iter()
             .filter_map(|(t, neg)| {
                 if *neg {
-                    (!t.holds(name, lower)).then_some(0)
+                    (!t.holds_name(name, lower)).then_some(0)
                 } else {
                     t.score(name, lower)
                 }

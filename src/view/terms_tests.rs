@@ -37,3 +37,18 @@ fn bad_regex_says_why() {
     let e = parse_word("re:(a").unwrap_err();
     assert!(e.starts_with("re:(a: "), "{e}");
 }
+
+#[test]
+fn anchored_terms_anchor_on_the_name_after_its_namespace_too() {
+    let on = |w: &str, name: &str| Group::new(&[alt(w)]).may_hold(name, &name.to_ascii_lowercase());
+    // All-namespaces lists filter `namespace/name`: `^cart` finds the name as in one namespace.
+    assert!(on("^cart", "shop/cart-7d9f"));
+    assert!(on("^cart-7d9f$", "shop/cart-7d9f"));
+    assert!(on("re:^cart-[0-9]", "shop/cart-7d9f"));
+    assert!(on("^shop/", "shop/cart-7d9f"), "the namespace still anchors");
+    assert!(!on("^art", "shop/cart-7d9f"));
+    assert!(!on("!^cart", "shop/cart-7d9f"));
+    assert!(on("!^web", "shop/cart-7d9f"));
+    // Column terms test cells with `holds`, where a `/` is just text (`80/TCP`).
+    assert!(!Test::new(&Atom::Prefix("TCP".into())).holds("80/TCP", "80/tcp"));
+}

@@ -133,16 +133,19 @@ fn ref_fuzzy(m: &SkimMatcherV2, name: &str, t: &str) -> Option<i64> {
 /// One extended alternative, straight from its definition.
 fn ref_alt(m: &SkimMatcherV2, name: &str, a: &super::terms::Alt) -> Option<i64> {
     use super::terms::Atom;
+    // Anchored atoms also hold on the name after `namespace/` (all-namespaces lists).
+    let bare = name.split_once('/').map(|(_, n)| n);
+    let either = |f: &dyn Fn(&str) -> bool| f(name) || bare.is_some_and(f);
     let hit = match &a.atom {
         Atom::Fuzzy(t) => return ref_fuzzy(m, name, t),
         Atom::Exact(t) => smart(name, t, |n, t| n.contains(t)),
-        Atom::Prefix(t) => smart(name, t, |n, t| n.starts_with(t)),
+        Atom::Prefix(t) => either(&|n| smart(n, t, |n, t| n.starts_with(t))),
         Atom::Suffix(t) => smart(name, t, |n, t| n.ends_with(t)),
-        Atom::Whole(t) => smart(name, t, |n, t| n == t),
+        Atom::Whole(t) => either(&|n| smart(n, t, |n, t| n == t)),
         Atom::Regex(r) => regex::RegexBuilder::new(r)
             .case_insensitive(!r.chars().any(|c| c.is_ascii_uppercase()))
             .build()
-            .is_ok_and(|re| re.is_match(name)),
+            .is_ok_and(|re| either(&|n| re.is_match(n))),
     };
     match (hit, a.negated) {
         (true, false) => Some(super::terms::EXACT_BONUS),
@@ -426,6 +429,9 @@ fn extended_terms_equal_the_reference_while_typing() {
         "^nope$ | ^prod/payments-1",
         "!re:[0-9]$ kafka",
         "'Kafka | 'redis-4",
+        "^api",
+        "^web | ^redis-2 !^prod/",
+        "re:^auth-[0-4] 4$",
     ];
     for text in typed {
         let age = Sort {
