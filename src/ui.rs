@@ -224,5 +224,55 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             }
         }
     };
-    f.render_widget(line, area);
+    f.render_widget(fit_line(line, usize::from(area.width)), area);
+}
+
+/// `line` cut to `width` terminal cells, the cut marked `…` (a long error or completion list
+/// in the footer of a narrow terminal would otherwise stop mid-word at the edge).
+fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
+    use crate::view::cut;
+    // Trailing blanks (the hints' padding) may run off the edge unmarked.
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    if cut::width(text.trim_end()) <= width {
+        return line;
+    }
+    let mut left = width;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let w = cut::width(&span.content);
+        if w < left {
+            left -= w;
+            spans.push(span);
+            continue;
+        }
+        // A span that fills the rest exactly is cut one cell earlier: spans follow it.
+        let room = if w == left { left.saturating_sub(1) } else { left };
+        let text = cut::fit(&span.content, room, cut::Cut::End).into_owned();
+        spans.push(Span::styled(text, span.style));
+        break;
+    }
+    Line::from(spans).style(line.style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_footer_line_too_wide_is_cut_with_a_marker_keeping_styles() {
+        let style = ratatui::style::Style::default().add_modifier(ratatui::style::Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::raw("/status:"),
+            Span::styled("   incomplete term \"status:\"", style),
+        ]);
+        let cut = fit_line(line.clone(), 20);
+        let text: String = cut.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "/status:   incomple…");
+        assert_eq!(cut.spans[1].style, style);
+        assert_eq!(fit_line(line.clone(), 80), line, "a line that fits is left alone");
+        // The first span fills the width exactly: it is cut so the marker shows.
+        let cut = fit_line(line, 8);
+        let text: String = cut.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "/statu…");
+    }
 }
