@@ -1,13 +1,18 @@
 //! Log view harness (issue 15): starts `ktui demo-server --log-rate R --log-pods P`, runs the
 //! real ktui binary in a pseudo-terminal on `:logs loggen-…`, and while the generator streams
 //! measures keystroke → frame (typing a filter into the `/` prompt, each key timed until the
-//! screen shows it), whether the header ever says `lag`, and the ktui process's RSS sampled
-//! every 10 s for the whole run (flat at the buffer's bound is the goal). Figures, not
-//! pass/fail; the harness wakes on every read from the pty, so latencies are not rounded to
-//! its 20 ms idle poll.
+//! screen shows it), whether the header ever says `lag`, the lag itself every 10 s (`t` shows
+//! timestamps: the newest line's kubelet timestamp against the clock when the screen shows
+//! it), the ingest rate (the header's `N lines` + `M dropped (bound)` at the start and the
+//! end), and the ktui process's RSS sampled every 10 s for the whole run (flat at the
+//! buffer's bound is the goal). Figures, not pass/fail; the harness wakes on every read from
+//! the pty, so latencies are not rounded to its 20 ms idle poll.
 //!
 //! Run: `cargo bench --bench logs_pty -- --bench [RATE] [PODS] [SECONDS]` (defaults 50000 1
-//! 600). Under `cargo test` it only says how to run it.
+//! 600); RATE is per pod (`--bench 2500 20 60` is 50,000 lines/s into a 20-pod merged view).
+//! `KTUI_BIN=path` runs that ktui binary as the client under test (an older build, for a
+//! before/after on the same machine state); the demo server is always this build's. Under
+//! `cargo test` it only says how to run it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
@@ -46,6 +51,36 @@ fn filter_round(k: &mut pty::Tui, word: &str) -> Vec<f64> {
     out
 }
 
+/// Lines received so far as the header counts them (`N lines` + `M dropped (bound)`; with no
+/// filter every line is visible), or None when the header does not show them.
+fn received(k: &pty::Tui) -> Option<u64> {
+    let header: String = k.lines().into_iter().take(3).collect::<Vec<_>>().join(" ");
+    let count = |what: &str| -> Option<u64> {
+        let re = regex::Regex::new(&format!(r"([0-9][0-9,]*) {what}")).unwrap();
+        let c = re.captures(&header)?;
+        c[1].replace(',', "").parse().ok()
+    };
+    Some(count("lines")? + count("dropped").unwrap_or(0))
+}
+
+/// One look at the lag: `t` (timestamps on), the newest timestamp on screen against the clock
+/// the moment the screen shows timestamps, `t` again. In ms.
+fn lag_look(k: &mut pty::Tui) -> f64 {
+    let re = regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z").unwrap();
+    k.send("t");
+    k.wait_until("timestamps", Duration::from_secs(10), |s| re.is_match(s));
+    let now = jiff::Timestamp::now();
+    let screen = k.screen();
+    let newest = re
+        .find_iter(&screen)
+        .filter_map(|m| m.as_str().parse::<jiff::Timestamp>().ok())
+        .max()
+        .unwrap();
+    k.send("t");
+    k.wait_until("timestamps gone", Duration::from_secs(10), |s| !re.is_match(s));
+    (now.as_millisecond() - newest.as_millisecond()) as f64
+}
+
 fn measure(rate: u64, pods: usize, secs: u64) {
     let dir = tempfile::tempdir().unwrap();
     let kc = dir.path().join("kubeconfig");
@@ -71,7 +106,8 @@ fn measure(rate: u64, pods: usize, secs: u64) {
         ("XDG_CONFIG_HOME", home),
         ("XDG_STATE_HOME", home),
     ];
-    let mut k = pty::Tui::spawn(KTUI, &args, &envs, 45, 160);
+    let bin = std::env::var("KTUI_BIN").unwrap_or_else(|_| KTUI.to_owned());
+    let mut k = pty::Tui::spawn(&bin, &args, &envs, 45, 160);
     k.wait_for("loggen-0", Duration::from_secs(60));
     k.command("logs loggen-");
     k.wait_for("seq=", Duration::from_secs(60));
@@ -83,13 +119,16 @@ fn measure(rate: u64, pods: usize, secs: u64) {
     let mut lag_seen = 0usize;
     let mut screens = 0usize;
     let mut next_sample = start;
+    let mut lags: Vec<f64> = Vec::new();
     let cpu0 = cpu_ticks(pid);
+    let got0 = (Instant::now(), received(&k));
     while Instant::now() < end {
         if Instant::now() >= next_sample {
             rss.push((
                 start.elapsed().as_secs(),
                 status_kb(pid, "VmRSS:") as f64 / 1024.0,
             ));
+            lags.push(lag_look(&mut k));
             next_sample += Duration::from_secs(10);
         }
         keys.extend(filter_round(&mut k, "seq="));
@@ -99,6 +138,11 @@ fn measure(rate: u64, pods: usize, secs: u64) {
         }
         std::thread::sleep(Duration::from_millis(500));
     }
+    let got1 = (Instant::now(), received(&k));
+    let ingest = match (got0.1, got1.1) {
+        (Some(a), Some(b)) => (b - a) as f64 / (got1.0 - got0.0).as_secs_f64(),
+        _ => f64::NAN,
+    };
     let cpu = (cpu_ticks(pid) - cpu0) as f64 / 100.0 / start.elapsed().as_secs_f64() * 100.0;
     let hwm = status_kb(pid, "VmHWM:") as f64 / 1024.0;
     keys.sort_by(|a, b| a.total_cmp(b));
@@ -112,6 +156,11 @@ fn measure(rate: u64, pods: usize, secs: u64) {
         percentile(&keys, 0.99),
         keys.last().copied().unwrap_or(f64::NAN),
         keys.len(),
+    );
+    println!(
+        "ingest {ingest:.0} lines/s into the view (header counts); lag (newest timestamp on screen vs clock) every 10 s: max {:.0} ms, samples {}",
+        lags.iter().copied().fold(f64::NAN, f64::max),
+        lags.iter().map(|l| format!("{l:.0}")).collect::<Vec<_>>().join(" ")
     );
     let series: Vec<String> = rss.iter().map(|(t, m)| format!("{t}s:{m:.0}")).collect();
     println!("RSS MiB every 10 s: {}", series.join(" "));

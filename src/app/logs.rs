@@ -270,21 +270,53 @@ impl LogsState {
     }
 
     /// Brings the visible lines up to date with the hub (before each draw): drops evicted
-    /// lines, filters new ones, counts what arrived below a paused view.
+    /// lines, filters new ones, counts what arrived below a paused view, and after a filter
+    /// change examines up to [`REFILTER_BUDGET`] of the older lines (newest first: the page
+    /// fills first; [`LogsState::refiltering`] is true until all are done).
     pub fn refresh(&mut self) {
+        self.refresh_within(REFILTER_BUDGET);
+    }
+
+    /// Finishes the filtering of every held line now (a save, a search, a jump to the top
+    /// need the whole answer).
+    pub fn settle(&mut self) {
+        self.refresh_within(usize::MAX);
+    }
+
+    /// Whether the filter has not yet seen every held line (a filter change under way).
+    pub fn refiltering(&self) -> bool {
+        self.hub
+            .as_ref()
+            .is_some_and(|hub| !self.visible.complete(&hub.lock().buffer))
+    }
+
+    fn refresh_within(&mut self, budget: usize) {
         let Some(hub) = self.hub.clone() else { return };
         hub.seen();
         let s = hub.lock();
         let filter = self.filter_match.clone();
         let shape = self.shape();
-        let added = self
-            .visible
-            .update(&s.buffer, filter.as_ref(), |l| shape.shown(l, &s.sources));
+        let bare = shape.bare(&s.sources);
+        let mut scratch = String::new();
+        let added = self.visible.update(&s.buffer, budget, |l| match &filter {
+            None => true,
+            Some(f) if bare => f.keeps(&l.text),
+            Some(f) => {
+                scratch.clear();
+                shape.write(l, &s.sources, &mut scratch);
+                f.keeps(&scratch)
+            }
+        });
         drop(s);
         if self.follow {
             self.new_below = 0;
         } else {
+            // Index 0 stays the top (a new filter, `g`); other positions keep their line.
+            let at_top = self.scroll == 0;
             self.scroll = self.scroll.saturating_sub(self.visible.evicted);
+            if !at_top {
+                self.scroll += self.visible.prepended;
+            }
             self.new_below += added;
         }
     }
@@ -314,6 +346,18 @@ impl LogsState {
     }
 }
 
+/// Older lines a filter change examines per frame, newest first: enough to fill a page for
+/// most filters, and a short burst of work (a fraction of a millisecond; a long one is what a
+/// busy machine preempts, so a keystroke would wait). A full 100,000-line buffer is done over
+/// the next ~25 frames while the header says `filtering…`.
+pub const REFILTER_BUDGET: usize = 4_096;
+
+/// Whether the view on top has work left for the next frame (a filter change still reading
+/// older lines): the loop keeps drawing at its frame cap until it is done.
+pub fn unfinished(state: &super::state::UiState) -> bool {
+    matches!(state.top(), super::state::Screen::Logs(v) if v.refiltering())
+}
+
 /// What decides a line's text: timestamps shown, several sources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
@@ -327,29 +371,33 @@ impl Shape {
     /// The text of `line` as shown.
     pub fn text(&self, line: &LogLine, sources: &[SourceInfo]) -> String {
         let mut s = String::with_capacity(line.text.len() + 48);
-        if let Some(p) = self.prefix(line, sources) {
-            s.push_str(&p);
-            s.push(' ');
-        }
-        if self.timestamps {
-            if let Some(ts) = line.ts {
-                s.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string());
-                s.push(' ');
-            }
-        }
-        s.push_str(&line.text);
+        self.write(line, sources, &mut s);
         s
     }
 
-    /// [`Shape::text`] without a copy when the line is shown as it is (one source, no
-    /// timestamps): what the filter sees of each line.
-    pub fn shown<'l>(&self, line: &'l LogLine, sources: &[SourceInfo]) -> std::borrow::Cow<'l, str> {
-        let bare = !self.timestamps && sources.len() < 2 && !self.merged;
-        if bare {
-            std::borrow::Cow::Borrowed(&line.text)
-        } else {
-            std::borrow::Cow::Owned(self.text(line, sources))
+    /// Appends [`Shape::text`] of `line` to `out` (the filter reuses one buffer for every line).
+    pub fn write(&self, line: &LogLine, sources: &[SourceInfo], out: &mut String) {
+        if sources.len() >= 2 || self.merged {
+            if let Some(src) = sources.get(line.source as usize) {
+                out.push_str(&src.pod);
+                out.push('/');
+                out.push_str(&src.container);
+                out.push(' ');
+            }
         }
+        if self.timestamps {
+            if let Some(ts) = line.ts {
+                use std::fmt::Write;
+                let _ = write!(out, "{} ", ts.strftime("%Y-%m-%dT%H:%M:%S%.6fZ"));
+            }
+        }
+        out.push_str(&line.text);
+    }
+
+    /// Whether lines are shown as they are (one source, no timestamps): the filter then
+    /// reads each line's own text.
+    pub fn bare(&self, sources: &[SourceInfo]) -> bool {
+        !self.timestamps && sources.len() < 2 && !self.merged
     }
 
     /// `pod/container` when the view has several sources.
@@ -376,7 +424,7 @@ pub fn source_colour(pod: &str, container: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kube::logs::{ContainerPick, LogTarget};
+    use crate::kube::logs::{ContainerPick, LogHub, LogTarget};
 
     #[test]
     fn colours_are_stable_per_source_and_spread() {
@@ -441,5 +489,49 @@ mod tests {
         v.previous = true;
         assert_eq!((v.plan().previous, v.plan().follow), (true, false));
         assert_eq!(Window::Since(3600).words(), "last 1h");
+    }
+
+    #[test]
+    fn a_new_filter_fills_the_page_first_and_a_paused_view_keeps_its_line_meanwhile() {
+        let hub = Arc::new(LogHub::new(100_000, 64 << 20, 5, Box::new(|| {})));
+        {
+            let mut s = hub.lock();
+            for i in 0..50_000u64 {
+                let word = if i.is_multiple_of(2) { "even" } else { "odd" };
+                s.buffer.push(0, None, format!("{word} seq={i}").into());
+            }
+        }
+        let target = LogTarget {
+            namespace: "a".into(),
+            pods: PodPick::Named("p".into()),
+            containers: ContainerPick::Default,
+        };
+        let mut v = LogsState::new(target, "pod/p".into(), LogSettings::default());
+        v.hub = Some(hub.clone());
+        v.refresh();
+        assert!(!v.refiltering() && v.visible.seqs.len() == 50_000);
+        v.set_filter("even".into());
+        v.refresh();
+        // One frame's budget, from the newest line: the page is full, the rest is pending.
+        assert_eq!(v.visible.seqs.len(), REFILTER_BUDGET / 2);
+        assert_eq!(v.visible.seqs.back(), Some(&49_998));
+        assert!(v.refiltering());
+        // The user pauses a few lines up meanwhile: that line stays on top of the page while
+        // the older lines are read in below the first one.
+        v.follow = false;
+        v.scroll = v.visible.seqs.len() - 10;
+        let line = v.visible.seqs[v.scroll];
+        while v.refiltering() {
+            v.refresh();
+            assert_eq!(v.visible.seqs[v.scroll], line);
+        }
+        assert_eq!(v.visible.seqs.len(), 25_000);
+        assert_eq!(v.visible.seqs.front(), Some(&0));
+        // A filter changed while paused starts from the top, and stays there.
+        v.set_filter("odd".into());
+        v.refresh();
+        v.settle();
+        assert_eq!((v.scroll, v.visible.seqs.front()), (0, Some(&1)));
+        assert!(!v.refiltering());
     }
 }

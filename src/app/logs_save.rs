@@ -6,6 +6,10 @@ use super::state::{Screen, UiState, ViewId};
 
 /// Saves log view `id`; false when `id` is not a log view.
 pub fn save(state: &mut UiState, id: ViewId) -> bool {
+    // The whole buffer: a filter changed just before is finished first.
+    if let Some((_, Screen::Logs(v))) = state.screens.views.iter_mut().find(|(i, _)| *i == id) {
+        v.settle();
+    }
     let Some((_, Screen::Logs(v))) = state.views().find(|(i, _)| *i == id) else {
         return false;
     };

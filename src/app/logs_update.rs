@@ -128,11 +128,17 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         }
         Action::LogTimestamps => {
             v.timestamps = !v.timestamps;
-            // The filter sees what is shown: re-filter, keep the position.
-            let keep = v.first_shown();
-            let f = v.filter.clone();
-            v.set_filter(f);
-            v.scroll = keep;
+            // The filter sees what is shown (a term may match a timestamp): re-filter, keeping
+            // a paused view on its first line. Without a filter every line stays.
+            if !v.filter.is_empty() {
+                let keep = v.visible.seqs.get(v.first_shown()).copied();
+                let f = v.filter.clone();
+                v.set_filter(f);
+                if !v.follow {
+                    v.settle();
+                    v.scroll = keep.map_or(0, |k| v.visible.seqs.partition_point(|s| *s < k));
+                }
+            }
         }
         Action::LogWrap => v.wrap = !v.wrap,
         Action::LogPrevious => {
@@ -219,6 +225,8 @@ fn jump(state: &mut UiState, forward: bool) {
 fn jump_from(state: &mut UiState, forward: bool, inclusive: bool) {
     let Screen::Logs(v) = state.top_mut() else { return };
     let Some(m) = v.search_match.clone() else { return };
+    // The search walks the filtered lines: all of them, a new filter's included.
+    v.settle();
     let Some(hub) = v.hub.clone() else { return };
     let s = hub.lock();
     let start = v.first_shown();

@@ -211,6 +211,10 @@ pub(super) fn header(v: &LogsState, theme: &Theme, now: jiff::Timestamp) -> Vec<
         format!("  {} lines", thousands(v.visible.seqs.len() as u64)),
         theme.dim,
     ));
+    if !v.visible.complete(&s.buffer) {
+        // A new filter is still reading the older lines (a few frames).
+        spans.push(Span::styled("  filtering…", theme.warn));
+    }
     if s.buffer.dropped() > 0 {
         spans.push(Span::styled(
             format!("  {} dropped (bound)", thousands(s.buffer.dropped())),

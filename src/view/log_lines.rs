@@ -109,16 +109,25 @@ impl LineMatch {
     }
 }
 
-/// The sequence numbers of the buffer's lines that pass the filter, oldest first, updated
-/// from where the last update stopped.
+/// The sequence numbers of the buffer's lines that pass the filter, oldest first. New lines
+/// are examined as they arrive; after a [`Visible::reset`] (a new filter) the lines already
+/// held are examined from the newest backwards, at most a budget per [`Visible::update`], so
+/// a keystroke costs what fills the page, not the whole buffer — the older part follows over
+/// the next frames (`complete` says when it is done).
 #[derive(Debug, Default)]
 pub struct Visible {
     /// Seqs of visible lines.
     pub seqs: VecDeque<u64>,
-    /// The next seq not yet examined.
+    /// The next seq not yet examined at the newest end.
     scanned: u64,
+    /// The oldest seq examined: lines in `low..scanned` have been.
+    low: u64,
+    /// Reset and not updated since: the first update starts at the buffer's newest line.
+    fresh: bool,
     /// Entries dropped from the front by the last [`Visible::update`] (evicted lines).
     pub evicted: usize,
+    /// Entries added at the front by the last [`Visible::update`] (older lines examined).
+    pub prepended: usize,
 }
 
 impl Visible {
@@ -126,31 +135,58 @@ impl Visible {
     pub fn reset(&mut self) {
         self.seqs.clear();
         self.scanned = 0;
+        self.low = 0;
+        self.fresh = true;
         self.evicted = 0;
+        self.prepended = 0;
     }
 
-    /// Drops evicted lines and examines the new ones; `text` gives what the filter sees of a
-    /// line (its prefix and text). Returns how many visible lines were added.
+    /// Whether every line of `buf` has been examined (the list is the whole answer).
+    pub fn complete(&self, buf: &LogBuffer) -> bool {
+        !self.fresh && self.low <= buf.first_seq()
+    }
+
+    /// Drops evicted lines, examines the new ones, then up to `budget` older ones not yet
+    /// examined (newest first); `keeps` says whether a line passes the filter. Returns how
+    /// many visible lines were added at the newest end.
     pub fn update(
         &mut self,
         buf: &LogBuffer,
-        filter: Option<&LineMatch>,
-        text: impl for<'l> Fn(&'l crate::kube::logs::LogLine) -> std::borrow::Cow<'l, str>,
+        budget: usize,
+        mut keeps: impl FnMut(&crate::kube::logs::LogLine) -> bool,
     ) -> usize {
         let first = buf.first_seq();
+        if std::mem::take(&mut self.fresh) {
+            self.scanned = buf.next_seq();
+            self.low = self.scanned;
+        }
         self.evicted = 0;
+        self.prepended = 0;
         while self.seqs.front().is_some_and(|s| *s < first) {
             self.seqs.pop_front();
             self.evicted += 1;
         }
+        // Everything below `first` is gone: nothing left to examine there.
+        self.low = self.low.max(first);
         let before = self.seqs.len();
         for line in buf.since(self.scanned.max(first)) {
-            if filter.is_none_or(|f| f.keeps(&text(line))) {
+            if keeps(line) {
                 self.seqs.push_back(line.seq);
             }
         }
         self.scanned = buf.next_seq();
-        self.seqs.len() - before
+        let added = self.seqs.len() - before;
+        let stop = self.low.saturating_sub(budget as u64).max(first);
+        for seq in (stop..self.low).rev() {
+            if let Some(line) = buf.get(seq) {
+                if keeps(line) {
+                    self.seqs.push_front(seq);
+                    self.prepended += 1;
+                }
+            }
+        }
+        self.low = stop;
+        added
     }
 }
 
@@ -180,9 +216,8 @@ mod tests {
         let mut buf = LogBuffer::new(5, 1 << 20);
         let filter = LineMatch::parse("keep").unwrap();
         let mut v = Visible::default();
-        fn text(l: &crate::kube::logs::LogLine) -> std::borrow::Cow<'_, str> {
-            std::borrow::Cow::Borrowed(&l.text)
-        }
+        let f = filter.as_ref().unwrap();
+        let text = |l: &crate::kube::logs::LogLine| f.keeps(&l.text);
         for i in 0..4 {
             buf.push(
                 0,
@@ -190,7 +225,7 @@ mod tests {
                 format!("{} {i}", if i % 2 == 0 { "keep" } else { "drop" }).into(),
             );
         }
-        assert_eq!(v.update(&buf, filter.as_ref(), text), 2);
+        assert_eq!(v.update(&buf, usize::MAX, text), 2);
         assert_eq!(Vec::from(v.seqs.clone()), [0, 2]);
         for i in 4..9 {
             buf.push(
@@ -200,9 +235,45 @@ mod tests {
             );
         }
         // Lines 0..=3 were evicted (5 kept: 4..=8): 0 and 2 leave, 4, 6, 8 arrive.
-        assert_eq!(v.update(&buf, filter.as_ref(), text), 3);
+        assert_eq!(v.update(&buf, usize::MAX, text), 3);
         assert_eq!(v.evicted, 2);
         assert_eq!(Vec::from(v.seqs.clone()), [4, 6, 8]);
-        assert_eq!(v.update(&buf, filter.as_ref(), text), 0, "nothing new");
+        assert_eq!(v.update(&buf, usize::MAX, text), 0, "nothing new");
+    }
+
+    #[test]
+    fn a_new_filter_reads_newest_first_within_its_budget_while_lines_come_and_go() {
+        let mut buf = LogBuffer::new(12, 1 << 20);
+        let keep = |l: &crate::kube::logs::LogLine| l.text.starts_with("keep");
+        let push = |buf: &mut LogBuffer, i: u64| {
+            let word = if i.is_multiple_of(2) { "keep" } else { "drop" };
+            buf.push(0, None, format!("{word} {i}").into());
+        };
+        for i in 0..10 {
+            push(&mut buf, i);
+        }
+        let mut v = Visible::default();
+        v.reset();
+        assert!(!v.complete(&buf));
+        // The newest three lines (7, 8, 9) first: the page fills before the rest is read.
+        assert_eq!(v.update(&buf, 3, keep), 0, "nothing arrived below");
+        assert_eq!((Vec::from(v.seqs.clone()), v.prepended), (vec![8], 1));
+        assert!(!v.complete(&buf));
+        // Two new lines arrive (10, 11) while 4, 5, 6 are read.
+        push(&mut buf, 10);
+        push(&mut buf, 11);
+        assert_eq!(v.update(&buf, 3, keep), 1);
+        assert_eq!((Vec::from(v.seqs.clone()), v.prepended), (vec![4, 6, 8, 10], 2));
+        // Four more push 0..=3 out of the 12-line buffer before they are read: nothing is
+        // left below 4, the list is complete and equals a full scan.
+        for i in 12..16 {
+            push(&mut buf, i);
+        }
+        assert_eq!(v.update(&buf, 3, keep), 2);
+        assert!(v.complete(&buf));
+        let mut full = Visible::default();
+        full.update(&buf, usize::MAX, keep);
+        assert_eq!(v.seqs, full.seqs);
+        assert_eq!(Vec::from(v.seqs.clone()), [4, 6, 8, 10, 12, 14]);
     }
 }

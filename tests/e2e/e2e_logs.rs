@@ -45,6 +45,42 @@ fn l_follows_a_pod_and_p_shows_the_previous_crash() {
     assert!(status.success(), "{status:?}");
 }
 
+/// The body lines of a log view on screen (access log lines of the demo's frontend).
+fn access_lines(s: &str) -> Vec<&str> {
+    s.lines().filter(|l| l.contains("HTTP/1.1")).collect()
+}
+
+#[test]
+fn the_filter_hides_other_lines_live_excludes_with_a_bang_and_esc_drops_it() {
+    let (_d, mut k) = demo(30);
+    k.wait_for("frontend-", SLOW);
+    k.type_keys("/frontend");
+    k.press_enter();
+    k.type_keys("l");
+    k.wait_until("access log lines, following", SLOW, |s| {
+        access_lines(s).len() > 10 && s.contains("following")
+    });
+    // Live: every line shown matches while the prompt is still open.
+    k.type_keys("/healthz");
+    k.wait_until("only /healthz lines", SLOW, |s| {
+        let l = access_lines(s);
+        l.len() > 3 && l.iter().all(|l| l.contains("/healthz"))
+    });
+    k.press_esc();
+    k.wait_until("every path again", SLOW, |s| {
+        access_lines(s).iter().any(|l| !l.contains("/healthz"))
+    });
+    k.type_keys("/!healthz");
+    k.press_enter();
+    k.wait_until("no /healthz line, the filter in the title", SLOW, |s| {
+        let l = access_lines(s);
+        l.len() > 10 && l.iter().all(|l| !l.contains("/healthz")) && s.contains("[/!healthz]")
+    });
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
+
 #[test]
 fn containers_view_and_container_choice() {
     let dir = tempfile::tempdir().unwrap();
