@@ -28,6 +28,7 @@ pub mod history_rollback;
 pub mod history_text;
 pub mod input;
 pub mod list;
+pub mod log_settings;
 pub mod logs;
 pub mod logs_keys;
 pub mod logs_save;
