@@ -35,6 +35,22 @@ pub trait Sink<T>: Send {
     fn publish(&mut self) {}
     /// Objects skipped because they could not be decoded, as one line (`None`: none).
     fn unreadable(&mut self, _line: Option<String>) {}
+    /// What the last completed relist changed against what the sink held before it (`None`:
+    /// the sink does not keep objects by key, or no relist completed yet).
+    fn relisted(&self) -> Option<Relisted> {
+        None
+    }
+}
+
+/// What one relist replaced, by object key (`metadata.namespace`/`metadata.name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Relisted {
+    /// Objects held before and absent from the new list (ghosts).
+    pub removed: usize,
+    /// Objects in the new list not held before (lost).
+    pub added: usize,
+    /// Objects in both whose rows differ (stale).
+    pub changed: usize,
 }
 
 /// Turns one decoded object into its row. Built-in kinds use their [`IntoRow`] impl

@@ -1,8 +1,8 @@
 //! One WATCH response of the demo server: replays the kind's log after the requested
 //! revision (or the current objects as ADDED), then streams live changes through the
 //! selector, with periodic bookmarks, `timeoutSeconds`, a 410 ERROR event for revisions older
-//! than the log, and the watch faults. A watcher that falls behind is cut off. Must not write
-//! to the store.
+//! than the log, and the watch faults. A watcher that falls behind is cut off; a watch from a
+//! revision not reached yet waits for it. Must not write to the store.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -158,7 +158,11 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     // Drops count from the start: a connection cut does not wait for the replay to end.
     let mut drops = env.faults.drops();
     drops.borrow_and_update();
-    let mut sent_rv = req.from.unwrap_or(0);
+    // Like kube-apiserver's watch cache, a watch from a revision the store has not reached
+    // (it was restored from an older backup) is accepted and waits: only changes after `from`
+    // are sent, and no bookmark older than `from`.
+    let from = req.from.unwrap_or(0);
+    let mut sent_rv = from;
     let mut out = Renderer {
         kind: req.kind,
         table: req.table,
@@ -181,7 +185,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     drop(backlog);
     if req.from.is_none() && req.initial_events_end {
         let rv = env.store.bookmark_revision(req.kind).max(sent_rv);
-        if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await
+        if !drain(&tx, &mut live, &req, &mut out, &send, &mut sent_rv).await
             || !send(bookmark(req.kind, rv.max(sent_rv), true)).await
         {
             return;
@@ -206,11 +210,15 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                     continue;
                 }
                 let rv = env.store.bookmark_revision(req.kind);
-                if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
+                if rv < from {
+                    continue;
+                }
+                if !drain(&tx, &mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
                     return;
                 }
             }
             change = live.recv() => match change {
+                Ok(change) if change.obj.rv <= from => {}
                 Ok(change) => {
                     sent_rv = sent_rv.max(change.obj.rv);
                     if let Some(l) = out.line(&change, &req.filter) {
@@ -225,6 +233,11 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                             }
                         }
                     }
+                }
+                // The store was restored from a backup: the server restarted.
+                Err(broadcast::error::RecvError::Closed) => {
+                    cut(&tx).await;
+                    return;
                 }
                 // Lagged: a slow watcher is cut off, like the real server does; the client
                 // resumes from the last revision it saw.
@@ -244,6 +257,7 @@ async fn cut(tx: &mpsc::Sender<Chunk>) {
 
 /// Sends every change already queued for this watcher; false when the watch must end.
 async fn drain<F, Fut>(
+    tx: &mpsc::Sender<Chunk>,
     live: &mut broadcast::Receiver<Arc<Change>>,
     req: &WatchRequest,
     out: &mut Renderer,
@@ -256,6 +270,7 @@ where
 {
     loop {
         match live.try_recv() {
+            Ok(change) if change.obj.rv <= req.from.unwrap_or(0) => {}
             Ok(change) => {
                 *sent_rv = (*sent_rv).max(change.obj.rv);
                 if let Some(l) = out.line(&change, &req.filter) {
@@ -265,6 +280,11 @@ where
                 }
             }
             Err(broadcast::error::TryRecvError::Empty) => return true,
+            // Restored from a backup: the server restarted, the connection breaks.
+            Err(broadcast::error::TryRecvError::Closed) => {
+                cut(tx).await;
+                return false;
+            }
             Err(_) => return false,
         }
     }

@@ -28,6 +28,8 @@ fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
             objects,
             resource_version: Some("918273".into()),
             last_bookmark: None,
+            drift_repairs: 0,
+            last_drift: None,
             state: SyncState::Live,
             started: Instant::now(),
         },

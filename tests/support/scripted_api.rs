@@ -147,6 +147,12 @@ pub async fn next(handle: &mut ApiHandle) -> (String, SendResponse<Response<Body
     (req.uri().to_string(), send)
 }
 
+/// The informer's probe of the server's resourceVersion after a failed watch: a list of at
+/// most one object.
+pub fn is_probe(uri: &str) -> bool {
+    !is_watch(uri) && (uri.contains("limit=1&") || uri.ends_with("limit=1"))
+}
+
 pub fn is_watch(uri: &str) -> bool {
     uri.contains("watch=true")
 }
