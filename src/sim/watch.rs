@@ -80,13 +80,14 @@ struct Renderer {
     kind: KindId,
     table: Option<Include>,
     columns_sent: bool,
+    faults: Arc<Faults>,
 }
 
 impl Renderer {
     fn line(&mut self, change: &Change, filter: &Filter) -> Option<Bytes> {
         let (ty, obj) = classify(change, filter)?;
         match self.table {
-            None => Some(line(ty, obj)),
+            None => Some(line(ty, &self.faults.malform(obj))),
             Some(include) => {
                 let t = super::table::table(
                     self.kind,
@@ -167,6 +168,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
         kind: req.kind,
         table: req.table,
         columns_sent: false,
+        faults: env.faults.clone(),
     };
     for change in &backlog {
         sent_rv = sent_rv.max(change.obj.rv);

@@ -18,6 +18,7 @@ mod demo_restore;
 mod demo_server;
 mod demo_streams;
 mod exec_auth;
+mod fault_suite;
 mod informer_drift;
 mod informer_faults;
 mod informer_scenarios;
