@@ -1,7 +1,7 @@
 //! The fault injector of the demo server: parses `--faults` specs and holds the faults in
 //! force, which the HTTP layer consults per request (delay, error answers, 410 watches,
-//! withheld bookmarks, dropped watch connections, malformed objects). Owns no objects and never writes to the
-//! store.
+//! withheld bookmarks, dropped watch connections, malformed objects, a frozen server). Owns
+//! no objects and never writes to the store.
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -30,6 +30,9 @@ pub struct FaultSpec {
     /// `malformed=bad-`: objects whose name starts with this are served (in lists and watch
     /// events) with `"uid": 42`, which no client type decodes; the store keeps them intact.
     pub malformed: Option<String>,
+    /// `freeze`: the server stops answering, as under SIGSTOP: requests wait, open watches
+    /// send nothing (no event, no bookmark) until the fault is lifted.
+    pub freeze: bool,
 }
 
 /// Parses `10s`, `200ms`, `1.5s`, `2m`.
@@ -72,6 +75,7 @@ impl FromStr for FaultSpec {
                 "drop-watch" => spec.drop_watch = Some(parse_duration(need()?)?),
                 "gone" => spec.gone = parse_fraction(need()?)?,
                 "no-bookmarks" => spec.no_bookmarks = true,
+                "freeze" => spec.freeze = true,
                 "delay" => spec.delay = parse_duration(need()?)?,
                 "malformed" => spec.malformed = Some(need()?.to_owned()),
                 "error-rate" => {
@@ -88,7 +92,7 @@ impl FromStr for FaultSpec {
                 }
                 other => {
                     return Err(format!(
-                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay, malformed)"
+                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay, malformed, freeze)"
                     ))
                 }
             }
@@ -185,6 +189,13 @@ impl Faults {
         Cow::Owned(serde_json::to_vec(&v).unwrap_or_else(|_| object.to_vec()))
     }
 
+    /// Returns once the server is not frozen (at once when it is not).
+    pub async fn thawed(&self) {
+        while self.spec().freeze {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// Total watch-drop rounds so far.
     pub fn drop_rounds(&self) -> u64 {
         *self.drops.borrow()
@@ -225,10 +236,14 @@ mod tests {
                 error_codes: vec![500, 429],
                 delay: Duration::from_millis(200),
                 malformed: None,
+                freeze: false,
             }
         );
         assert_eq!("".parse::<FaultSpec>().unwrap(), FaultSpec::default());
         assert_eq!("error-rate=0.5".parse::<FaultSpec>().unwrap().error_codes, [500]);
+        let more: FaultSpec = "freeze,malformed=bad-".parse().unwrap();
+        assert!(more.freeze);
+        assert_eq!(more.malformed.as_deref(), Some("bad-"));
         for bad in [
             "gone=2",
             "drop-watch",

@@ -197,6 +197,15 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     let every = req.bookmark_every.max(Duration::from_millis(10));
     let mut ticks = interval_at(Instant::now() + every, every);
     loop {
+        if env.faults.spec().freeze {
+            // Frozen: nothing is sent (changes queue up, as in a stopped server's socket).
+            tokio::select! {
+                _ = env.faults.thawed() => {}
+                _ = env.cancel.cancelled() => return,
+                _ = tx.closed() => return,
+            }
+            continue;
+        }
         tokio::select! {
             _ = sleep_until(deadline) => return,
             _ = env.cancel.cancelled() => return,
@@ -208,7 +217,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                 return;
             }
             _ = ticks.tick(), if req.bookmarks => {
-                if env.faults.spec().no_bookmarks {
+                if env.faults.spec().no_bookmarks || env.faults.spec().freeze {
                     continue;
                 }
                 let rv = env.store.bookmark_revision(req.kind);
@@ -223,6 +232,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                 Ok(change) if change.obj.rv <= from => {}
                 Ok(change) => {
                     sent_rv = sent_rv.max(change.obj.rv);
+                    env.faults.thawed().await;
                     if let Some(l) = out.line(&change, &req.filter) {
                         // A client that reads slowly is still cut on time.
                         tokio::select! {

@@ -1,12 +1,12 @@
 //! The fault suite (issue 13): ktui's real informer against the demo server, one fault kind
 //! at a time, cycle after cycle — each cycle injects the fault, changes objects while it is
-//! in force (creates, a modification, a deletion), lifts it and waits until the informer's
+//! in force (creates, a modification, a deletion; for a frozen server, behind its back), lifts it and waits until the informer's
 //! store equals the server's truth. Per kind it reports cycles, objects lost and ghosts left
 //! when a cycle gave up (a cycle's deadline is 10 s), the time to detect (from the injection
 //! until the informer's counters or state show it noticed: the 410 relisted, the failure or
 //! silence is shown, the object is named, the step back repaired, the cut seen) and the time
 //! to repair (from the injection until its store equals the truth and it says `live`), as a
-//! table of p50 / p99 / max. CI runs it short (105 cycles); `KTUI_FAULT_CYCLES=1000` runs more:
+//! table of p50 / p99 / max. CI runs it short (112 cycles); `KTUI_FAULT_CYCLES=1000` runs more:
 //!
 //! `KTUI_FAULT_CYCLES=1000 nice -n 19 cargo test --locked --test scenarios fault_suite -- --nocapture`
 
@@ -40,9 +40,10 @@ enum Fault {
     Malformed,
     RestartSameData,
     RestartOlderData,
+    Frozen,
 }
 
-const FAULTS: [Fault; 7] = [
+const FAULTS: [Fault; 8] = [
     Fault::DroppedWatch,
     Fault::Gone,
     Fault::ErrorsWithRetryAfter,
@@ -50,6 +51,7 @@ const FAULTS: [Fault; 7] = [
     Fault::Malformed,
     Fault::RestartSameData,
     Fault::RestartOlderData,
+    Fault::Frozen,
 ];
 
 impl Fault {
@@ -62,6 +64,7 @@ impl Fault {
             Fault::Malformed => "malformed object",
             Fault::RestartSameData => "restart, same data",
             Fault::RestartOlderData => "restart, older data (RV back)",
+            Fault::Frozen => "frozen server (SIGSTOP-like)",
         }
     }
 }
@@ -242,6 +245,10 @@ impl Suite {
                 self.churn();
             }
             Fault::WithheldBookmarks => faults.set("no-bookmarks".parse().unwrap()),
+            Fault::Frozen => {
+                faults.set("freeze".parse().unwrap());
+                self.churn();
+            }
             Fault::Malformed => {
                 faults.set(format!("malformed={BAD}").parse().unwrap());
                 bad = Some(self.bad_pod());
@@ -273,7 +280,7 @@ impl Suite {
                     let now = noticed(&s.slot, &s.stats);
                     match fault {
                         Fault::Gone => now.lists > before.lists,
-                        Fault::ErrorsWithRetryAfter | Fault::WithheldBookmarks => !now.live,
+                        Fault::ErrorsWithRetryAfter | Fault::WithheldBookmarks | Fault::Frozen => !now.live,
                         // One more object named as unreadable.
                         Fault::Malformed => {
                             now.unreadable != before.unreadable
@@ -291,7 +298,9 @@ impl Suite {
             )
             .await;
         match fault {
-            Fault::Gone | Fault::ErrorsWithRetryAfter | Fault::Malformed => faults.set(FaultSpec::default()),
+            Fault::Gone | Fault::ErrorsWithRetryAfter | Fault::Malformed | Fault::Frozen => {
+                faults.set(FaultSpec::default())
+            }
             Fault::WithheldBookmarks => {
                 faults.set(FaultSpec::default());
                 self.churn();
@@ -324,7 +333,7 @@ async fn fault_suite_table() {
     let cycles: u64 = std::env::var("KTUI_FAULT_CYCLES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(105);
+        .unwrap_or(112);
     let per_kind = cycles.div_ceil(FAULTS.len() as u64).max(1);
     let demo = start_in_process(DemoOptions {
         pods: 150,
