@@ -101,7 +101,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
 }
 
 /// The STATE cell: the sync state, then what could not be read and the last drift repair
-/// (`live; drift repaired 2m ago: 37 removed, 3 added, 0 changed (…)`).
+/// (`live; drift repaired 2m ago: 37 removed, 3 added, 0 changed`).
 fn state_cell(i: &InformerInfo) -> String {
     let mut cell = i.stats.state.to_string();
     if let Some(u) = &i.unreadable {
@@ -112,6 +112,8 @@ fn state_cell(i: &InformerInfo) -> String {
         let ago = crate::kube::sync::silence(at.elapsed());
         let line = crate::kube::sanitize::sanitize(line);
         let rest = line.strip_prefix("drift repaired: ").unwrap_or(&line);
+        // The cause (`(resourceVersion went back from … in a probe)`) is in the log.
+        let rest = rest.split(" (").next().unwrap_or(rest);
         cell.push_str(&format!("; drift repaired {ago} ago: {rest}"));
     }
     cell

@@ -128,6 +128,25 @@ fn informers_keys_whole_and_headers_apart_at_three_sizes() {
 }
 
 #[test]
+fn informers_name_the_last_drift_repair_in_the_state_column() {
+    let mut infos = infos();
+    infos[0].stats.drift_repairs = 1;
+    infos[0].stats.last_drift = Some((
+        Instant::now() - Duration::from_secs(125),
+        "drift repaired: 37 removed, 3 added, 0 changed (resourceVersion went back from 728 to 685 in a probe)"
+            .into(),
+    ));
+    let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
+    screen::connect(&mut state, "prod-eu");
+    let text = draw(&mut state, &infos, 160, 45);
+    let row = text.lines().find(|l| l.contains("pods@*")).unwrap_or_default();
+    assert!(
+        row.contains("live; drift repaired 2m ago: 37 removed, 3 added"),
+        "{text}"
+    );
+}
+
+#[test]
 fn contexts_show_cluster_user_and_namespace_at_three_sizes() {
     for (w, h) in SIZES {
         let mut state = screen::ui_state(Screen::Contexts { selected: 1 }, None, false);
