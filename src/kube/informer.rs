@@ -32,6 +32,7 @@ mod config;
 mod drift;
 mod lines;
 mod page;
+mod verify;
 mod wait;
 
 pub use config::InformerConfig;
@@ -81,6 +82,10 @@ pub struct Informer {
     skipped: Vec<String>,
     /// The newest resourceVersion seen, and a step back waiting for its repairing relist.
     drift: drift::Newest,
+    /// When the store was last listed or verified (see `verify`).
+    verified: std::time::Instant,
+    /// A verification waiting for the watch to pass its list's resourceVersion.
+    ghosts: Option<verify::GhostCheck>,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
@@ -103,6 +108,9 @@ enum Phase {
     /// Backing off because of `reason`, then fetching the page of `continue_token` again:
     /// a failed page does not restart the list (only an expired token, 410, does).
     RetryingPage { reason: Failure, continue_token: String },
+    /// Comparing a fresh paged list with the store between two watches, then watching from
+    /// `resume` again (see `verify`).
+    Verifying { resume: String },
 }
 
 /// How a watch connection ended.
@@ -144,6 +152,8 @@ impl Informer {
             retry_after: None,
             skipped: Vec::new(),
             drift: drift::Newest::default(),
+            verified: std::time::Instant::now(),
+            ghosts: None,
         }
     }
 
@@ -170,7 +180,7 @@ impl Informer {
         loop {
             let step = Instant::now();
             let spent_in = match phase {
-                Phase::Listing { .. } => PhaseTime::Listing,
+                Phase::Listing { .. } | Phase::Verifying { .. } => PhaseTime::Listing,
                 Phase::Watching { .. } => PhaseTime::Watching,
                 _ => PhaseTime::Waiting,
             };
@@ -199,6 +209,7 @@ impl Informer {
                         continue_token: Some(continue_token),
                     }
                 }
+                Phase::Verifying { resume } => self.verify::<T, S>(&mut sink, resume).await,
                 Phase::Relisting { after } => {
                     let state = SyncState::Reconnecting {
                         attempt: self.gone_streak,
@@ -225,6 +236,7 @@ impl Informer {
         if continue_token.is_none() {
             sink.init();
             self.skipped.clear();
+            self.ghosts = None;
         }
         let page = match self.fetch_page::<T>(continue_token.clone()).await {
             Ok(page) => page,
@@ -276,6 +288,7 @@ impl Informer {
             .or_else(|| self.drift.older(&rv, "list"));
         sink.init_done(Some(rv.clone()));
         self.drift.reset(&rv);
+        self.verified = std::time::Instant::now();
         if let Some(back) = back {
             self.drift_repaired(&*sink, &back);
         }
@@ -368,7 +381,9 @@ impl Informer {
         match self.stream::<T, S>(sink, &mut rv).await {
             WatchEnd::Clean => {
                 InformerStats::bump(&self.stats.reconnects);
-                if started.elapsed() < Duration::from_secs(1) {
+                if self.verify_due() {
+                    Phase::Verifying { resume: rv }
+                } else if started.elapsed() < Duration::from_secs(1) {
                     Phase::Pausing { resume: rv }
                 } else {
                     Phase::Watching { resource_version: rv }
@@ -497,6 +512,14 @@ impl Informer {
                 WatchEvent::Bookmark(bm) => (Some(bm.metadata.resource_version.as_str()), "bookmark"),
                 WatchEvent::Error(_) => (None, ""),
             };
+            let at = seen.and_then(drift::parse);
+            if let (Some(v), Some(check)) = (at, &self.ghosts) {
+                // Every change up to the verifying list is applied (a bookmark at it, or an
+                // event past it): what the watch did not delete is a ghost.
+                if v > check.upto || (what == "bookmark" && v >= check.upto) {
+                    self.ghosts_checked(sink);
+                }
+            }
             if let Some(back) = seen.and_then(|v| self.drift.older(v, what)) {
                 // Not applied: the relist replaces the store whole.
                 tracing::warn!(key = %self.key, newest = back.newest, seen = back.seen, what, "resourceVersion went backwards; relisting");

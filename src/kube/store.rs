@@ -14,7 +14,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::key::ResourceKey;
 use super::row::{Row, RowCtx};
-use super::sink::{ByIntoRow, Relisted, RowBuilder, Sink};
+use super::sink::{ByIntoRow, Relisted, RowBuilder, Sink, Verified};
 use super::sync::SyncState;
 
 pub use publisher::{Publisher, PUBLISH_INTERVAL};
@@ -318,6 +318,43 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
     }
     fn relisted(&self) -> Option<Relisted> {
         self.relisted
+    }
+    fn verify(&mut self, listed: Vec<(T, Option<u64>)>, upto: u64) -> Option<Verified> {
+        if self.relist.is_some() {
+            return None;
+        }
+        let mut keys = std::collections::BTreeSet::new();
+        let mut v = Verified::default();
+        for (obj, rv) in listed {
+            let row = self.build.build(obj, &self.rows);
+            let k = obj_key(&row);
+            keys.insert(k.clone());
+            // Changed after the store's resourceVersion: the watch brings it.
+            if rv.is_none_or(|rv| rv > upto) {
+                continue;
+            }
+            match self.objects.get(&k) {
+                Some(held) if **held == row => continue,
+                Some(_) => v.changed += 1,
+                None => v.added += 1,
+            }
+            self.objects.insert(k, Arc::new(row));
+            self.publisher.touch();
+        }
+        v.candidates = self
+            .objects
+            .keys()
+            .filter(|k| !keys.contains(*k))
+            .cloned()
+            .collect();
+        Some(v)
+    }
+    fn remove_ghosts(&mut self, keys: &[ObjKey]) -> usize {
+        let removed = keys.iter().filter(|k| self.objects.remove(*k).is_some()).count();
+        if removed > 0 {
+            self.publisher.touch();
+        }
+        removed
     }
 }
 

@@ -144,3 +144,106 @@ async fn versions_that_are_not_integers_are_never_called_older() {
     assert_eq!(h.stats.view().drift_repairs, 0);
     h.task.abort();
 }
+
+/// Verification due at every clean watch end.
+fn verifying() -> Harness {
+    start_with(ktui::kube::informer::InformerConfig {
+        verify_every: std::time::Duration::from_nanos(1),
+        ..Default::default()
+    })
+}
+
+#[tokio::test(start_paused = true)]
+async fn periodic_verification_repairs_what_the_watch_missed() {
+    let mut h = verifying();
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        list_body(
+            vec![
+                pod("a", 90, "Running"),
+                pod("b", 95, "Running"),
+                pod("c", 96, "Running"),
+            ],
+            100,
+            None,
+        ),
+    );
+    let (_, send) = next(&mut h.handle).await;
+    respond(send, 200, watch_body(&[ev("MODIFIED", pod("a", 105, "Running"))]));
+    // The watch ended cleanly: a verifying list (not a relist: the store stays shown).
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(!is_watch(&uri) && uri.contains("limit=500"), "{uri}");
+    // b changed at 97 and d was created at 98 without the watch saying so; c is gone; e
+    // changed after the store's 105 (the watch brings it).
+    respond(
+        send,
+        200,
+        list_body(
+            vec![
+                pod("a", 105, "Running"),
+                pod("b", 97, "Failed"),
+                pod("d", 98, "Running"),
+                pod("e", 110, "Running"),
+            ],
+            120,
+            None,
+        ),
+    );
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(
+        is_watch(&uri) && uri.contains("resourceVersion=105"),
+        "the watch resumes from where the store stands: {uri}"
+    );
+    assert_eq!(
+        names(&h.slot),
+        ["a", "b", "c", "d"],
+        "b and d put right; c not yet"
+    );
+    respond(
+        send,
+        200,
+        watch_body(&[ev("ADDED", pod("e", 110, "Running")), bookmark(121)]),
+    );
+    h.wait_until("c gone", |s| !s.rows.iter().any(|r| &*r.name == "c"))
+        .await;
+    assert_eq!(names(&h.slot), ["a", "b", "d", "e"]);
+    let v = h.stats.view();
+    assert_eq!((v.lists, v.drift_repairs), (1, 1), "no relist; one repair");
+    assert_eq!(
+        v.last_drift.unwrap().1,
+        "drift repaired: 1 removed, 1 added, 1 changed (periodic verification)"
+    );
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_verification_that_the_watch_explains_repairs_nothing() {
+    let mut h = verifying();
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        list_body(vec![pod("a", 90, "Running"), pod("c", 96, "Running")], 100, None),
+    );
+    let (_, send) = next(&mut h.handle).await;
+    respond(send, 200, watch_body(&[bookmark(101)]));
+    let (_, send) = next(&mut h.handle).await;
+    // c was deleted at 110, after the store's 101 and before the list's 120.
+    respond(send, 200, list_body(vec![pod("a", 90, "Running")], 120, None));
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(is_watch(&uri) && uri.contains("resourceVersion=101"), "{uri}");
+    respond(
+        send,
+        200,
+        watch_body(&[ev("DELETED", pod("c", 110, "Running")), bookmark(125)]),
+    );
+    h.wait_until("c deleted by the watch", |s| s.rows.len() == 1)
+        .await;
+    // The next clean end verifies again (due at once here); answer it to see the counters.
+    let (uri, _send) = next(&mut h.handle).await;
+    assert!(!is_watch(&uri), "{uri}");
+    assert_eq!(h.stats.view().drift_repairs, 0, "the deletion was the watch's");
+    h.task.abort();
+}
