@@ -58,6 +58,9 @@ pub struct WatchConfig {
     /// A watch with neither an event nor a bookmark for this many intervals is shown
     /// `stale` and restarted.
     pub stale_intervals: u32,
+    /// How often each long-lived informer is checked against the server (a paged list
+    /// compared with what it holds; differences are repaired and named); `"0s"`: never.
+    pub verify_every: Age,
 }
 
 impl Default for WatchConfig {
@@ -65,6 +68,7 @@ impl Default for WatchConfig {
         WatchConfig {
             bookmark_interval: Age(Duration::from_secs(60)),
             stale_intervals: 2,
+            verify_every: Age(Duration::from_secs(600)),
         }
     }
 }

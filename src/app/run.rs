@@ -155,6 +155,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             timeline: config.timeline(),
             bookmark_interval: config.watch.bookmark_interval.0,
             stale_intervals: config.watch.stale_intervals,
+            verify_every: config.watch.verify_every.0,
             ..InformerConfig::default()
         },
         generation: 1,

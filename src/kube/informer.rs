@@ -1,7 +1,8 @@
 //! The list-watch loop, ktui's one implementation of it (lists, detail views and the CRD watch
 //! all run it): list (paged) then watch from the list's resourceVersion, resume from the last
-//! event/bookmark after a clean end or a non-410 error, relist after 410 Gone, with ktui's own
-//! capped backoff and a visible [`SyncState`]. Its position is an explicit [`Phase`]; what the
+//! event/bookmark after a clean end or a non-410 error, relist after 410 Gone or a
+//! resourceVersion that went backwards (`drift`), with ktui's own capped backoff and a visible
+//! [`SyncState`]. Its position is an explicit [`Phase`]; what the
 //! events become is its [`Sink`]'s business. Must not know about the UI or about kinds.
 //!
 //! Why not `kube_runtime::watcher`: it consumes bookmarks and resourceVersions internally, so
@@ -28,7 +29,10 @@ use super::store::Publisher;
 use super::sync::SyncState;
 
 mod config;
+mod drift;
+mod lines;
 mod page;
+mod verify;
 mod wait;
 
 pub use config::InformerConfig;
@@ -76,6 +80,12 @@ pub struct Informer {
     retry_after: Option<Duration>,
     /// Objects of the list in progress that could not be decoded (`kind/ns/name: error`).
     skipped: Vec<String>,
+    /// The newest resourceVersion seen, and a step back waiting for its repairing relist.
+    drift: drift::Newest,
+    /// When the store was last listed or verified (see `verify`).
+    verified: std::time::Instant,
+    /// A verification waiting for the watch to pass its list's resourceVersion.
+    ghosts: Option<verify::GhostCheck>,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
@@ -98,6 +108,9 @@ enum Phase {
     /// Backing off because of `reason`, then fetching the page of `continue_token` again:
     /// a failed page does not restart the list (only an expired token, 410, does).
     RetryingPage { reason: Failure, continue_token: String },
+    /// Comparing a fresh paged list with the store between two watches, then watching from
+    /// `resume` again (see `verify`).
+    Verifying { resume: String },
 }
 
 /// How a watch connection ended.
@@ -110,6 +123,8 @@ enum WatchEnd {
     Failed(Failure),
     /// Neither an event nor a bookmark since this instant, for longer than the stale limit.
     Silent(Instant),
+    /// An event or bookmark older than the newest resourceVersion seen: relist from scratch.
+    Backwards,
 }
 
 impl Informer {
@@ -136,6 +151,9 @@ impl Informer {
             gone_backoff,
             retry_after: None,
             skipped: Vec::new(),
+            drift: drift::Newest::default(),
+            verified: std::time::Instant::now(),
+            ghosts: None,
         }
     }
 
@@ -162,7 +180,7 @@ impl Informer {
         loop {
             let step = Instant::now();
             let spent_in = match phase {
-                Phase::Listing { .. } => PhaseTime::Listing,
+                Phase::Listing { .. } | Phase::Verifying { .. } => PhaseTime::Listing,
                 Phase::Watching { .. } => PhaseTime::Watching,
                 _ => PhaseTime::Waiting,
             };
@@ -172,7 +190,7 @@ impl Informer {
                 Phase::Waiting { reason, resume } => {
                     self.wait(&mut sink, reason).await;
                     match resume {
-                        Some(resource_version) => Phase::Watching { resource_version },
+                        Some(resource_version) => self.resume_after_failure(resource_version).await,
                         None => Phase::Listing { continue_token: None },
                     }
                 }
@@ -191,6 +209,7 @@ impl Informer {
                         continue_token: Some(continue_token),
                     }
                 }
+                Phase::Verifying { resume } => self.verify::<T, S>(&mut sink, resume).await,
                 Phase::Relisting { after } => {
                     let state = SyncState::Reconnecting {
                         attempt: self.gone_streak,
@@ -217,6 +236,7 @@ impl Informer {
         if continue_token.is_none() {
             sink.init();
             self.skipped.clear();
+            self.ghosts = None;
         }
         let page = match self.fetch_page::<T>(continue_token.clone()).await {
             Ok(page) => page,
@@ -261,7 +281,17 @@ impl Informer {
             tracing::warn!(key = %self.key, skipped = self.skipped.len(), first = %self.skipped[0], "undecodable objects skipped");
         }
         sink.unreadable(page::unreadable_line(&self.skipped));
+        let back = self
+            .drift
+            .pending
+            .take()
+            .or_else(|| self.drift.older(&rv, "list"));
         sink.init_done(Some(rv.clone()));
+        self.drift.reset(&rv);
+        self.verified = std::time::Instant::now();
+        if let Some(back) = back {
+            self.drift_repaired(&*sink, &back);
+        }
         InformerStats::bump(&self.stats.lists);
         self.answered = true;
         self.backoff.reset();
@@ -287,6 +317,16 @@ impl Informer {
             path.list(&lp)
         }
         .map_err(|e| Failure::Other(e.to_string()))?;
+        let body = self.send_list(req).await?;
+        let (page, skipped) = page::decode::<T>(&body, self.key.kind.singular())
+            .map_err(|e| Failure::Other(failure::one_line(&format!("list could not be decoded: {e}"))))?;
+        self.skipped.extend(skipped);
+        Ok(page)
+    }
+
+    /// Sends one list request; the body of a successful answer, else the failure (its
+    /// `Retry-After` kept for the next wait).
+    async fn send_list(&mut self, req: http::Request<Vec<u8>>) -> Result<bytes::Bytes, Failure> {
         let client = self.client.clone();
         let exchange = async move {
             let res = client.send(req.map(kube::client::Body::from)).await?;
@@ -310,10 +350,28 @@ impl Informer {
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             return Err(status_failure(status.as_u16(), &message, "list"));
         }
-        let (page, skipped) = page::decode::<T>(&body, self.key.kind.singular())
-            .map_err(|e| Failure::Other(failure::one_line(&format!("list could not be decoded: {e}"))))?;
-        self.skipped.extend(skipped);
-        Ok(page)
+        Ok(body)
+    }
+
+    /// After a failed watch, before watching again from `rv`: probes where the server stands
+    /// ([`Informer::probe`]). Older than what was seen: relist from scratch; the probe failed:
+    /// back off again (the server is still down); else watch.
+    async fn resume_after_failure(&mut self, rv: String) -> Phase {
+        match self.probe().await {
+            Ok(None) => Phase::Watching { resource_version: rv },
+            Ok(Some(back)) => {
+                tracing::warn!(key = %self.key, newest = back.newest, server = back.seen, "server's resourceVersion went backwards; relisting");
+                self.drift.pending = Some(back);
+                Phase::Listing { continue_token: None }
+            }
+            Err(reason) => {
+                self.answered |= !matches!(reason, Failure::Unreachable(_));
+                Phase::Waiting {
+                    reason,
+                    resume: Some(rv),
+                }
+            }
+        }
     }
 
     /// Watches from `from` until the stream ends, and decides what comes next.
@@ -323,7 +381,9 @@ impl Informer {
         match self.stream::<T, S>(sink, &mut rv).await {
             WatchEnd::Clean => {
                 InformerStats::bump(&self.stats.reconnects);
-                if started.elapsed() < Duration::from_secs(1) {
+                if self.verify_due() {
+                    Phase::Verifying { resume: rv }
+                } else if started.elapsed() < Duration::from_secs(1) {
                     Phase::Pausing { resume: rv }
                 } else {
                     Phase::Watching { resource_version: rv }
@@ -360,6 +420,10 @@ impl Informer {
                     resume: Some(rv),
                 }
             }
+            WatchEnd::Backwards => {
+                InformerStats::bump(&self.stats.reconnects);
+                Phase::Listing { continue_token: None }
+            }
         }
     }
 
@@ -386,16 +450,10 @@ impl Informer {
             Ok(r) => r,
             Err(e) => return WatchEnd::Failed(Failure::Other(e.to_string())),
         };
-        let stream = match timeout(self.config.request_timeout, self.client.request_events::<T>(req)).await {
+        let stream = match timeout(self.config.request_timeout, self.open_watch::<T>(req)).await {
             Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
-            Ok(Err(e)) => {
-                let f = classify(&e, "watch");
-                return if f == Failure::Gone {
-                    WatchEnd::Gone
-                } else {
-                    WatchEnd::Failed(f)
-                };
-            }
+            Ok(Err(Failure::Gone)) => return WatchEnd::Gone,
+            Ok(Err(f)) => return WatchEnd::Failed(f),
             Ok(Ok(s)) => s,
         };
         let mut stream = std::pin::pin!(stream);
@@ -423,15 +481,51 @@ impl Informer {
                     sink.publish();
                     return WatchEnd::Clean;
                 }
-                Ok(Some(Err(e))) => {
+                Ok(Some(Err(Failure::Gone))) => {
                     sink.publish();
-                    return WatchEnd::Failed(classify(&e, "watch"));
+                    return WatchEnd::Gone;
                 }
-                Ok(Some(Ok(ev))) => ev,
+                Ok(Some(Err(f))) => {
+                    sink.publish();
+                    return WatchEnd::Failed(f);
+                }
+                Ok(Some(Ok(lines::Line::Unreadable {
+                    what,
+                    resource_version,
+                }))) => {
+                    last_word = Instant::now();
+                    self.heard(sink);
+                    self.unreadable_event(sink, what);
+                    self.progress(sink, rv, resource_version);
+                    continue;
+                }
+                Ok(Some(Ok(lines::Line::Event(ev)))) => ev,
             };
             if !matches!(event, WatchEvent::Error(_)) {
                 last_word = Instant::now();
                 self.heard(sink);
+            }
+            let (seen, what) = match &event {
+                WatchEvent::Added(obj) | WatchEvent::Modified(obj) | WatchEvent::Deleted(obj) => {
+                    (obj.version(), "watch event")
+                }
+                WatchEvent::Bookmark(bm) => (Some(bm.metadata.resource_version.as_str()), "bookmark"),
+                WatchEvent::Error(_) => (None, ""),
+            };
+            let at = seen.and_then(drift::parse);
+            if let (Some(v), Some(check)) = (at, &self.ghosts) {
+                // Every change up to the verifying list is applied (a bookmark at it, or an
+                // event past it): what the watch did not delete is a ghost.
+                if v > check.upto || (what == "bookmark" && v >= check.upto) {
+                    self.ghosts_checked(sink);
+                }
+            }
+            if let Some(back) = seen.and_then(|v| self.drift.older(v, what)) {
+                // Not applied: the relist replaces the store whole.
+                tracing::warn!(key = %self.key, newest = back.newest, seen = back.seen, what, "resourceVersion went backwards; relisting");
+                self.drift.pending = Some(back);
+                sink.publish();
+                return WatchEnd::Backwards;
             }
             match event {
                 WatchEvent::Added(obj) | WatchEvent::Modified(obj) => {
@@ -446,6 +540,7 @@ impl Informer {
                 }
                 WatchEvent::Bookmark(bm) => {
                     self.stats.bookmark();
+                    self.drift.advance(&bm.metadata.resource_version);
                     sink.set_resource_version(&bm.metadata.resource_version);
                     *rv = bm.metadata.resource_version;
                 }
@@ -459,6 +554,43 @@ impl Informer {
                 }
             }
         }
+    }
+
+    /// Sends a watch request; its decoded lines once the server answered 2xx, else the
+    /// answer's failure (410 is [`Failure::Gone`]).
+    async fn open_watch<T: Versioned>(
+        &self,
+        req: http::Request<Vec<u8>>,
+    ) -> Result<impl futures::Stream<Item = Result<lines::Line<T>, Failure>> + Send, Failure> {
+        let res = self
+            .client
+            .send(req.map(kube::client::Body::from))
+            .await
+            .map_err(|e| classify(&e, "watch"))?;
+        let status = res.status();
+        if !status.is_success() {
+            let body = http_body_util::BodyExt::collect(res.into_body())
+                .await
+                .map_err(|e| classify(&e, "watch"))?
+                .to_bytes();
+            let message = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+                .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
+            return Err(status_failure(status.as_u16(), &message, "watch"));
+        }
+        Ok(lines::lines::<T>(res.into_body(), self.key.kind.singular()))
+    }
+
+    /// A watch event whose object could not be decoded: skipped, counted and named with the
+    /// list's unreadable objects (the same object again replaces its earlier entry).
+    fn unreadable_event<T, S: Sink<T>>(&mut self, sink: &mut S, what: String) {
+        tracing::warn!(key = %self.key, object = %what, "undecodable watch event skipped");
+        let name = what.split(": ").next().unwrap_or("").to_owned();
+        self.skipped
+            .retain(|s| s.split(": ").next() != Some(name.as_str()));
+        self.skipped.push(what);
+        sink.unreadable(page::unreadable_line(&self.skipped));
     }
 
     /// The server spoke (an event or a bookmark): a stale watch is live again.
@@ -476,6 +608,7 @@ impl Informer {
         self.gone_backoff.reset();
         InformerStats::bump(&self.stats.events);
         if let Some(v) = seen.filter(|v| !v.is_empty()) {
+            self.drift.advance(&v);
             sink.set_resource_version(&v);
             *rv = v;
         }

@@ -35,6 +35,46 @@ pub trait Sink<T>: Send {
     fn publish(&mut self) {}
     /// Objects skipped because they could not be decoded, as one line (`None`: none).
     fn unreadable(&mut self, _line: Option<String>) {}
+    /// What the last completed relist changed against what the sink held before it (`None`:
+    /// the sink does not keep objects by key, or no relist completed yet).
+    fn relisted(&self) -> Option<Relisted> {
+        None
+    }
+    /// Periodic verification: `listed` is a complete list taken after the store stood at
+    /// resourceVersion `upto`, each object with its resourceVersion as an integer. Objects
+    /// listed at or below `upto` must be held exactly so; those missing or different are put
+    /// right now. Keys held but not listed are returned as ghost candidates: the watch from
+    /// `upto` may still delete them. `None`: this sink cannot be verified.
+    fn verify(&mut self, _listed: Vec<(T, Option<u64>)>, _upto: u64) -> Option<Verified> {
+        None
+    }
+    /// Removes those of `keys` still held (ghosts, once the watch passed the verifying
+    /// list's resourceVersion); how many were.
+    fn remove_ghosts(&mut self, _keys: &[super::store::ObjKey]) -> usize {
+        0
+    }
+}
+
+/// What a periodic verification put right at once, and the keys it suspects.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verified {
+    /// Objects listed (unchanged since the store's resourceVersion) but not held.
+    pub added: usize,
+    /// Objects held in another version than listed.
+    pub changed: usize,
+    /// Keys held but not listed: ghosts unless the watch deletes them.
+    pub candidates: Vec<super::store::ObjKey>,
+}
+
+/// What one relist replaced, by object key (`metadata.namespace`/`metadata.name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Relisted {
+    /// Objects held before and absent from the new list (ghosts).
+    pub removed: usize,
+    /// Objects in the new list not held before (lost).
+    pub added: usize,
+    /// Objects in both whose rows differ (stale).
+    pub changed: usize,
 }
 
 /// Turns one decoded object into its row. Built-in kinds use their [`IntoRow`] impl

@@ -23,10 +23,15 @@ pub struct InformerStats {
     pub events: AtomicU64,
     /// Bookmarks received.
     pub bookmarks: AtomicU64,
+    /// Probes of the server's resourceVersion before resuming a failed watch.
+    pub probes: AtomicU64,
+    /// Relists that repaired drift (a resourceVersion that went backwards).
+    pub drift_repairs: AtomicU64,
     /// Milliseconds the loop spent in each kind of step ([`PhaseTime`]): where an informer
     /// spends its time (a healthy one is nearly always watching).
     pub phase_ms: [AtomicU64; PhaseTime::COUNT],
     last_bookmark: Mutex<Option<Instant>>,
+    last_drift: Mutex<Option<(Instant, String)>>,
 }
 
 /// The kinds of step of the list-watch loop whose time [`InformerStats::phase_ms`] adds up.
@@ -62,6 +67,10 @@ pub struct StatsView {
     pub resource_version: Option<String>,
     /// When the last bookmark arrived.
     pub last_bookmark: Option<Instant>,
+    /// Drift repairs so far.
+    pub drift_repairs: u64,
+    /// When the last drift repair happened, and its line (`drift repaired: 37 removed, …`).
+    pub last_drift: Option<(Instant, String)>,
     /// Current sync state: the published snapshot's.
     pub state: SyncState,
     /// When the informer started.
@@ -76,8 +85,11 @@ impl Default for InformerStats {
             reconnects: AtomicU64::new(0),
             events: AtomicU64::new(0),
             bookmarks: AtomicU64::new(0),
+            probes: AtomicU64::new(0),
+            drift_repairs: AtomicU64::new(0),
             phase_ms: Default::default(),
             last_bookmark: Mutex::new(None),
+            last_drift: Mutex::new(None),
         }
     }
 }
@@ -108,11 +120,24 @@ impl InformerStats {
         }
     }
 
+    /// Records one drift repair at `at`, described by `line`.
+    pub fn drift(&self, at: Instant, line: String) {
+        Self::bump(&self.drift_repairs);
+        match self.last_drift.lock() {
+            Ok(mut g) => *g = Some((at, line)),
+            Err(p) => *p.into_inner() = Some((at, line)),
+        }
+    }
+
     /// The counters with what `snap` (this informer's latest snapshot) publishes.
     pub fn view(&self, snap: &Snapshot) -> StatsView {
         let last_bookmark = match self.last_bookmark.lock() {
             Ok(g) => *g,
             Err(p) => *p.into_inner(),
+        };
+        let last_drift = match self.last_drift.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
         };
         StatsView {
             lists: self.lists.load(Ordering::Relaxed),
@@ -122,6 +147,8 @@ impl InformerStats {
             objects: snap.rows.len() as u64,
             resource_version: snap.resource_version.clone(),
             last_bookmark,
+            drift_repairs: self.drift_repairs.load(Ordering::Relaxed),
+            last_drift,
             state: snap.state.clone(),
             started: self.started,
         }

@@ -14,7 +14,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::key::ResourceKey;
 use super::row::{Row, RowCtx};
-use super::sink::{ByIntoRow, RowBuilder, Sink};
+use super::sink::{ByIntoRow, Relisted, RowBuilder, Sink, Verified};
 use super::sync::SyncState;
 
 pub use publisher::{Publisher, PUBLISH_INTERVAL};
@@ -141,6 +141,8 @@ pub struct StoreWriter<B = ByIntoRow> {
     relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
     /// Rows in the last publication (the first page of a first list is published at once).
     published_rows: usize,
+    /// What the last completed relist replaced.
+    relisted: Option<Relisted>,
     rows: RowCtx,
     build: B,
 }
@@ -162,6 +164,7 @@ impl<B> StoreWriter<B> {
             objects: BTreeMap::new(),
             relist: None,
             published_rows: 0,
+            relisted: None,
             rows,
             build,
         }
@@ -199,13 +202,22 @@ impl<B> StoreWriter<B> {
     /// unchanged ones keep their `Arc` identity), marks the store live and publishes at once.
     pub fn init_done(&mut self, resource_version: Option<String>) {
         if let Some(mut fresh) = self.relist.take() {
+            let (mut kept, mut changed) = (0, 0);
             for (k, row) in fresh.iter_mut() {
                 if let Some(old) = self.objects.get(k) {
+                    kept += 1;
                     if **old == **row {
                         *row = old.clone();
+                    } else {
+                        changed += 1;
                     }
                 }
             }
+            self.relisted = Some(Relisted {
+                removed: self.objects.len() - kept,
+                added: fresh.len() - kept,
+                changed,
+            });
             self.objects = fresh;
         }
         self.publisher.set_listed();
@@ -303,6 +315,46 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
     }
     fn unreadable(&mut self, line: Option<String>) {
         self.publisher.set_unreadable(line);
+    }
+    fn relisted(&self) -> Option<Relisted> {
+        self.relisted
+    }
+    fn verify(&mut self, listed: Vec<(T, Option<u64>)>, upto: u64) -> Option<Verified> {
+        if self.relist.is_some() {
+            return None;
+        }
+        let mut keys = std::collections::BTreeSet::new();
+        let mut v = Verified::default();
+        for (obj, rv) in listed {
+            let row = self.build.build(obj, &self.rows);
+            let k = obj_key(&row);
+            keys.insert(k.clone());
+            // Changed after the store's resourceVersion: the watch brings it.
+            if rv.is_none_or(|rv| rv > upto) {
+                continue;
+            }
+            match self.objects.get(&k) {
+                Some(held) if **held == row => continue,
+                Some(_) => v.changed += 1,
+                None => v.added += 1,
+            }
+            self.objects.insert(k, Arc::new(row));
+            self.publisher.touch();
+        }
+        v.candidates = self
+            .objects
+            .keys()
+            .filter(|k| !keys.contains(*k))
+            .cloned()
+            .collect();
+        Some(v)
+    }
+    fn remove_ghosts(&mut self, keys: &[ObjKey]) -> usize {
+        let removed = keys.iter().filter(|k| self.objects.remove(*k).is_some()).count();
+        if removed > 0 {
+            self.publisher.touch();
+        }
+        removed
     }
 }
 

@@ -1,6 +1,7 @@
 //! Resource handlers of the demo server: LIST (paging, `continue` expiry, selectors), WATCH
 //! (handing over to [`super::watch`]) and GET of one object (writes are in `write` and
-//! `delete`). Owns query parsing and list bodies; must not route or inject faults.
+//! `delete`). Owns query parsing and list bodies; must not route, nor inject faults other than
+//! serving `malformed` objects as the fault injector rewrites them.
 
 use std::time::Duration;
 
@@ -203,7 +204,7 @@ fn list(
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(item);
+        out.extend_from_slice(&state.faults.malform(item));
     }
     out.extend_from_slice(b"]}");
     reply::bytes(StatusCode::OK, "application/json", Bytes::from(out))

@@ -1,7 +1,7 @@
 //! The fault injector of the demo server: parses `--faults` specs and holds the faults in
 //! force, which the HTTP layer consults per request (delay, error answers, 410 watches,
-//! withheld bookmarks, dropped watch connections). Owns no objects and never writes to the
-//! store.
+//! withheld bookmarks, dropped watch connections, malformed objects, a frozen server). Owns
+//! no objects and never writes to the store.
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -27,6 +27,12 @@ pub struct FaultSpec {
     pub error_codes: Vec<u16>,
     /// `delay=200ms`: added before every answer.
     pub delay: Duration,
+    /// `malformed=bad-`: objects whose name starts with this are served (in lists and watch
+    /// events) with `"uid": 42`, which no client type decodes; the store keeps them intact.
+    pub malformed: Option<String>,
+    /// `freeze`: the server stops answering, as under SIGSTOP: requests wait, open watches
+    /// send nothing (no event, no bookmark) until the fault is lifted.
+    pub freeze: bool,
 }
 
 /// Parses `10s`, `200ms`, `1.5s`, `2m`.
@@ -69,7 +75,9 @@ impl FromStr for FaultSpec {
                 "drop-watch" => spec.drop_watch = Some(parse_duration(need()?)?),
                 "gone" => spec.gone = parse_fraction(need()?)?,
                 "no-bookmarks" => spec.no_bookmarks = true,
+                "freeze" => spec.freeze = true,
                 "delay" => spec.delay = parse_duration(need()?)?,
+                "malformed" => spec.malformed = Some(need()?.to_owned()),
                 "error-rate" => {
                     let v = need()?;
                     let (rate, codes) = v.split_once(':').unwrap_or((v, "500"));
@@ -84,7 +92,7 @@ impl FromStr for FaultSpec {
                 }
                 other => {
                     return Err(format!(
-                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay)"
+                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay, malformed, freeze)"
                     ))
                 }
             }
@@ -150,6 +158,44 @@ impl Faults {
         self.drops.subscribe()
     }
 
+    /// Cuts every open watch connection now (one drop round), whatever `drop_watch` says.
+    pub fn drop_now(&self) {
+        self.drops.send_modify(|n| *n += 1);
+    }
+
+    /// `object` as served under the `malformed` fault: with `"uid": 42` when its name starts
+    /// with the fault's prefix, else unchanged (no parse when the fault is off or the bytes
+    /// cannot match).
+    pub fn malform<'a>(&self, object: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        use std::borrow::Cow;
+        let spec = self.spec();
+        let Some(prefix) = spec.malformed.as_deref() else {
+            return Cow::Borrowed(object);
+        };
+        let needle = format!("\"name\":\"{prefix}");
+        if !object.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+            return Cow::Borrowed(object);
+        }
+        let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(object) else {
+            return Cow::Borrowed(object);
+        };
+        if !v["metadata"]["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with(prefix))
+        {
+            return Cow::Borrowed(object);
+        }
+        v["metadata"]["uid"] = serde_json::json!(42);
+        Cow::Owned(serde_json::to_vec(&v).unwrap_or_else(|_| object.to_vec()))
+    }
+
+    /// Returns once the server is not frozen (at once when it is not).
+    pub async fn thawed(&self) {
+        while self.spec().freeze {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// Total watch-drop rounds so far.
     pub fn drop_rounds(&self) -> u64 {
         *self.drops.borrow()
@@ -189,10 +235,15 @@ mod tests {
                 error_rate: 0.1,
                 error_codes: vec![500, 429],
                 delay: Duration::from_millis(200),
+                malformed: None,
+                freeze: false,
             }
         );
         assert_eq!("".parse::<FaultSpec>().unwrap(), FaultSpec::default());
         assert_eq!("error-rate=0.5".parse::<FaultSpec>().unwrap().error_codes, [500]);
+        let more: FaultSpec = "freeze,malformed=bad-".parse().unwrap();
+        assert!(more.freeze);
+        assert_eq!(more.malformed.as_deref(), Some("bad-"));
         for bad in [
             "gone=2",
             "drop-watch",
@@ -202,6 +253,18 @@ mod tests {
         ] {
             assert!(bad.parse::<FaultSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn malformed_objects_get_a_number_for_a_uid() {
+        let f = Faults::new("malformed=bad-".parse().unwrap(), 1);
+        let bad = br#"{"metadata":{"name":"bad-1","uid":"u"}}"#;
+        let good = br#"{"metadata":{"name":"good","uid":"u"}}"#;
+        let v: serde_json::Value = serde_json::from_slice(&f.malform(bad)).unwrap();
+        assert_eq!(v["metadata"]["uid"], 42);
+        assert_eq!(&*f.malform(good), good);
+        f.set(FaultSpec::default());
+        assert_eq!(&*f.malform(bad), bad);
     }
 
     #[test]

@@ -225,6 +225,8 @@ fn accepts_json(req: &Request<Incoming>) -> bool {
 }
 
 async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Body> {
+    // A frozen server reads the request and answers nothing until it is thawed.
+    state.faults.thawed().await;
     let spec = state.faults.spec();
     if !spec.delay.is_zero() {
         tokio::time::sleep(spec.delay).await;

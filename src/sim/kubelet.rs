@@ -95,7 +95,11 @@ impl World {
                     self.resync_pods();
                     return;
                 }
-                Err(TryRecvError::Closed) => return,
+                // The store was restored from a backup: relist.
+                Err(TryRecvError::Closed) => {
+                    self.resync_pods();
+                    return;
+                }
             }
         }
         self.pod_changes = Some(rx);

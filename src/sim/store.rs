@@ -392,9 +392,11 @@ pub fn ago_rfc3339(secs: u64) -> String {
 mod cas;
 mod index;
 mod read;
+mod restore;
 
 pub use index::index;
 pub use read::{Page, WatchStart};
+pub use restore::Backup;
 
 #[cfg(test)]
 #[path = "store_tests.rs"]

@@ -179,3 +179,35 @@ fn storage_compaction_expires_continue_tokens_but_keeps_the_watch_log() {
     s.compact_storage(1);
     assert_eq!(s.compacted(id::POD), before + 1, "compaction never goes back");
 }
+
+#[test]
+fn restore_goes_back_to_the_backup_and_cuts_open_watches() {
+    let s = small();
+    s.create(id::POD, pod("a", "p1", "n1")).unwrap();
+    s.create(id::POD, pod("a", "p2", "n1")).unwrap();
+    let backup = s.backup();
+    assert_eq!(backup.revision, 3);
+    s.delete(id::POD, "a", "p1").unwrap();
+    s.create(id::POD, pod("a", "p3", "n1")).unwrap();
+    let (_, mut open) = s.watch(id::POD, Some(5)).unwrap();
+    s.restore(&backup);
+    assert_eq!(s.revision(), 3, "the revision goes back");
+    let names: Vec<_> = s
+        .list(id::POD, &Filter::default(), 0, None, None)
+        .items
+        .iter()
+        .map(|b| serde_json::from_slice::<Value>(b).unwrap()["metadata"]["name"].clone())
+        .collect();
+    assert_eq!(names, [json!("p1"), json!("p2")]);
+    assert!(
+        matches!(open.try_recv(), Err(broadcast::error::TryRecvError::Closed)),
+        "open watches end"
+    );
+    assert!(s.watch(id::POD, Some(2)).is_err(), "the history is gone");
+    assert!(
+        s.watch(id::POD, Some(5)).is_ok(),
+        "a watch from a revision not reached yet is accepted (and waits)"
+    );
+    let again = s.create(id::POD, pod("a", "p4", "n1")).unwrap();
+    assert_eq!(again.rv, 4, "revisions are handed out again from the backup's");
+}

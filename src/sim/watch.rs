@@ -1,8 +1,8 @@
 //! One WATCH response of the demo server: replays the kind's log after the requested
 //! revision (or the current objects as ADDED), then streams live changes through the
 //! selector, with periodic bookmarks, `timeoutSeconds`, a 410 ERROR event for revisions older
-//! than the log, and the watch faults. A watcher that falls behind is cut off. Must not write
-//! to the store.
+//! than the log, and the watch faults. A watcher that falls behind is cut off; a watch from a
+//! revision not reached yet waits for it. Must not write to the store.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -80,13 +80,14 @@ struct Renderer {
     kind: KindId,
     table: Option<Include>,
     columns_sent: bool,
+    faults: Arc<Faults>,
 }
 
 impl Renderer {
     fn line(&mut self, change: &Change, filter: &Filter) -> Option<Bytes> {
         let (ty, obj) = classify(change, filter)?;
         match self.table {
-            None => Some(line(ty, obj)),
+            None => Some(line(ty, &self.faults.malform(obj))),
             Some(include) => {
                 let t = super::table::table(
                     self.kind,
@@ -158,11 +159,16 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     // Drops count from the start: a connection cut does not wait for the replay to end.
     let mut drops = env.faults.drops();
     drops.borrow_and_update();
-    let mut sent_rv = req.from.unwrap_or(0);
+    // Like kube-apiserver's watch cache, a watch from a revision the store has not reached
+    // (it was restored from an older backup) is accepted and waits: only changes after `from`
+    // are sent, and no bookmark older than `from`.
+    let from = req.from.unwrap_or(0);
+    let mut sent_rv = from;
     let mut out = Renderer {
         kind: req.kind,
         table: req.table,
         columns_sent: false,
+        faults: env.faults.clone(),
     };
     for change in &backlog {
         sent_rv = sent_rv.max(change.obj.rv);
@@ -181,7 +187,7 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     drop(backlog);
     if req.from.is_none() && req.initial_events_end {
         let rv = env.store.bookmark_revision(req.kind).max(sent_rv);
-        if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await
+        if !drain(&tx, &mut live, &req, &mut out, &send, &mut sent_rv).await
             || !send(bookmark(req.kind, rv.max(sent_rv), true)).await
         {
             return;
@@ -191,6 +197,15 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
     let every = req.bookmark_every.max(Duration::from_millis(10));
     let mut ticks = interval_at(Instant::now() + every, every);
     loop {
+        if env.faults.spec().freeze {
+            // Frozen: nothing is sent (changes queue up, as in a stopped server's socket).
+            tokio::select! {
+                _ = env.faults.thawed() => {}
+                _ = env.cancel.cancelled() => return,
+                _ = tx.closed() => return,
+            }
+            continue;
+        }
         tokio::select! {
             _ = sleep_until(deadline) => return,
             _ = env.cancel.cancelled() => return,
@@ -202,17 +217,22 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                 return;
             }
             _ = ticks.tick(), if req.bookmarks => {
-                if env.faults.spec().no_bookmarks {
+                if env.faults.spec().no_bookmarks || env.faults.spec().freeze {
                     continue;
                 }
                 let rv = env.store.bookmark_revision(req.kind);
-                if !drain(&mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
+                if rv < from {
+                    continue;
+                }
+                if !drain(&tx, &mut live, &req, &mut out, &send, &mut sent_rv).await || !send(bookmark(req.kind, rv.max(sent_rv), false)).await {
                     return;
                 }
             }
             change = live.recv() => match change {
+                Ok(change) if change.obj.rv <= from => {}
                 Ok(change) => {
                     sent_rv = sent_rv.max(change.obj.rv);
+                    env.faults.thawed().await;
                     if let Some(l) = out.line(&change, &req.filter) {
                         // A client that reads slowly is still cut on time.
                         tokio::select! {
@@ -225,6 +245,11 @@ async fn pump(env: WatchEnv, req: WatchRequest, tx: mpsc::Sender<Chunk>) {
                             }
                         }
                     }
+                }
+                // The store was restored from a backup: the server restarted.
+                Err(broadcast::error::RecvError::Closed) => {
+                    cut(&tx).await;
+                    return;
                 }
                 // Lagged: a slow watcher is cut off, like the real server does; the client
                 // resumes from the last revision it saw.
@@ -244,6 +269,7 @@ async fn cut(tx: &mpsc::Sender<Chunk>) {
 
 /// Sends every change already queued for this watcher; false when the watch must end.
 async fn drain<F, Fut>(
+    tx: &mpsc::Sender<Chunk>,
     live: &mut broadcast::Receiver<Arc<Change>>,
     req: &WatchRequest,
     out: &mut Renderer,
@@ -256,6 +282,7 @@ where
 {
     loop {
         match live.try_recv() {
+            Ok(change) if change.obj.rv <= req.from.unwrap_or(0) => {}
             Ok(change) => {
                 *sent_rv = (*sent_rv).max(change.obj.rv);
                 if let Some(l) = out.line(&change, &req.filter) {
@@ -265,6 +292,11 @@ where
                 }
             }
             Err(broadcast::error::TryRecvError::Empty) => return true,
+            // Restored from a backup: the server restarted, the connection breaks.
+            Err(broadcast::error::TryRecvError::Closed) => {
+                cut(tx).await;
+                return false;
+            }
             Err(_) => return false,
         }
     }

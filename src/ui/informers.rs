@@ -77,10 +77,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
             let s = &i.stats;
             vec![
                 crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
-                match &i.unreadable {
-                    Some(u) => format!("{}; {}", s.state, crate::kube::sanitize::sanitize(u)),
-                    None => s.state.to_string(),
-                },
+                state_cell(i),
                 crate::kube::sanitize::sanitize(s.resource_version.as_deref().unwrap_or("-")).into_owned(),
                 s.last_bookmark
                     .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
@@ -101,4 +98,23 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
     let n = infos.len();
     let table = Table::new(laid.rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, area, title, table, n, selected, theme)
+}
+
+/// The STATE cell: the sync state, then what could not be read and the last drift repair
+/// (`live; drift repaired 2m ago: 37 removed, 3 added, 0 changed`).
+fn state_cell(i: &InformerInfo) -> String {
+    let mut cell = i.stats.state.to_string();
+    if let Some(u) = &i.unreadable {
+        cell.push_str("; ");
+        cell.push_str(&crate::kube::sanitize::sanitize(u));
+    }
+    if let Some((at, line)) = &i.stats.last_drift {
+        let ago = crate::kube::sync::silence(at.elapsed());
+        let line = crate::kube::sanitize::sanitize(line);
+        let rest = line.strip_prefix("drift repaired: ").unwrap_or(&line);
+        // The cause (`(resourceVersion went back from … in a probe)`) is in the log.
+        let rest = rest.split(" (").next().unwrap_or(rest);
+        cell.push_str(&format!("; drift repaired {ago} ago: {rest}"));
+    }
+    cell
 }

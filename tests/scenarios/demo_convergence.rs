@@ -25,7 +25,7 @@ const FAULTS: &str = "drop-watch=150ms,gone=0.05,no-bookmarks,error-rate=0.1:500
 const CYCLES: u64 = 100;
 
 /// The client exactly as ktui builds it for `--demo` (kubeconfig from the handle).
-async fn client(demo: &DemoHandle) -> kube::Client {
+pub(crate) async fn client(demo: &DemoHandle) -> kube::Client {
     ktui::kube::client::install_crypto_provider();
     let opts = ktui::kube::client::ConnectOptions {
         kubeconfig: Some(demo.kubeconfig.clone()),
@@ -41,7 +41,7 @@ async fn client(demo: &DemoHandle) -> kube::Client {
     client
 }
 
-type Key = (String, String);
+pub(crate) type Key = (String, String);
 
 fn key(r: &Row) -> Key {
     (
@@ -51,7 +51,7 @@ fn key(r: &Row) -> Key {
 }
 
 /// The server's pods as ktui would row them.
-fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
+pub(crate) fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
     let ctx = RowCtx::default();
     let page = demo
         .server
@@ -64,11 +64,11 @@ fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
         .collect()
 }
 
-fn seen(slot: &Slot) -> BTreeMap<Key, Row> {
+pub(crate) fn seen(slot: &Slot) -> BTreeMap<Key, Row> {
     slot.peek().rows.iter().map(|r| (key(r), Row::clone(r))).collect()
 }
 
-fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
+pub(crate) fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
     let lost: Vec<_> = want.keys().filter(|k| !got.contains_key(*k)).collect();
     let ghosts: Vec<_> = got.keys().filter(|k| !want.contains_key(*k)).collect();
     let stale: Vec<_> = want
@@ -79,7 +79,7 @@ fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
     format!("lost {lost:?}\nghosts {ghosts:?}\nstale {stale:?}")
 }
 
-fn informer(
+pub(crate) fn informer(
     demo_client: kube::Client,
     config: InformerConfig,
 ) -> (Arc<Slot>, Arc<InformerStats>, tokio::task::JoinHandle<()>) {

@@ -3,7 +3,7 @@
 //! relists that back off like any other failure (issue 13, break 5: `gone=1` made 54
 //! relists in 30 s); a failed page is fetched again with its continue token and
 //! `Retry-After` is honoured (break 6); a malformed listed object is skipped and named, not
-//! fatal to the list (break 9).
+//! fatal to the list, nor in a watch stream fatal to the watch (break 9).
 
 use std::time::Duration;
 
@@ -154,5 +154,42 @@ async fn retry_after_is_honoured() {
         "retried after {:?}",
         t.elapsed()
     );
+    h.task.abort();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_malformed_object_in_the_watch_stream_is_skipped_and_named_and_the_watch_goes_on() {
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    respond(send, 200, list_body(vec![pod("a", 1, "Running")], 10, None));
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        watch_body(&[
+            ev("ADDED", pod("b", 11, "Running")),
+            ev("MODIFIED", malformed(12)),
+            ev("ADDED", pod("c", 13, "Running")),
+            ev("MODIFIED", malformed(14)),
+        ]),
+    );
+    h.wait_until("c, after the malformed object", |s| {
+        s.rows.iter().any(|r| &*r.name == "c")
+    })
+    .await;
+    assert_eq!(names(&h.slot), ["a", "b", "c"]);
+    let line = h.slot.unreadable().expect("the skipped object is named");
+    assert!(
+        line.starts_with("1 object could not be read: pod/default/42: invalid type: integer `42`"),
+        "the same object twice is one entry: {line}"
+    );
+    // The stream ended cleanly: the watch resumes after the malformed object, not before it
+    // (a resume before it would replay it forever).
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(is_watch(&uri) && uri.contains("resourceVersion=14"), "{uri}");
+    assert_eq!(h.stats.view().reconnects, 1, "one clean end, no failure");
+    respond(send, 200, watch_body(&[ev("ADDED", pod("d", 15, "Running"))]));
+    h.wait_until("d", |s| s.rows.iter().any(|r| &*r.name == "d"))
+        .await;
     h.task.abort();
 }

@@ -142,6 +142,10 @@ async fn non_gone_watch_error_keeps_the_resource_version() {
             ev("ERROR", status(500, "InternalError")),
         ]),
     );
+    // Before watching again, one probe of where the server stands (it did not go back).
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(is_probe(&uri), "{uri}");
+    respond(send, 200, list_body(vec![pod("a", 13, "Running")], 13, None));
     let (uri, _send) = next(&mut h.handle).await;
     assert!(is_watch(&uri) && uri.contains("resourceVersion=12"), "{uri}");
     h.task.abort();

@@ -28,6 +28,8 @@ fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
             objects,
             resource_version: Some("918273".into()),
             last_bookmark: None,
+            drift_repairs: 0,
+            last_drift: None,
             state: SyncState::Live,
             started: Instant::now(),
         },
@@ -123,6 +125,25 @@ fn informers_keys_whole_and_headers_apart_at_three_sizes() {
         }
         insta::assert_snapshot!(format!("informers_{w}x{h}"), text);
     }
+}
+
+#[test]
+fn informers_name_the_last_drift_repair_in_the_state_column() {
+    let mut infos = infos();
+    infos[0].stats.drift_repairs = 1;
+    infos[0].stats.last_drift = Some((
+        Instant::now() - Duration::from_secs(125),
+        "drift repaired: 37 removed, 3 added, 0 changed (resourceVersion went back from 728 to 685 in a probe)"
+            .into(),
+    ));
+    let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
+    screen::connect(&mut state, "prod-eu");
+    let text = draw(&mut state, &infos, 160, 45);
+    let row = text.lines().find(|l| l.contains("pods@*")).unwrap_or_default();
+    assert!(
+        row.contains("live; drift repaired 2m ago: 37 removed, 3 added"),
+        "{text}"
+    );
 }
 
 #[test]

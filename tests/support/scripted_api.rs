@@ -147,6 +147,12 @@ pub async fn next(handle: &mut ApiHandle) -> (String, SendResponse<Response<Body
     (req.uri().to_string(), send)
 }
 
+/// The informer's probe of the server's resourceVersion after a failed watch: a list of at
+/// most one object.
+pub fn is_probe(uri: &str) -> bool {
+    !is_watch(uri) && (uri.contains("limit=1&") || uri.ends_with("limit=1"))
+}
+
 pub fn is_watch(uri: &str) -> bool {
     uri.contains("watch=true")
 }
@@ -180,13 +186,18 @@ impl Stats {
 }
 
 pub fn start() -> Harness {
+    start_with(InformerConfig::default())
+}
+
+/// [`start`] with the loop's tunables `config`.
+pub fn start_with(config: InformerConfig) -> Harness {
     let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
     let slot = Slot::new(key.clone(), 1);
     let (tx, changes) = unbounded_channel();
     let stats = Arc::new(InformerStats::default());
-    let informer = Informer::new(key, client, stats.clone(), InformerConfig::default());
+    let informer = Informer::new(key, client, stats.clone(), config);
     let task = tokio::spawn(informer.run::<PodObj, _>(StoreWriter::new(slot.clone(), tx)));
     Harness {
         stats: Stats {

@@ -24,6 +24,9 @@ pub struct InformerConfig {
     pub bookmark_interval: Duration,
     /// A watch silent (no event, no bookmark) for this many bookmark intervals is stale.
     pub stale_intervals: u32,
+    /// How often a long-lived informer is verified against the server (a paged list compared
+    /// with the store; drift repaired); `Duration::ZERO`: never.
+    pub verify_every: Duration,
 }
 
 impl InformerConfig {
@@ -44,6 +47,7 @@ impl Default for InformerConfig {
             timeline: crate::kube::timeline::TimelineBounds::default(),
             bookmark_interval: Duration::from_secs(60),
             stale_intervals: 2,
+            verify_every: Duration::from_secs(600),
         }
     }
 }

@@ -1,0 +1,186 @@
+//! The watch stream's wire format: one JSON watch event per line (`{"type":…,"object":…}`),
+//! decoded with the informer's slim type. A line whose object cannot be decoded (`"name": 42`)
+//! becomes [`Line::Unreadable`] — named, with its resourceVersion so the watch can move past
+//! it — instead of an error that would end the watch and replay the same line forever. Owns
+//! the framing and decoding; must not decide what an event means.
+
+use bytes::{Buf, Bytes, BytesMut};
+use futures::Stream;
+use http_body_util::BodyExt;
+use kube::api::WatchEvent;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use super::super::failure::{one_line, status_failure, Failure};
+use super::page::object_name;
+
+/// The longest line accepted (a watch event carries one object; etcd's limit is 1.5 MiB).
+const MAX_LINE: usize = 16 << 20;
+
+/// One decoded line of a watch stream.
+#[derive(Debug)]
+pub(super) enum Line<T> {
+    /// A watch event of the informer's type.
+    Event(WatchEvent<T>),
+    /// An ADDED/MODIFIED/DELETED event whose object could not be decoded.
+    Unreadable {
+        /// `kind/namespace/name: error`, as undecodable list items are named.
+        what: String,
+        /// The object's `metadata.resourceVersion`, when it has one.
+        resource_version: Option<String>,
+    },
+}
+
+/// The shape every watch event has, whatever its object.
+#[derive(Deserialize)]
+struct RawEvent {
+    #[serde(rename = "type")]
+    type_: String,
+    object: serde_json::Value,
+}
+
+/// A `Status` body (the answer to a watch that could not start, or an ERROR line).
+#[derive(Deserialize)]
+struct Status {
+    #[serde(default)]
+    code: u16,
+    #[serde(default)]
+    message: String,
+}
+
+/// Decodes one line; `kind` names unreadable objects (`pod`).
+pub(super) fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, Failure> {
+    let err = match serde_json::from_slice::<WatchEvent<T>>(line) {
+        Ok(event) => return Ok(Line::Event(event)),
+        Err(e) => e,
+    };
+    match serde_json::from_slice::<RawEvent>(line) {
+        Ok(raw) if matches!(raw.type_.as_str(), "ADDED" | "MODIFIED" | "DELETED") => Ok(Line::Unreadable {
+            what: one_line(&format!("{}: {err}", object_name(kind, &raw.object))),
+            resource_version: raw.object["metadata"]["resourceVersion"]
+                .as_str()
+                .map(str::to_owned),
+        }),
+        _ => match serde_json::from_slice::<Status>(line) {
+            // Not an event at all: a Status where the stream should be.
+            Ok(s) if s.code >= 400 => Err(status_failure(s.code, &s.message, "watch")),
+            _ => Err(Failure::Other(one_line(&format!(
+                "watch event could not be decoded: {err}"
+            )))),
+        },
+    }
+}
+
+/// The lines of a watch response body, decoded; ends when the body does (a last line without
+/// its newline is decoded too), yields `Err` once when the connection breaks or a line is
+/// not a watch event.
+pub(super) fn lines<T: DeserializeOwned + Send + 'static>(
+    body: kube::client::Body,
+    kind: &str,
+) -> impl Stream<Item = Result<Line<T>, Failure>> + Send {
+    struct St {
+        body: kube::client::Body,
+        buf: BytesMut,
+        done: bool,
+        kind: String,
+    }
+    let st = St {
+        body,
+        buf: BytesMut::new(),
+        done: false,
+        kind: kind.to_owned(),
+    };
+    futures::stream::unfold(st, |mut st| async move {
+        loop {
+            if let Some(i) = st.buf.iter().position(|b| *b == b'\n') {
+                let line = st.buf.split_to(i + 1);
+                let line = line.trim_ascii();
+                if line.is_empty() {
+                    continue;
+                }
+                return Some((decode::<T>(line, &st.kind), st));
+            }
+            if st.done {
+                let rest = std::mem::take(&mut st.buf);
+                let rest = rest.trim_ascii();
+                if rest.is_empty() {
+                    return None;
+                }
+                return Some((decode::<T>(rest, &st.kind), st));
+            }
+            if st.buf.len() > MAX_LINE {
+                st.done = true;
+                st.buf.clear();
+                return Some((Err(Failure::Other("watch event longer than 16 MiB".into())), st));
+            }
+            match st.body.frame().await {
+                None => st.done = true,
+                Some(Err(e)) => {
+                    st.done = true;
+                    st.buf.clear();
+                    let msg = one_line(&format!("watch stream broke: {e}"));
+                    return Some((Err(Failure::Other(msg)), st));
+                }
+                Some(Ok(frame)) => {
+                    if let Ok(mut data) = frame.into_data() {
+                        push(&mut st.buf, &mut data);
+                    }
+                }
+            }
+        }
+    })
+}
+
+fn push(buf: &mut BytesMut, data: &mut Bytes) {
+    buf.extend_from_slice(data.chunk());
+    data.advance(data.remaining());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, Clone, Debug)]
+    struct Obj {
+        metadata: Meta,
+    }
+    #[derive(Deserialize, Clone, Debug)]
+    struct Meta {
+        name: String,
+    }
+
+    #[test]
+    fn a_malformed_object_is_named_with_its_resource_version() {
+        let line = br#"{"type":"MODIFIED","object":{"metadata":{"name":42,"namespace":"n","resourceVersion":"17"}}}"#;
+        match decode::<Obj>(line, "pod").unwrap() {
+            Line::Unreadable {
+                what,
+                resource_version,
+            } => {
+                assert!(what.starts_with("pod/n/42: invalid type: integer `42`"), "{what}");
+                assert_eq!(resource_version.as_deref(), Some("17"));
+            }
+            Line::Event(e) => panic!("decoded {e:?}"),
+        }
+        match decode::<Obj>(br#"{"type":"ADDED","object":{"metadata":{"name":"a"}}}"#, "pod").unwrap() {
+            Line::Event(WatchEvent::Added(o)) => assert_eq!(o.metadata.name, "a"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_status_instead_of_an_event_is_its_failure() {
+        let gone =
+            br#"{"kind":"Status","apiVersion":"v1","status":"Failure","code":410,"message":"too old"}"#;
+        assert!(matches!(decode::<Obj>(gone, "pod"), Err(Failure::Gone)));
+        assert!(matches!(
+            decode::<Obj>(b"not json", "pod"),
+            Err(Failure::Other(_))
+        ));
+        let err = br#"{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old"}}"#;
+        assert!(matches!(
+            decode::<Obj>(err, "pod"),
+            Ok(Line::Event(WatchEvent::Error(e))) if e.code == 410
+        ));
+    }
+}
