@@ -4,12 +4,13 @@
 //! it — instead of an error that would end the watch and replay the same line forever. Owns
 //! the framing and decoding; must not decide what an event means.
 
-use bytes::{Buf, Bytes, BytesMut};
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use http_body_util::BodyExt;
 use kube::api::WatchEvent;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::io::StreamReader;
 
 use super::super::failure::{one_line, status_failure, Failure};
 use super::page::object_name;
@@ -72,68 +73,37 @@ pub(super) fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Lin
 }
 
 /// The lines of a watch response body, decoded; ends when the body does (a last line without
-/// its newline is decoded too), yields `Err` once when the connection breaks or a line is
-/// not a watch event.
+/// its newline is decoded too), yields `Err` once and ends when the connection breaks or a
+/// line passes [`MAX_LINE`]; a line that is not a watch event yields `Err` and the stream
+/// goes on. The framing is tokio-util's `LinesCodec` (it resumes its newline search where it
+/// stopped, so a large object over many frames is scanned once).
 pub(super) fn lines<T: DeserializeOwned + Send + 'static>(
     body: kube::client::Body,
     kind: &str,
 ) -> impl Stream<Item = Result<Line<T>, Failure>> + Send {
-    struct St {
-        body: kube::client::Body,
-        buf: BytesMut,
-        done: bool,
-        kind: String,
-    }
-    let st = St {
-        body,
-        buf: BytesMut::new(),
-        done: false,
-        kind: kind.to_owned(),
-    };
-    futures::stream::unfold(st, |mut st| async move {
-        loop {
-            if let Some(i) = st.buf.iter().position(|b| *b == b'\n') {
-                let line = st.buf.split_to(i + 1);
-                let line = line.trim_ascii();
-                if line.is_empty() {
-                    continue;
-                }
-                return Some((decode::<T>(line, &st.kind), st));
+    let data = body.into_data_stream().map(|r| r.map_err(std::io::Error::other));
+    let framed = FramedRead::new(StreamReader::new(data), LinesCodec::new_with_max_length(MAX_LINE));
+    futures::stream::unfold(
+        (framed, kind.to_owned(), false),
+        |(mut framed, kind, ended)| async move {
+            if ended {
+                return None;
             }
-            if st.done {
-                let rest = std::mem::take(&mut st.buf);
-                let rest = rest.trim_ascii();
-                if rest.is_empty() {
-                    return None;
-                }
-                return Some((decode::<T>(rest, &st.kind), st));
-            }
-            if st.buf.len() > MAX_LINE {
-                st.done = true;
-                st.buf.clear();
-                return Some((Err(Failure::Other("watch event longer than 16 MiB".into())), st));
-            }
-            match st.body.frame().await {
-                None => st.done = true,
-                Some(Err(e)) => {
-                    st.done = true;
-                    st.buf.clear();
-                    let msg = one_line(&format!("watch stream broke: {e}"));
-                    return Some((Err(Failure::Other(msg)), st));
-                }
-                Some(Ok(frame)) => {
-                    if let Ok(mut data) = frame.into_data() {
-                        push(&mut st.buf, &mut data);
+            loop {
+                let failed = match framed.next().await? {
+                    Ok(line) if line.trim().is_empty() => continue,
+                    Ok(line) => {
+                        return Some((decode::<T>(line.trim().as_bytes(), &kind), (framed, kind, false)))
                     }
-                }
+                    Err(LinesCodecError::MaxLineLengthExceeded) => {
+                        "watch event longer than 16 MiB".to_owned()
+                    }
+                    Err(LinesCodecError::Io(e)) => one_line(&format!("watch stream broke: {e}")),
+                };
+                return Some((Err(Failure::Other(failed)), (framed, kind, true)));
             }
-        }
-    })
-}
-
-fn push(buf: &mut BytesMut, data: &mut Bytes) {
-    buf.extend_from_slice(data.chunk());
-    data.advance(data.remaining());
+        },
+    )
 }
 
 #[cfg(test)]
@@ -166,6 +136,24 @@ mod tests {
             Line::Event(WatchEvent::Added(o)) => assert_eq!(o.metadata.name, "a"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn lines_are_framed_blank_ones_skipped_and_a_last_one_without_newline_kept() {
+        let body = kube::client::Body::from(
+            b"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}\r\n\n  \n\
+              {\"type\":\"DELETED\",\"object\":{\"metadata\":{\"name\":\"b\"}}}"
+                .to_vec(),
+        );
+        let got: Vec<_> = lines::<Obj>(body, "pod").collect().await;
+        let names: Vec<String> = got
+            .into_iter()
+            .map(|l| match l {
+                Ok(Line::Event(WatchEvent::Added(o) | WatchEvent::Deleted(o))) => o.metadata.name,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(names, ["a", "b"]);
     }
 
     #[test]
