@@ -231,6 +231,9 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
 /// in the footer of a narrow terminal would otherwise stop mid-word at the edge).
 fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
     use crate::view::cut;
+    if line.width() <= width {
+        return line;
+    }
     // Trailing blanks (the hints' padding) may run off the edge unmarked.
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
     if cut::width(text.trim_end()) <= width {
