@@ -3,10 +3,12 @@
 //! user detaches (`ctrl-p ctrl-q`) or the connection breaks. Owns the byte pumping; must not
 //! touch the terminal itself.
 
+use std::time::Duration;
+
 use futures::SinkExt;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
-use kube::api::{Api, AttachParams, TerminalSize};
+use kube::api::{Api, AttachParams, AttachedProcess, TerminalSize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc::Receiver;
 
@@ -43,7 +45,8 @@ pub enum SessionEnd {
 }
 
 /// Runs `argv` in `container` with a terminal (`None`: attach to the main process) until it
-/// ends; see [`SessionEnd`].
+/// ends; see [`SessionEnd`]. The upgrade must come within [`START_TIMEOUT`] (else
+/// `Failed("attach did not start: …")`), and [`DETACH`] typed while waiting for it gives up.
 pub async fn run(
     client: &kube::Client,
     t: &ExecTarget,
@@ -51,29 +54,28 @@ pub async fn run(
     argv: Option<Vec<String>>,
     io: SessionIo,
 ) -> SessionEnd {
-    let pods: Api<Pod> = Api::namespaced(client.clone(), &t.namespace);
-    let ap = AttachParams::interactive_tty().container(container.to_owned());
-    let started = match &argv {
-        Some(argv) => pods.exec(&t.pod, argv.clone(), &ap).await,
-        None => pods.attach(&t.pod, &ap).await,
-    };
-    let mut proc = match started {
-        Ok(p) => p,
-        Err(e) => return SessionEnd::Failed(api_words(&e)),
+    let SessionIo {
+        mut input,
+        mut sizes,
+        mut output,
+    } = io;
+    let (mut proc, typed) = match start(client, t, container, argv, &mut input, START_TIMEOUT).await {
+        Ok(started) => started,
+        Err(end) => return end,
     };
     let (Some(mut stdin), Some(mut stdout), Some(status)) = (proc.stdin(), proc.stdout(), proc.take_status())
     else {
         return SessionEnd::Failed("the session has no stdin, stdout or status".into());
     };
     let mut resize = proc.terminal_size();
-    let SessionIo {
-        mut input,
-        mut sizes,
-        mut output,
-    } = io;
     tokio::pin!(status);
+    // What was typed while the session started goes first, in order.
+    if !typed.is_empty() && stdin.write_all(&typed).await.is_err() {
+        proc.abort();
+        return SessionEnd::Failed("the connection closed".into());
+    }
     let mut buf = vec![0u8; 16 << 10];
-    let mut last = 0u8;
+    let mut last = typed.last().copied().unwrap_or(0);
     let mut out_open = true;
     let end = loop {
         tokio::select! {
@@ -122,6 +124,59 @@ pub async fn run(
     end
 }
 
+/// How long the API server has to answer a session's upgrade request (the websocket
+/// handshake, which it only completes once the kubelet has answered its own): a server or
+/// kubelet that never answers must not keep the terminal.
+pub const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Sends the exec or attach request and waits for its upgrade, at most `deadline`. Keys typed
+/// meanwhile are kept (returned, to be sent first) unless they hold [`DETACH`], which gives
+/// up at once ([`SessionEnd::Detached`]); the input closing does too.
+async fn start(
+    client: &kube::Client,
+    t: &ExecTarget,
+    container: &str,
+    argv: Option<Vec<String>>,
+    input: &mut Receiver<Vec<u8>>,
+    deadline: Duration,
+) -> Result<(AttachedProcess, Vec<u8>), SessionEnd> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), &t.namespace);
+    let ap = AttachParams::interactive_tty().container(container.to_owned());
+    let what = if argv.is_some() { "exec" } else { "attach" };
+    let request = async {
+        match argv {
+            Some(argv) => pods.exec(&t.pod, argv, &ap).await,
+            None => pods.attach(&t.pod, &ap).await,
+        }
+    };
+    tokio::pin!(request);
+    let timer = tokio::time::sleep(deadline);
+    tokio::pin!(timer);
+    let mut typed = Vec::new();
+    loop {
+        tokio::select! {
+            started = &mut request => {
+                return started.map(|p| (p, typed)).map_err(|e| SessionEnd::Failed(api_words(&e)));
+            }
+            chunk = input.recv() => match chunk {
+                Some(chunk) if detach_at(typed.last().copied().unwrap_or(0), &chunk).is_none() => {
+                    typed.extend_from_slice(&chunk);
+                }
+                _ => return Err(SessionEnd::Detached),
+            },
+            () = &mut timer => {
+                let waited = match deadline.as_millis() {
+                    ms if ms < 1000 => format!("{ms} ms"),
+                    _ => format!("{} s", deadline.as_secs()),
+                };
+                return Err(SessionEnd::Failed(format!(
+                    "{what} did not start: no answer from the API server in {waited}"
+                )));
+            }
+        }
+    }
+}
+
 /// Where [`DETACH`] completes in `chunk`, given the byte before it: the index of the
 /// `ctrl-p` (bytes before it still go to the process).
 fn detach_at(last: u8, chunk: &[u8]) -> Option<usize> {
@@ -156,6 +211,60 @@ mod tests {
         assert_eq!(detach_at(0x10, b"\x11"), Some(0));
         assert_eq!(detach_at(0, b"\x11\x10"), None);
         assert_eq!(detach_at(0, b"plain"), None);
+    }
+
+    /// A client of a server that accepts connections and never answers, and the target.
+    async fn silent_server() -> (kube::Client, ExecTarget, tokio::task::JoinHandle<()>) {
+        crate::kube::client::install_crypto_provider();
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap()).parse().unwrap();
+        let held = tokio::spawn(async move {
+            let mut open = Vec::new();
+            while let Ok((s, _)) = l.accept().await {
+                open.push(s);
+            }
+        });
+        let client = kube::Client::try_from(kube::Config::new(url)).unwrap();
+        let t = ExecTarget {
+            namespace: "default".into(),
+            pod: "quiet".into(),
+            container: None,
+        };
+        (client, t, held)
+    }
+
+    #[tokio::test]
+    async fn a_start_that_is_never_answered_ends_at_its_deadline() {
+        let (client, t, held) = silent_server().await;
+        let (_keys, mut input) = tokio::sync::mpsc::channel(4);
+        let begun = std::time::Instant::now();
+        let end = start(&client, &t, "app", None, &mut input, Duration::from_millis(300)).await;
+        let Err(SessionEnd::Failed(why)) = end else {
+            panic!("expected a failure, got {:?}", end.map(|(_, typed)| typed));
+        };
+        assert_eq!(
+            why,
+            "attach did not start: no answer from the API server in 300 ms"
+        );
+        assert!(begun.elapsed() < Duration::from_secs(5), "{:?}", begun.elapsed());
+        held.abort();
+    }
+
+    #[tokio::test]
+    async fn detach_typed_while_starting_gives_up_and_other_keys_are_kept() {
+        let (client, t, held) = silent_server().await;
+        let (keys, mut input) = tokio::sync::mpsc::channel(4);
+        keys.send(b"ls".to_vec()).await.unwrap();
+        keys.send(vec![0x10]).await.unwrap();
+        keys.send(vec![0x11]).await.unwrap();
+        let argv = Some(vec!["sh".to_owned()]);
+        let end = start(&client, &t, "app", argv, &mut input, Duration::from_secs(30)).await;
+        assert!(
+            matches!(end, Err(SessionEnd::Detached)),
+            "{:?}",
+            end.map(|(_, typed)| typed)
+        );
+        held.abort();
     }
 
     #[test]
