@@ -21,6 +21,10 @@ pub struct SessionJob {
     pub container: String,
     /// The command; `None` attaches to the main process.
     pub argv: Option<Vec<String>>,
+    /// The remote side gets a terminal: always for a shell or command; for attach only when
+    /// the container has one (`spec.containers[].tty`), as `kubectl attach` decides — asking
+    /// a container without one for a terminal is not what its process expects.
+    pub tty: bool,
 }
 
 /// A session asked for (`Effect::PrepareSession`).
@@ -98,6 +102,10 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
     };
     let container = resolved.container.clone();
     let c = sanitize(&container).into_owned();
+    let tty = match kind {
+        SessionKind::Attach | SessionKind::Debug { .. } => resolved.tty,
+        _ => true,
+    };
     let (argv, what) = match (&kind, search) {
         (SessionKind::Attach, _) => (None, "attach"),
         (SessionKind::Debug { .. }, _) => (None, "debug container"),
@@ -117,6 +125,7 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
             target,
             container,
             argv,
+            tty,
         }),
         then: Then::Note,
     }))]

@@ -34,6 +34,10 @@ pub async fn prepare(client: &kube::Client, request: SessionRequest) -> Prepared
     Prepared { request, found }
 }
 
+/// Written on the lent terminal when an attach begins.
+pub const ATTACH_HINT: &str =
+    "If you don't see a command prompt, try pressing enter. ctrl-p ctrl-q detaches.\r\n";
+
 /// Runs the session on `net` until it ends or `cancel` fires (SIGTERM/SIGHUP to ktui).
 pub async fn run(
     client: kube::Client,
@@ -58,6 +62,14 @@ pub async fn run(
         })),
         Err(_) => None,
     };
+    if job.argv.is_none() {
+        // As `kubectl attach` says it: a quiet main process shows nothing until it is spoken
+        // to, and a server that never answers looks the same; both can be left.
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(ATTACH_HINT.as_bytes());
+        let _ = out.flush();
+    }
     let io = SessionIo {
         input,
         sizes,
@@ -68,8 +80,8 @@ pub async fn run(
             let _ = out.flush();
         }),
     };
-    let session =
-        net.spawn(async move { exec::run(&client, &job.target, &job.container, job.argv, io).await });
+    let session = net
+        .spawn(async move { exec::run(&client, &job.target, &job.container, job.argv, job.tty, io).await });
     let abort = session.abort_handle();
     let end = tokio::select! {
         end = session => end.unwrap_or_else(|e| SessionEnd::Failed(format!("the session failed: {e}"))),

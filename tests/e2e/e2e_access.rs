@@ -53,10 +53,24 @@ fn footer(k: &crate::util::Ktui) -> String {
     k.lines().last().cloned().unwrap_or_default()
 }
 
+/// True once the help overlay is drawn whole: its bottom border (written after its rows)
+/// is under its title.
+fn help_drawn(screen: &str) -> bool {
+    let lines: Vec<&str> = screen.lines().collect();
+    let Some((top, col)) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| l.find("┌ help").map(|at| (i, l[..at].chars().count())))
+    else {
+        return false;
+    };
+    lines[top + 1..].iter().any(|l| l.chars().nth(col) == Some('└'))
+}
+
 /// The `?` help's text, help closed again.
 fn help(k: &mut crate::util::Ktui) -> String {
     k.type_keys("?");
-    k.wait_for("Keys", SLOW);
+    k.wait_until("the whole help", SLOW, help_drawn);
     let help = k.screen();
     k.type_keys("?");
     k.wait_gone("Keys", SLOW);

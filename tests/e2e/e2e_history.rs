@@ -33,6 +33,10 @@ fn the_demo_rollout_shows_in_history_with_diff_and_save() {
     k.wait_for("frontend", SLOW);
     k.type_keys("/frontend");
     k.press_enter();
+    // The filter applied (its title says so) before `h` acts on the selected row.
+    k.wait_until("the list filtered to frontend", SLOW, |s| {
+        s.contains("</frontend>") && !s.contains("cart")
+    });
     k.type_keys("h");
     k.wait_until("the history view", SLOW, |s| {
         s.contains("history deployment/frontend") && s.contains("recording since")

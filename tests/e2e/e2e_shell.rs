@@ -1,10 +1,11 @@
 //! `s` (shell) and `a` (attach) against the real cluster's hollow kubelets, in a pty: the
-//! session runs a command and its exit code comes back to the footer, a container without
-//! bash gets sh, the screen comes back as it was, read-only mode offers neither key.
+//! session runs a command and its exit code comes back to the footer, the terminal's size and
+//! its resizes reach the remote pty, a container without bash gets sh and `ctrl-c` interrupts
+//! its foreground command, attach reaches the main process and finds it again after a
+//! detach, the screen comes back as it was, read-only mode offers neither key.
 //!
-//! The hollow kubelet gives exec no real terminal: the remote side does not turn the `\r` of
-//! a raw terminal into `\n`, so the tests end their lines with `\n` (ctrl-j), and the shells
-//! print no prompt.
+//! The hollow kubelet runs `-t` sessions and a container's main process (its env's
+//! `HOLLOW_ATTACH_CMD`) on ptys of their own; lines are typed ending in `\n`.
 
 use std::time::Duration;
 
@@ -67,8 +68,20 @@ fn real_shell_runs_a_command_exits_with_its_code_and_the_screen_comes_back() {
     // bash is found first; the command sees the container's env.
     k.send(b"echo \"shell=$0 $GREETING $((6*7))\"\n");
     k.wait_for("shell=bash from-the-pod 42", SLOW);
-    // Resize: the session forwards it (the hollow kubelet has no pty to show it in, so only
-    // that nothing breaks is visible here).
+    // The terminal's size, then a resize, reach the remote pty.
+    let (rows, cols) = (k.rows, k.cols);
+    k.send(b"stty size\n");
+    k.wait_until("the remote pty's size", SLOW, |s| {
+        s.lines().any(|l| l.trim() == format!("{rows} {cols}"))
+    });
+    k.resize(rows + 6, cols + 20);
+    k.send(b"stty size\n");
+    k.wait_until("the resized remote pty", SLOW, |s| {
+        s.lines()
+            .any(|l| l.trim() == format!("{} {}", rows + 6, cols + 20))
+    });
+    // Back to the first size before leaving, so ktui's screen can be compared with before.
+    k.resize(rows, cols);
     k.send(b"exit 3\n");
     k.wait_until("ktui's screen again", SLOW, |s| {
         k.alternate_screen() && s.contains("bash in pod/box -c app: exit code 3")
@@ -109,12 +122,14 @@ fn real_a_container_without_bash_gets_sh_and_ctrl_c_reaches_it() {
     k.wait_until("the session", SLOW, |_| !k.alternate_screen());
     k.send(b"echo \"shell=$0\"\n");
     k.wait_for("shell=sh", SLOW);
-    // ctrl-c is a byte in raw mode: it goes to the remote shell, not to ktui (which would
-    // quit on it). Without a remote pty it arrives as the byte itself: the shell reads it
-    // as part of the next line, and ktui is still there afterwards.
+    // ctrl-c is a byte in raw mode: it goes to the remote pty, not to ktui (which would
+    // quit on it), and interrupts the shell's foreground command there.
+    k.send(b"sleep 600\n");
+    k.wait_for("sleep 600", SLOW);
+    std::thread::sleep(Duration::from_millis(700));
     k.press_ctrl_c();
-    k.send(b"\necho still-here\n");
-    k.wait_for("still-here", SLOW);
+    k.send(b"echo interrupted-$?\n");
+    k.wait_for("interrupted-130", SLOW);
     k.send(b"exit 0\n");
     k.wait_until("ktui again", SLOW, |s| {
         k.alternate_screen() && s.contains("sh in pod/tiny -c app: exit code 0")
@@ -150,7 +165,8 @@ fn real_readonly_offers_no_shell_and_attach_is_reported_when_refused() {
     k.press_esc();
     k.command("q");
     assert!(k.wait_exit(SLOW).is_some());
-    // Not read-only: the hollow kubelet refuses attach, and the footer says so.
+    // Not read-only: this container has no main process to attach to (no HOLLOW_ATTACH_CMD),
+    // the hollow kubelet refuses, and the footer says so.
     let mut k = ktui(&cluster, &["-n", &ns]);
     wait_live(&k);
     k.wait_until("the pod runs", Duration::from_secs(60), |s| {
@@ -163,6 +179,70 @@ fn real_readonly_offers_no_shell_and_attach_is_reported_when_refused() {
     k.wait_until("attach refused", SLOW, |s| {
         k.alternate_screen() && s.contains("attach in pod/quiet -c app:")
     });
+    // The server's words (the kubelet's refusal, or the broken pipe the API server meets when
+    // the kubelet hangs up first), never a success.
+    let footer = k.lines().last().cloned().unwrap_or_default();
+    assert!(
+        !footer.contains("exit code") && !footer.contains("detached"),
+        "{footer}"
+    );
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+    assert_terminal_restored(&k);
+}
+
+#[test]
+#[ignore = "real tier"]
+fn real_attach_reaches_the_main_process_and_finds_it_again_after_a_detach() {
+    let Some(cluster) = crate::support::shared_cluster() else {
+        return;
+    };
+    let ns = cluster.create_ns("e2e-attach");
+    // The container's main process is an interactive sh on the hollow kubelet's pty (the
+    // spec asks for stdin and a tty, as `kubectl run -it` does).
+    create(
+        &cluster,
+        serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "main", "namespace": ns},
+            "spec": {"containers": [{"name": "app", "image": "example.com/app:1",
+                                     "stdin": true, "tty": true,
+                                     "env": [{"name": "HOLLOW_ATTACH_CMD", "value": "sh"}]}],
+                     "terminationGracePeriodSeconds": 1}}),
+    );
+    let mut k = ktui(&cluster, &["-n", &ns]);
+    wait_live(&k);
+    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
+        s.contains("main") && s.contains("Running")
+    });
+    let before = stable(&k.screen());
+    k.type_keys("a");
+    k.wait_until("the session on the main screen", SLOW, |_| !k.alternate_screen());
+    k.send(b"MARK=kept-$((40+2))\n");
+    k.send(b"echo first:$MARK\n");
+    k.wait_for("first:kept-42", SLOW);
+    // ctrl-p ctrl-q detaches: ktui is back, the process goes on.
+    k.send([0x10, 0x11]);
+    k.wait_until("ktui after the detach", SLOW, |s| {
+        k.alternate_screen() && s.contains("attach in pod/main -c app: detached")
+    });
+    assert_eq!(stable(&k.screen()), before, "the screen after the detach");
+    // Attaching again finds the same process: the variable set before is still there.
+    k.type_keys("a");
+    k.wait_until("the second session", SLOW, |_| !k.alternate_screen());
+    k.send(b"echo again:$MARK\n");
+    k.wait_for("again:kept-42", SLOW);
+    // The main process exiting ends the attach (with success: the API reports no exit code
+    // for attach).
+    k.send(b"exit 4\n");
+    k.wait_until("ktui when the main process ended", SLOW, |s| {
+        k.alternate_screen() && s.contains("attach in pod/main -c app: exit code 0")
+    });
+    // Each attach began with kubectl's hint, and how to leave.
+    assert!(
+        k.raw_contains("try pressing enter. ctrl-p ctrl-q detaches."),
+        "{}",
+        k.dump()
+    );
     k.command("q");
     assert!(k.wait_exit(SLOW).is_some());
     assert_terminal_restored(&k);

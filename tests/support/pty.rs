@@ -141,6 +141,22 @@ impl Tui {
         self.pid
     }
 
+    /// Resizes the terminal to `rows`×`cols`, as a terminal emulator's window resize does:
+    /// the pty's size changes (the program gets SIGWINCH) and so does the screen parsed.
+    pub fn resize(&mut self, rows: u16, cols: u16) {
+        let master = self.master.as_ref().expect("pty already closed");
+        master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize the pty");
+        self.out.lock().unwrap().parser.screen_mut().set_size(rows, cols);
+        (self.rows, self.cols) = (rows, cols);
+    }
+
     /// Type raw bytes (keys) into the terminal.
     pub fn send(&mut self, bytes: impl AsRef<[u8]>) {
         let w = self.writer.as_mut().expect("pty already closed");

@@ -44,14 +44,18 @@ pub enum SessionEnd {
     Failed(String),
 }
 
-/// Runs `argv` in `container` with a terminal (`None`: attach to the main process) until it
-/// ends; see [`SessionEnd`]. The upgrade must come within [`START_TIMEOUT`] (else
-/// `Failed("attach did not start: …")`), and [`DETACH`] typed while waiting for it gives up.
+/// Runs `argv` in `container` (`None`: attach to the main process) until it ends; see
+/// [`SessionEnd`]. With `tty` the remote side gets a terminal (resizes forwarded); without,
+/// stdout and stderr are both shown and the local terminal, still raw, behaves as a cooked
+/// one would for a line-reading process: typed keys are echoed and `enter` sends `\n`. The
+/// upgrade must come within [`START_TIMEOUT`] (else `Failed("attach did not start: …")`),
+/// and [`DETACH`] typed while waiting for it gives up.
 pub async fn run(
     client: &kube::Client,
     t: &ExecTarget,
     container: &str,
     argv: Option<Vec<String>>,
+    tty: bool,
     io: SessionIo,
 ) -> SessionEnd {
     let SessionIo {
@@ -59,7 +63,7 @@ pub async fn run(
         mut sizes,
         mut output,
     } = io;
-    let (mut proc, typed) = match start(client, t, container, argv, &mut input, START_TIMEOUT).await {
+    let (mut proc, typed) = match start(client, t, container, argv, tty, &mut input, START_TIMEOUT).await {
         Ok(started) => started,
         Err(end) => return end,
     };
@@ -67,16 +71,21 @@ pub async fn run(
     else {
         return SessionEnd::Failed("the session has no stdin, stdout or status".into());
     };
+    // Without a terminal the process's stderr is a stream of its own.
+    let mut stderr = proc.stderr();
     let mut resize = proc.terminal_size();
     tokio::pin!(status);
     // What was typed while the session started goes first, in order.
+    let typed = if tty { typed } else { cooked(&typed, &mut output) };
     if !typed.is_empty() && stdin.write_all(&typed).await.is_err() {
         proc.abort();
         return SessionEnd::Failed("the connection closed".into());
     }
     let mut buf = vec![0u8; 16 << 10];
+    let mut err_buf = vec![0u8; 16 << 10];
     let mut last = typed.last().copied().unwrap_or(0);
     let mut out_open = true;
+    let mut err_open = stderr.is_some();
     let end = loop {
         tokio::select! {
             st = &mut status => break match st {
@@ -96,6 +105,7 @@ pub async fn run(
                     break SessionEnd::Detached;
                 }
                 last = chunk.last().copied().unwrap_or(last);
+                let chunk = if tty { chunk } else { cooked(&chunk, &mut output) };
                 if stdin.write_all(&chunk).await.is_err() {
                     break SessionEnd::Failed("the connection closed".into());
                 }
@@ -103,6 +113,10 @@ pub async fn run(
             n = stdout.read(&mut buf), if out_open => match n {
                 Ok(0) | Err(_) => out_open = false,
                 Ok(n) => output(&buf[..n]),
+            },
+            n = async { stderr.as_mut()?.read(&mut err_buf).await.ok() }, if err_open => match n {
+                Some(0) | None => err_open = false,
+                Some(n) => output(&err_buf[..n]),
             },
             size = sizes.recv() => {
                 if let (Some((width, height)), Some(tx)) = (size, resize.as_mut()) {
@@ -129,19 +143,42 @@ pub async fn run(
 /// kubelet that never answers must not keep the terminal.
 pub const START_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Sends the exec or attach request and waits for its upgrade, at most `deadline`. Keys typed
-/// meanwhile are kept (returned, to be sent first) unless they hold [`DETACH`], which gives
-/// up at once ([`SessionEnd::Detached`]); the input closing does too.
+/// What a line-reading process without a terminal gets for typed `keys`, echoed to `output`
+/// as a cooked terminal would: `enter` (`\r`) is a newline, and the echo moves to the next
+/// line for it.
+fn cooked(keys: &[u8], output: &mut Output) -> Vec<u8> {
+    let sent: Vec<u8> = keys.iter().map(|&b| if b == b'\r' { b'\n' } else { b }).collect();
+    let mut echo = Vec::with_capacity(sent.len() + 1);
+    for &b in &sent {
+        if b == b'\n' {
+            echo.push(b'\r');
+        }
+        echo.push(b);
+    }
+    output(&echo);
+    sent
+}
+
+/// Sends the exec or attach request (with a terminal when `tty`) and waits for its upgrade,
+/// at most `deadline`. Keys typed meanwhile are kept (returned, to be sent first) unless they
+/// hold [`DETACH`], which gives up at once ([`SessionEnd::Detached`]); the input closing
+/// does too.
 async fn start(
     client: &kube::Client,
     t: &ExecTarget,
     container: &str,
     argv: Option<Vec<String>>,
+    tty: bool,
     input: &mut Receiver<Vec<u8>>,
     deadline: Duration,
 ) -> Result<(AttachedProcess, Vec<u8>), SessionEnd> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), &t.namespace);
-    let ap = AttachParams::interactive_tty().container(container.to_owned());
+    let ap = if tty {
+        AttachParams::interactive_tty()
+    } else {
+        AttachParams::default().stdin(true).stdout(true).stderr(true)
+    }
+    .container(container.to_owned());
     let what = if argv.is_some() { "exec" } else { "attach" };
     let request = async {
         match argv {
@@ -238,7 +275,16 @@ mod tests {
         let (client, t, held) = silent_server().await;
         let (_keys, mut input) = tokio::sync::mpsc::channel(4);
         let begun = std::time::Instant::now();
-        let end = start(&client, &t, "app", None, &mut input, Duration::from_millis(300)).await;
+        let end = start(
+            &client,
+            &t,
+            "app",
+            None,
+            true,
+            &mut input,
+            Duration::from_millis(300),
+        )
+        .await;
         let Err(SessionEnd::Failed(why)) = end else {
             panic!("expected a failure, got {:?}", end.map(|(_, typed)| typed));
         };
@@ -258,13 +304,32 @@ mod tests {
         keys.send(vec![0x10]).await.unwrap();
         keys.send(vec![0x11]).await.unwrap();
         let argv = Some(vec!["sh".to_owned()]);
-        let end = start(&client, &t, "app", argv, &mut input, Duration::from_secs(30)).await;
+        let end = start(
+            &client,
+            &t,
+            "app",
+            argv,
+            true,
+            &mut input,
+            Duration::from_secs(30),
+        )
+        .await;
         assert!(
             matches!(end, Err(SessionEnd::Detached)),
             "{:?}",
             end.map(|(_, typed)| typed)
         );
         held.abort();
+    }
+
+    #[test]
+    fn without_a_terminal_enter_is_a_newline_and_keys_are_echoed() {
+        let echoed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = echoed.clone();
+        let mut output: Output = Box::new(move |b: &[u8]| sink.lock().unwrap().extend_from_slice(b));
+        assert_eq!(cooked(b"ls -l\r", &mut output), b"ls -l\n");
+        assert_eq!(cooked(b"a\nb", &mut output), b"a\nb");
+        assert_eq!(*echoed.lock().unwrap(), b"ls -l\r\na\r\nb");
     }
 
     #[test]

@@ -11,6 +11,7 @@ go 1.26.0
 godebug default=go1.26
 
 require (
+	github.com/creack/pty v1.1.18
 	github.com/google/cadvisor/lib v0.60.5
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2

@@ -2,9 +2,10 @@
 // one containerd embeds) on a loopback port, behind the kubelet's /exec, /attach and
 // /portforward. This file owns what those streams do: exec runs the command on the host,
 // in the container's working dir with the container's env (stdin, stdout, stderr and the
-// exit code pass through; -t gets no real terminal; a PATH in the container's env is where
-// the command is looked up, so a test can leave bash out); port-forward connects to
-// 127.0.0.1:PORT on the host; attach is refused.
+// exit code pass through; a PATH in the container's env is where the command is looked up,
+// so a test can leave bash out; -t runs it on a pty of its own, tty.go); port-forward
+// connects to 127.0.0.1:PORT on the host; attach reaches a main process (tty.go) only for
+// containers whose env names one in HOLLOW_ATTACH_CMD, and is refused otherwise.
 package main
 
 import (
@@ -54,15 +55,15 @@ func startStreaming(r *runtime) (streaming.Server, error) {
 
 type streamRuntime struct{ r *runtime }
 
-func (s streamRuntime) Exec(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.WriteCloser, tty bool, _ <-chan remotecommandserver.TerminalSize) error {
-	if tty && errOut == nil {
-		errOut = out // a terminal has one output stream
+func (s streamRuntime) Exec(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.WriteCloser, tty bool, resize <-chan remotecommandserver.TerminalSize) error {
+	if tty {
+		return s.r.execTTY(ctx, id, cmd, in, out, resize)
 	}
 	return s.r.execIn(ctx, id, cmd, in, out, errOut)
 }
 
-func (s streamRuntime) Attach(context.Context, string, io.Reader, io.WriteCloser, io.WriteCloser, bool, <-chan remotecommandserver.TerminalSize) error {
-	return errors.New("attach is not supported by the hollow kubelet")
+func (s streamRuntime) Attach(ctx context.Context, id string, in io.Reader, out, _ io.WriteCloser, _ bool, resize <-chan remotecommandserver.TerminalSize) error {
+	return s.r.attach(ctx, id, in, out, resize)
 }
 
 func (s streamRuntime) PortForward(ctx context.Context, _ string, port int32, stream io.ReadWriteCloser) error {
@@ -93,22 +94,23 @@ func (s streamRuntime) PortForward(ctx context.Context, _ string, port int32, st
 	}
 }
 
-// execIn runs cmd on the host for container id: in its working dir, with its env (after
-// the host's PATH), in a process group of its own that is killed when ctx ends.
-func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.Writer) error {
+// command prepares cmd for container id: looked up in the container's PATH, in its working
+// dir, with its env (after the host's PATH). Nothing is started; a command that cannot be
+// found is reported on errOut as runc words it.
+func (r *runtime) command(ctx context.Context, id string, cmd []string, errOut io.Writer) (*osexec.Cmd, error) {
 	c := r.container(id)
 	if c == nil {
-		return fmt.Errorf("container %s not found", id)
+		return nil, fmt.Errorf("container %s not found", id)
 	}
 	if len(cmd) == 0 {
-		return errors.New("no command")
+		return nil, errors.New("no command")
 	}
 	r.Lock()
 	rec, ok := r.Containers[id]
 	running := ok && rec.State == runtimeapi.ContainerState_CONTAINER_RUNNING
 	r.Unlock()
 	if !running {
-		return fmt.Errorf("container %s is not running", c.name)
+		return nil, fmt.Errorf("container %s is not running", c.name)
 	}
 	name := cmd[0]
 	if path, ok := envValue(c.envList, "PATH"); ok && !strings.Contains(name, "/") {
@@ -117,7 +119,7 @@ func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Rea
 			if errOut != nil {
 				fmt.Fprintf(errOut, "exec: %q: executable file not found in $PATH\n", name)
 			}
-			return err
+			return nil, err
 		}
 		name = found
 	}
@@ -125,8 +127,19 @@ func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Rea
 	p.Args[0] = cmd[0]
 	p.Dir = c.dir
 	p.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.dir, "HOSTNAME=" + c.pod}, c.envList...)
-	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// the whole process group (or session, for a pty) dies with ctx and with the kubelet
 	p.Cancel = func() error { return syscall.Kill(-p.Process.Pid, syscall.SIGKILL) }
+	return p, nil
+}
+
+// execIn runs cmd for container id (see command) with pipes, in a process group of its own
+// that is killed when ctx ends.
+func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Reader, out, errOut io.Writer) error {
+	p, err := r.command(ctx, id, cmd, errOut)
+	if err != nil {
+		return err
+	}
+	p.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if out != nil {
 		p.Stdout = out
 	}
@@ -155,7 +168,11 @@ func (r *runtime) execIn(ctx context.Context, id string, cmd []string, in io.Rea
 			stdin.Close()
 		}()
 	}
-	err := p.Wait()
+	return exitStatus(p.Wait())
+}
+
+// exitStatus turns a process's exit into what the streaming server reports as an exit code.
+func exitStatus(err error) error {
 	var exitErr *osexec.ExitError
 	if errors.As(err, &exitErr) {
 		return &utilexec.ExitErrorWrapper{ExitError: exitErr}
