@@ -145,15 +145,22 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What a line-reading process without a terminal gets for typed `keys`, echoed to `output`
 /// as a cooked terminal would: `enter` (`\r`) is a newline, and the echo moves to the next
-/// line for it.
+/// line for it; control bytes (escape sequences of special keys among them) are sent but not
+/// echoed, so they cannot drive the local terminal.
 fn cooked(keys: &[u8], output: &mut Output) -> Vec<u8> {
     let sent: Vec<u8> = keys.iter().map(|&b| if b == b'\r' { b'\n' } else { b }).collect();
     let mut echo = Vec::with_capacity(sent.len() + 1);
+    let mut in_escape = false;
     for &b in &sent {
-        if b == b'\n' {
-            echo.push(b'\r');
+        match b {
+            b'\n' => echo.extend_from_slice(b"\r\n"),
+            0x1b => in_escape = true,
+            // The final byte of an escape sequence (CSI/SS3 keys end in a letter or `~`).
+            _ if in_escape => in_escape = !(b.is_ascii_alphabetic() || b == b'~'),
+            b'\t' => echo.push(b),
+            0x00..=0x1f | 0x7f => {}
+            _ => echo.push(b),
         }
-        echo.push(b);
     }
     output(&echo);
     sent
@@ -329,7 +336,9 @@ mod tests {
         let mut output: Output = Box::new(move |b: &[u8]| sink.lock().unwrap().extend_from_slice(b));
         assert_eq!(cooked(b"ls -l\r", &mut output), b"ls -l\n");
         assert_eq!(cooked(b"a\nb", &mut output), b"a\nb");
-        assert_eq!(*echoed.lock().unwrap(), b"ls -l\r\na\r\nb");
+        // Special keys and control bytes are sent, never echoed raw.
+        assert_eq!(cooked(b"\x1b[A\x1b[2Jx\x07", &mut output), b"\x1b[A\x1b[2Jx\x07");
+        assert_eq!(*echoed.lock().unwrap(), b"ls -l\r\na\r\nbx");
     }
 
     #[test]
