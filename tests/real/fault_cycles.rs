@@ -12,8 +12,9 @@
 //! - dropped watch: the proxy cuts every connection (real TCP cut of the client's connections);
 //! - 5xx/429 + Retry-After: the proxy answers every request with 429/503/500 (simulated);
 //! - frozen server: SIGSTOP of the real kube-apiserver, SIGCONT once noticed;
-//! - 410 Gone: tests/cluster/force-410.sh (etcd compacted, kube-apiserver restarted so its
-//!   watch cache cannot replay the informer's resourceVersion);
+//! - 410 Gone: the proxy keeps the informer away while the writer goes on, then
+//!   tests/cluster/force-410.sh (etcd compacted, kube-apiserver restarted so its watch cache
+//!   cannot replay the informer's resourceVersion either): a real 410 on its resume;
 //! - restart, same data: kube-apiserver restarted on the same etcd (force-410.sh --restart-only);
 //! - restart, older data: etcd-data copied (etcd-snapshot.sh save), changes made and seen, then
 //!   the copy restored and etcd + kube-apiserver restarted: resourceVersions go backwards.
@@ -240,7 +241,18 @@ impl Suite {
                 self.signal_apiserver(libc::SIGSTOP);
                 None
             }
-            Fault::Gone => Some(self.script("force-410.sh", &[&dir])),
+            Fault::Gone => {
+                // The informer is kept away while changes pass; then etcd is compacted past
+                // its resourceVersion and kube-apiserver restarted (its rebuilt watch cache
+                // cannot serve it either), and the informer let back: its resume gets 410.
+                // (Without the changes, a caught-up informer's resume is served: no 410.)
+                self.proxy.set_refusing(true);
+                self.world.wait_changes(from, 3, Duration::from_secs(60)).await;
+                let run = self.script("force-410.sh", &[&dir]);
+                self.script_done(run).await;
+                self.proxy.set_refusing(false);
+                None
+            }
             Fault::RestartSameData => Some(self.script("force-410.sh", &["--restart-only", &dir])),
             Fault::RestartOlderData => unreachable!(),
         };

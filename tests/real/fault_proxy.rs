@@ -7,7 +7,9 @@
 //!   balancer, a NAT timeout or a VPN reconnect does to a long watch);
 //! - [`FaultProxy::set_errors`] answers every request on new connections with 429, 503 or 500
 //!   in turn, each with `Retry-After: 1` and a `Status` body (a throttling or failing
-//!   control plane), after cutting the connections already open.
+//!   control plane), after cutting the connections already open;
+//! - [`FaultProxy::set_refusing`] closes every new connection at once, after cutting the
+//!   open ones (the client is kept away from a server that goes on changing).
 //!
 //! Must not read or change anything it forwards; only answers of its own are HTTP it writes.
 
@@ -38,6 +40,7 @@ struct Shared {
     /// Bumped by every cut: each connection task ends when it changes.
     generation: tokio::sync::watch::Sender<u64>,
     errors: AtomicBool,
+    refusing: AtomicBool,
     /// Error answers written so far.
     injected: AtomicU64,
     /// When each error answer not yet taken was written.
@@ -82,6 +85,7 @@ impl FaultProxy {
             connector: TlsConnector::from(Arc::new(client)),
             generation: tokio::sync::watch::Sender::new(0),
             errors: AtomicBool::new(false),
+            refusing: AtomicBool::new(false),
             injected: AtomicU64::new(0),
             injected_at: std::sync::Mutex::new(Vec::new()),
         });
@@ -97,6 +101,14 @@ impl FaultProxy {
     /// Error mode on (cutting what is open, so every later request meets it) or off.
     pub fn set_errors(&self, on: bool) {
         self.shared.errors.store(on, Ordering::SeqCst);
+        if on {
+            self.cut();
+        }
+    }
+
+    /// Refusing on (cutting what is open; every new connection is closed at once) or off.
+    pub fn set_refusing(&self, on: bool) {
+        self.shared.refusing.store(on, Ordering::SeqCst);
         if on {
             self.cut();
         }
@@ -132,6 +144,9 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
 
 /// One client connection, until either side closes it or a cut.
 async fn connection(tcp: TcpStream, shared: Arc<Shared>) {
+    if shared.refusing.load(Ordering::SeqCst) {
+        return;
+    }
     let mut cut = shared.generation.subscribe();
     cut.borrow_and_update();
     let serve = async {
