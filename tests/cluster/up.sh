@@ -11,7 +11,8 @@
 # tail and stops everything it started. Stop it with tests/cluster/down.sh DIR.
 # Usage: tests/cluster/up.sh DIR      (DIR new or empty; env KTUI_TEST_BIN picks the binary
 #        cache, KTUI_TEST_APISERVER_ARGS adds kube-apiserver flags, KTUI_TEST_NODES=N
-#        the number of hollow nodes, default 2)
+#        the number of hollow nodes, default 2; KTUI_TEST_MINIMAL=1 starts etcd and
+#        kube-apiserver only)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -167,13 +168,18 @@ wait_http() {
 }
 
 mkdir -p "$DIR/etcd-data"
-start etcd "$BIN/etcd" --name ktui-test --data-dir "$DIR/etcd-data" \
-  --listen-client-urls "http://127.0.0.1:$ETCD_PORT" \
-  --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-  --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-  --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-  --initial-cluster "ktui-test=http://127.0.0.1:$ETCD_PEER_PORT" \
+# Kept in a file, like the apiserver's, so etcd-snapshot.sh can restart it identically.
+ETCD_ARGS=(
+  --name ktui-test --data-dir "$DIR/etcd-data"
+  --listen-client-urls "http://127.0.0.1:$ETCD_PORT"
+  --advertise-client-urls "http://127.0.0.1:$ETCD_PORT"
+  --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT"
+  --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT"
+  --initial-cluster "ktui-test=http://127.0.0.1:$ETCD_PEER_PORT"
   --unsafe-no-fsync --watch-progress-notify-interval 5s --log-level warn
+)
+printf '%s\n' "${ETCD_ARGS[@]}" >"$DIR/etcd.args"
+start etcd "$BIN/etcd" "${ETCD_ARGS[@]}"
 ETCD_HEALTHY=0
 for _ in $(seq 300); do
   if [[ "$(curl -s --max-time 2 "http://127.0.0.1:$ETCD_PORT/health" || true)" == *'"health":"true"'* ]]; then
@@ -265,6 +271,17 @@ subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: system:nodes}
 EOF
 FAILED_COMPONENT=""
+
+# KTUI_TEST_MINIMAL=1: etcd and kube-apiserver only (no nodes, controller-manager or
+# scheduler), for a test's own cluster that it restarts, freezes or rolls back: nothing else
+# writes to etcd, and nothing else is disturbed. (The viewer's `view` role stays empty:
+# aggregating it is the controller-manager's job.)
+if [[ "${KTUI_TEST_MINIMAL:-0}" == 1 ]]; then
+  printf 'export KUBECONFIG=%q\nexport KUBECTL=%q\n' "$DIR/kubeconfig" "$BIN/kubectl" >"$DIR/env"
+  trap - EXIT
+  log "minimal cluster (etcd + kube-apiserver) up in $((SECONDS - START)) s: https://127.0.0.1:$API_PORT (source $DIR/env)"
+  exit 0
+fi
 
 # --- hollow nodes ------------------------------------------------------------------------
 # Started now, so they register while the controller-manager and scheduler come up. Each

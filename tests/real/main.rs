@@ -8,6 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
+#[path = "../support/convergence.rs"]
+mod convergence;
 #[path = "../support/kubectl_bin.rs"]
 mod kubectl_bin;
 #[path = "../support/mod.rs"]
@@ -15,6 +17,9 @@ mod support;
 
 mod debug_container;
 mod demo_kubectl;
+mod fault_cycles;
+mod fault_proxy;
+mod fault_world;
 mod golden_columns;
 mod hollow_kubelet;
 mod port_forward;

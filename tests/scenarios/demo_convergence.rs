@@ -9,17 +9,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{Informer, InformerConfig};
+use ktui::kube::informer::InformerConfig;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::kube::stats::{InformerStats, PhaseTime};
-use ktui::kube::store::{Slot, StoreWriter};
+use ktui::kube::store::Slot;
 use ktui::sim::cli::{start_in_process, DemoHandle};
 use ktui::sim::faults::FaultSpec;
 use ktui::sim::kinds::id;
 use ktui::sim::store::StoreConfig;
 use ktui::sim::DemoOptions;
 use ktui::table::PodObj;
+
+use crate::convergence::keyed;
+pub(crate) use crate::convergence::{diff, seen, Key};
 
 const FAULTS: &str = "drop-watch=150ms,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=2ms";
 const CYCLES: u64 = 100;
@@ -41,15 +44,6 @@ pub(crate) async fn client(demo: &DemoHandle) -> kube::Client {
     client
 }
 
-pub(crate) type Key = (String, String);
-
-fn key(r: &Row) -> Key {
-    (
-        r.namespace.as_deref().unwrap_or("").to_owned(),
-        r.name.to_string(),
-    )
-}
-
 /// The server's pods as ktui would row them.
 pub(crate) fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
     let ctx = RowCtx::default();
@@ -57,41 +51,19 @@ pub(crate) fn truth(demo: &DemoHandle) -> BTreeMap<Key, Row> {
         .server
         .store
         .list(id::POD, &Default::default(), 0, None, None);
-    page.items
-        .iter()
-        .map(|b| ktui::table::decode_row(BuiltinKind::Pod, b, &ctx).expect("server pods decode"))
-        .map(|r| (key(&r), r))
-        .collect()
+    keyed(
+        page.items
+            .iter()
+            .map(|b| ktui::table::decode_row(BuiltinKind::Pod, b, &ctx).expect("server pods decode")),
+    )
 }
 
-pub(crate) fn seen(slot: &Slot) -> BTreeMap<Key, Row> {
-    slot.peek().rows.iter().map(|r| (key(r), Row::clone(r))).collect()
-}
-
-pub(crate) fn diff(want: &BTreeMap<Key, Row>, got: &BTreeMap<Key, Row>) -> String {
-    let lost: Vec<_> = want.keys().filter(|k| !got.contains_key(*k)).collect();
-    let ghosts: Vec<_> = got.keys().filter(|k| !want.contains_key(*k)).collect();
-    let stale: Vec<_> = want
-        .iter()
-        .filter(|(k, r)| got.get(*k).is_some_and(|g| g != *r))
-        .map(|(k, _)| k)
-        .collect();
-    format!("lost {lost:?}\nghosts {ghosts:?}\nstale {stale:?}")
-}
-
+/// ktui's pod informer (all namespaces) over `demo_client`.
 pub(crate) fn informer(
     demo_client: kube::Client,
     config: InformerConfig,
 ) -> (Arc<Slot>, Arc<InformerStats>, tokio::task::JoinHandle<()>) {
-    let key = ResourceKey::new(BuiltinKind::Pod, None);
-    let slot = Slot::new(key.clone(), 1);
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    // The receiver must outlive the informer; the notifications are not needed here.
-    std::mem::forget(rx);
-    let stats = Arc::new(InformerStats::default());
-    let informer = Informer::new(key, demo_client, stats.clone(), config);
-    let writer = StoreWriter::new(slot.clone(), tx);
-    (slot, stats, tokio::spawn(informer.run::<PodObj, _>(writer)))
+    crate::convergence::informer::<PodObj>(ResourceKey::new(BuiltinKind::Pod, None), demo_client, config)
 }
 
 fn rss_mib() -> u64 {

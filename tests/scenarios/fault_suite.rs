@@ -25,6 +25,7 @@ use ktui::sim::store::StoreConfig;
 use ktui::sim::DemoOptions;
 use serde_json::Value;
 
+use crate::convergence::{lost_and_ghosts, noticed, print_stats, print_table, Tally};
 use crate::demo_convergence::{client, informer, seen, truth, Key};
 
 /// Pods served malformed (`"uid": 42`) under the `malformed` fault.
@@ -69,49 +70,11 @@ impl Fault {
     }
 }
 
-/// What the informer has shown so far: any change means it noticed something.
-#[derive(PartialEq, Eq)]
-struct Noticed {
-    lists: u64,
-    reconnects: u64,
-    drift: u64,
-    live: bool,
-    unreadable: Option<Arc<String>>,
-}
-
-fn noticed(slot: &Slot, stats: &InformerStats) -> Noticed {
-    Noticed {
-        lists: stats.lists.load(Ordering::Relaxed),
-        reconnects: stats.reconnects.load(Ordering::Relaxed),
-        drift: stats.drift_repairs.load(Ordering::Relaxed),
-        live: slot.peek().state.is_live(),
-        unreadable: slot.unreadable(),
-    }
-}
-
 /// The truth without the pods served malformed (the informer cannot have them).
 fn readable_truth(demo: &DemoHandle) -> BTreeMap<Key, ktui::kube::row::Row> {
     let mut t = truth(demo);
     t.retain(|(_, name), _| !name.starts_with(BAD));
     t
-}
-
-#[derive(Default)]
-struct Tally {
-    cycles: u64,
-    lost: usize,
-    ghosts: usize,
-    detect: Vec<Duration>,
-    repair: Vec<Duration>,
-}
-
-fn pct(v: &mut [Duration], p: f64) -> String {
-    if v.is_empty() {
-        return "-".into();
-    }
-    v.sort();
-    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
-    format!("{:.0?}", v[i])
 }
 
 struct Suite {
@@ -315,9 +278,9 @@ impl Suite {
         match repaired {
             Some(d) => tally.repair.push(d),
             None => {
-                let (want, got) = (readable_truth(&self.demo), seen(&self.slot));
-                tally.lost += want.keys().filter(|k| !got.contains_key(*k)).count();
-                tally.ghosts += got.keys().filter(|k| !want.contains_key(*k)).count();
+                let (lost, ghosts) = lost_and_ghosts(&readable_truth(&self.demo), &seen(&self.slot));
+                tally.lost += lost;
+                tally.ghosts += ghosts;
             }
         }
         if let Some(name) = bad {
@@ -384,51 +347,14 @@ async fn fault_suite_table() {
             }
         }
     }
-    eprintln!(
+    let title = format!(
         "fault suite: {} cycles in {:.1?} ({} pods; detect/repair as p50 / p99 / max)",
         per_kind * FAULTS.len() as u64,
         started.elapsed(),
         readable_truth(&suite.demo).len()
     );
-    eprintln!(
-        "{:<30} {:>6} {:>5} {:>6} {:>24} {:>24}",
-        "fault kind", "cycles", "lost", "ghosts", "time to detect", "time to repair"
-    );
-    let mut failures = Vec::new();
-    for (fault, t) in &mut tallies {
-        let detect = format!(
-            "{} / {} / {}",
-            pct(&mut t.detect, 0.5),
-            pct(&mut t.detect, 0.99),
-            pct(&mut t.detect, 1.0)
-        );
-        let repair = format!(
-            "{} / {} / {}",
-            pct(&mut t.repair, 0.5),
-            pct(&mut t.repair, 0.99),
-            pct(&mut t.repair, 1.0)
-        );
-        eprintln!(
-            "{:<30} {:>6} {:>5} {:>6} {:>24} {:>24}",
-            fault.name(),
-            t.cycles,
-            t.lost,
-            t.ghosts,
-            detect,
-            repair
-        );
-        if t.lost + t.ghosts > 0 || t.repair.len() as u64 != t.cycles || t.detect.len() as u64 != t.cycles {
-            failures.push(fault.name());
-        }
-    }
-    let s = &suite.stats;
-    eprintln!(
-        "informer: lists {}, reconnects {}, probes {}, drift repairs {}",
-        s.lists.load(Ordering::Relaxed),
-        s.reconnects.load(Ordering::Relaxed),
-        s.probes.load(Ordering::Relaxed),
-        s.drift_repairs.load(Ordering::Relaxed)
-    );
+    let failures = print_table(&title, tallies.iter_mut().map(|(f, t)| (f.name(), t)));
+    print_stats(&suite.stats);
     assert!(
         failures.is_empty(),
         "not detected or not repaired every cycle: {failures:?}"

@@ -2,7 +2,7 @@
 //! time: a server that answers every watch with 410 Gone gets one immediate relist, then
 //! relists that back off like any other failure (issue 13, break 5: `gone=1` made 54
 //! relists in 30 s); a failed page is fetched again with its continue token and
-//! `Retry-After` is honoured (break 6); a malformed listed object is skipped and named, not
+//! `Retry-After` is honoured, on lists and on watches (break 6); a malformed listed object is skipped and named, not
 //! fatal to the list, nor in a watch stream fatal to the watch (break 9).
 
 use std::time::Duration;
@@ -140,18 +140,44 @@ async fn a_failed_page_is_retried_with_its_continue_token() {
 async fn retry_after_is_honoured() {
     let mut h = start();
     let (_, send) = next(&mut h.handle).await;
+    send.send_response(throttled());
+    let t = Instant::now();
+    let _ = next(&mut h.handle).await;
+    assert!(
+        t.elapsed() >= Duration::from_secs(20),
+        "retried after {:?}",
+        t.elapsed()
+    );
+    h.task.abort();
+}
+
+/// A 429 answer with `Retry-After: 20`.
+fn throttled() -> http::Response<kube::client::Body> {
     let mut res = http::Response::new(kube::client::Body::from(
         serde_json::to_vec(&status(429, "TooManyRequests")).unwrap(),
     ));
     *res.status_mut() = http::StatusCode::TOO_MANY_REQUESTS;
     res.headers_mut()
         .insert(http::header::RETRY_AFTER, "20".parse().unwrap());
-    send.send_response(res);
+    res
+}
+
+/// Found while building the real fault suite (tests/real/fault_cycles.rs, whose proxy answers
+/// 429 + `Retry-After`): a watch answered 429 was retried after the plain backoff, its
+/// `Retry-After` dropped (only lists kept it).
+#[tokio::test(start_paused = true)]
+async fn retry_after_on_a_watch_is_honoured() {
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    respond(send, 200, list_body(vec![pod("a", 1, "Running")], 10, None));
+    let (uri, send) = next(&mut h.handle).await;
+    assert!(is_watch(&uri), "{uri}");
+    send.send_response(throttled());
     let t = Instant::now();
-    let _ = next(&mut h.handle).await;
+    let (uri, _send) = next(&mut h.handle).await;
     assert!(
         t.elapsed() >= Duration::from_secs(20),
-        "retried after {:?}",
+        "{uri} sent {:?} after the throttled watch",
         t.elapsed()
     );
     h.task.abort();

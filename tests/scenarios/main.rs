@@ -8,6 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
+#[path = "../support/convergence.rs"]
+mod convergence;
 #[path = "../support/kubectl_bin.rs"]
 mod kubectl_bin;
 #[path = "../support/scripted_api.rs"]

@@ -84,12 +84,23 @@ pub fn shared_cluster() -> Option<Cluster> {
 /// A private cluster for a test that disturbs it, or `None` when the real tier is off
 /// (same rule as [`shared_cluster`]). Stopped when the returned value is dropped.
 pub fn own_cluster() -> Option<OwnedCluster> {
-    real_tier_enabled("own").then(start_cluster)
+    own_cluster_with(&[])
+}
+
+/// [`own_cluster`] with environment variables for up.sh, e.g. `("KTUI_TEST_MINIMAL", "1")`
+/// (etcd and kube-apiserver only) or `("KTUI_TEST_APISERVER_ARGS", "…")`.
+pub fn own_cluster_with(env: &[(&str, &str)]) -> Option<OwnedCluster> {
+    real_tier_enabled("own").then(|| start_cluster_with(env))
 }
 
 /// Start a private cluster with up.sh in a fresh temp dir (builds the binaries first if the
 /// cache lacks them). `Drop` runs down.sh. Panics with up.sh's output if it fails.
 pub fn start_cluster() -> OwnedCluster {
+    start_cluster_with(&[])
+}
+
+/// [`start_cluster`] with environment variables for up.sh (see [`own_cluster_with`]).
+pub fn start_cluster_with(env: &[(&str, &str)]) -> OwnedCluster {
     static N: AtomicU32 = AtomicU32::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -103,6 +114,7 @@ pub fn start_cluster() -> OwnedCluster {
     let out = Command::new("bash")
         .arg(cluster_script("up.sh"))
         .arg(&dir)
+        .envs(env.iter().copied())
         .output()
         .expect("run tests/cluster/up.sh");
     if !out.status.success() {

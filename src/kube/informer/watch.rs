@@ -193,9 +193,10 @@ impl Informer {
     }
 
     /// Sends a watch request; its decoded lines once the server answered 2xx, else the
-    /// answer's failure (410 is [`Failure::Gone`]).
+    /// answer's failure (410 is [`Failure::Gone`]), its `Retry-After` kept for the next wait
+    /// as a list's is.
     pub(super) async fn open_watch<T: Versioned>(
-        &self,
+        &mut self,
         req: http::Request<Vec<u8>>,
     ) -> Result<impl futures::Stream<Item = Result<lines::Line<T>, Failure>> + Send, Failure> {
         let res = self
@@ -205,6 +206,7 @@ impl Informer {
             .map_err(|e| classify(&e, "watch"))?;
         let status = res.status();
         if !status.is_success() {
+            self.retry_after = page::retry_after(res.headers());
             let body = http_body_util::BodyExt::collect(res.into_body())
                 .await
                 .map_err(|e| classify(&e, "watch"))?
