@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::kube::row::Row;
+use crate::kube::rows::Rows;
 use crate::kube::store::Snapshot;
 
 use super::col_terms::{row_text, Target};
@@ -25,7 +25,7 @@ pub struct ColText {
 
 impl ColText {
     /// Lays out `target`'s text of each of `rows`, in order.
-    pub fn build(rows: &[Arc<Row>], target: Target) -> ColText {
+    pub fn build(rows: &Rows, target: Target) -> ColText {
         let mut text = String::with_capacity(rows.len() * 12);
         let mut ends = Vec::with_capacity(rows.len());
         let mut absent = Vec::with_capacity(rows.len());
@@ -71,7 +71,7 @@ pub struct ColTexts {
 impl ColTexts {
     /// The texts of `targets` (one per target, in order) over `snap`'s rows.
     pub fn get(&mut self, snap: &Snapshot, targets: &[Target]) -> Vec<Arc<ColText>> {
-        let id = (snap.rows.as_ptr() as usize, snap.rev, snap.epoch);
+        let id = (snap.rows.id(), snap.rev, snap.epoch);
         if self.of != Some(id) {
             self.of = Some(id);
             self.built.clear();

@@ -2,10 +2,9 @@
 //! so a per-keystroke scan walks two flat buffers instead of 100k heap rows. Owns only that
 //! layout; must not match, sort, draw or do I/O.
 
-use std::borrow::Cow;
-use std::sync::Arc;
-
 use crate::kube::row::Row;
+use crate::kube::rows::Rows;
+use std::borrow::Cow;
 
 /// The name a row is filtered and highlighted on: `namespace/name` when `all_namespaces` and
 /// the row is namespaced, else `name`. Highlight indices refer to chars of this string.
@@ -47,7 +46,7 @@ impl Names {
     /// Lays out the display names of `rows`. With `carry` = (the previous snapshot's names,
     /// new→old row map with `u32::MAX` for "none"), unchanged rows are copied from the old
     /// flat buffer instead of being read from their scattered heap rows.
-    pub(crate) fn build(rows: &[Arc<Row>], all_namespaces: bool, carry: Option<(&Names, &[u32])>) -> Names {
+    pub(crate) fn build(rows: &Rows, all_namespaces: bool, carry: Option<(&Names, &[u32])>) -> Names {
         let mut text = String::with_capacity(carry.map_or(rows.len() * 40, |(old, _)| old.text.len() + 64));
         let mut ends = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
