@@ -182,9 +182,23 @@ impl ViewCache {
                 .map(|e| (c, dense(&e.scored, c.old.rows.len()))),
             _ => None,
         };
+        // Typing on while a new snapshot arrived: the previous snapshot's result for the
+        // query this one narrows, its rows mapped to this snapshot, plus the new or changed
+        // rows, contain every match.
+        let across = match (&base, &carried, carry.as_ref()) {
+            (None, None, Some(c)) if !query.is_empty() => c
+                .old
+                .recent
+                .iter()
+                .rev()
+                .find(|e| e.same_scope(spec) && !e.query.is_empty() && query.narrows(&e.query))
+                .map(|e| candidates_across(&e.result.rows, c, &scope)),
+            _ => None,
+        };
         match (&base, &carried) {
             (Some(_), _) => self.stats.narrowed += 1,
             (None, Some(_)) => self.stats.carried += 1,
+            (None, None) if across.is_some() => self.stats.narrowed += 1,
             (None, None) => self.stats.full += 1,
         }
         let plan = compute::Plan {
@@ -194,7 +208,7 @@ impl ViewCache {
             order: &order,
             query,
             sort: spec.sort,
-            candidates: base.as_deref().map(|b| b.rows.as_slice()),
+            candidates: base.as_deref().map(|b| b.rows.as_slice()).or(across.as_deref()),
             known: carried.as_ref().map(|(c, old)| Known { remap: &c.remap, old }),
         };
         let (shown, scored) = compute::run(&plan);
@@ -313,6 +327,28 @@ fn remap_row(old: &Rows, j: &mut usize, row: &Arc<Row>) -> u32 {
         }
     }
     NONE
+}
+
+/// Rows of the current snapshot that may match a query narrowing one whose matches on the
+/// previous snapshot were `old_matches` (old row indices): those rows where unchanged, and
+/// every new or changed row in `scope`. O(n) plain indices, no row visited.
+fn candidates_across(old_matches: &[u32], c: &Carry, scope: &Scope) -> Vec<u32> {
+    let mut old_to_new = vec![NONE; c.old.rows.len()];
+    let mut out = Vec::new();
+    for (i, &j) in c.remap.iter().enumerate() {
+        let i = super::order::idx32(i);
+        match old_to_new.get_mut(j as usize) {
+            Some(slot) => *slot = i,
+            None if scope.contains(i) => out.push(i),
+            None => {}
+        }
+    }
+    out.extend(
+        old_matches
+            .iter()
+            .filter_map(|&j| old_to_new.get(j as usize).copied().filter(|&i| i != NONE)),
+    );
+    out
 }
 
 /// Scores by old row index, [`NO_MATCH`] for rows that did not match.
