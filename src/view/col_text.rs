@@ -104,10 +104,13 @@ impl ColText {
 pub struct ColTexts {
     of: Option<(usize, u64, u64)>,
     rows: Rows,
-    built: Vec<(Target, Arc<ColText>)>,
+    built: Built,
     /// The previous snapshot's rows and texts, to carry from.
-    prev: Option<(Rows, Vec<(Target, Arc<ColText>)>)>,
+    prev: Option<(Rows, Built)>,
 }
+
+/// The texts built for one snapshot, by target.
+type Built = Vec<(Target, Arc<ColText>)>;
 
 impl ColTexts {
     /// The texts of `targets` (one per target, in order) over `snap`'s rows.

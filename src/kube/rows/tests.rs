@@ -47,7 +47,7 @@ fn same(a: &Arc<Row>, b: &Arc<Row>) -> bool {
 
 #[test]
 fn accessors_equal_a_flat_vector_over_random_chunkings() {
-    let mut rng = StdRng::seed_from_u64(0x5eed_14);
+    let mut rng = StdRng::seed_from_u64(0x005e_ed14);
     for round in 0..60 {
         let n = match round % 4 {
             0 => rng.random_range(0..10),
@@ -99,7 +99,7 @@ fn accessors_equal_a_flat_vector_over_random_chunkings() {
                 if a % 3 == 0 {
                     r.name.cmp(&probe.clone().into())
                 } else {
-                    (&*r.name).cmp(&*format!("{probe}x"))
+                    (*r.name).cmp(&*format!("{probe}x"))
                 }
             };
             assert_eq!(rows.binary_search_by(cmp), flat.binary_search_by(cmp), "{probe}");

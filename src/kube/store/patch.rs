@@ -9,7 +9,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use crate::kube::row::Row;
-use crate::kube::rows::{too_big, too_small, Chunk, Rows, CHUNK};
+use crate::kube::rows::{even_pieces, too_big, too_small, Chunk, Rows};
 
 use super::{obj_key, ObjKey};
 
@@ -28,7 +28,8 @@ pub(super) fn full(objects: &BTreeMap<ObjKey, Arc<Row>>) -> Rows {
 /// its first row's key up to the next chunk's first row's key (the first and last chunks
 /// are open-ended); each chunk owning a changed key is rebuilt from `objects`, then split
 /// when it grew past twice the target size or merged into its neighbour when it shrank
-/// below a quarter of it. Costs O(k log n + k·CHUNK + n / CHUNK) for k changed keys.
+/// below a quarter of it. Costs O(k log n + k·CHUNK + n / CHUNK) for k changed keys; when
+/// they fall in more than half the chunks, everything is rebuilt instead (one pass).
 pub(super) fn patch(prev: &Rows, objects: &BTreeMap<ObjKey, Arc<Row>>, changed: &[ObjKey]) -> Rows {
     let chunks = prev.chunks();
     if chunks.is_empty() {
@@ -44,6 +45,10 @@ pub(super) fn patch(prev: &Rows, objects: &BTreeMap<ObjKey, Arc<Row>>, changed: 
         })
         .collect();
     hit.dedup();
+    // Rebuilding most chunks costs more than one pass over the map.
+    if hit.len() * 2 > chunks.len() {
+        return full(objects);
+    }
     let bounds = |c: usize| {
         let lo = match c {
             0 => Bound::Unbounded,
@@ -85,7 +90,7 @@ pub(super) fn patch(prev: &Rows, objects: &BTreeMap<ObjKey, Arc<Row>>, changed: 
     Rows::from_chunks(out)
 }
 
-/// Pushes `rows` as one chunk, or as nearly equal pieces of about [`CHUNK`] rows when too big.
+/// Pushes `rows` as one chunk, or as nearly equal pieces of about `CHUNK` rows when too big.
 fn emit(out: &mut Vec<Chunk>, rows: Vec<Arc<Row>>) {
     if rows.is_empty() {
         return;
@@ -94,9 +99,7 @@ fn emit(out: &mut Vec<Chunk>, rows: Vec<Arc<Row>>) {
         out.push(Chunk::from(rows));
         return;
     }
-    let pieces = rows.len().div_ceil(CHUNK);
-    let size = rows.len().div_ceil(pieces);
-    out.extend(rows.chunks(size).map(Chunk::from));
+    out.extend(even_pieces(&rows).map(Chunk::from));
 }
 
 #[cfg(test)]
