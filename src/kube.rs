@@ -21,6 +21,7 @@ pub mod pool;
 pub mod portforward;
 pub mod registry;
 pub mod row;
+pub mod rows;
 pub mod sanitize;
 pub mod sink;
 pub mod stats;

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::kube::row::{Row, UnixSecs};
+use crate::kube::rows::Rows;
 use crate::kube::store::{ObjKey, Snapshot};
 use crate::view::col_terms::{self, ColTerm, ColTests};
 use crate::view::col_text::ColTexts;
@@ -218,7 +219,7 @@ impl ListCache {
         }
         let tests = ColTests::new(&self.cols);
         let mut total = 0;
-        let rows: Arc<[Arc<Row>]> = snap
+        let rows: Rows = snap
             .rows
             .iter()
             .filter(|r| {
@@ -257,8 +258,8 @@ impl ListCache {
     }
 
     /// The rows the view is computed over (after the event lens), in snapshot order.
-    pub fn rows(&self) -> &[Arc<Row>] {
-        self.snap.as_ref().map_or(&[], |s| &s.rows)
+    pub fn rows(&self) -> Rows {
+        self.snap.as_ref().map(|s| s.rows.clone()).unwrap_or_default()
     }
 
     fn order(&self) -> &[u32] {

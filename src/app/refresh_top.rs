@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::state::{Screen, UiState};
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::{Cell, Drill, Health, Row};
+use crate::kube::rows::Rows;
 use crate::kube::sanitize::sanitized_box;
 use crate::kube::store::Snapshot;
 use crate::kube::sync::SyncState;
@@ -58,7 +59,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
     if snap.key.kind != BuiltinKind::Namespace || !forbidden || fallback.is_empty() {
         return snap;
     }
-    let rows: Arc<[Arc<Row>]> = fallback
+    let rows: Rows = fallback
         .iter()
         .map(|(ns, why)| {
             Arc::new(Row {

@@ -14,6 +14,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::key::ResourceKey;
 use super::row::{Row, RowCtx};
+use super::rows::Rows;
 use super::sink::{ByIntoRow, Relisted, RowBuilder, Sink, Verified};
 use super::sync::SyncState;
 
@@ -34,8 +35,9 @@ pub struct Snapshot {
     pub epoch: u64,
     /// Bumped on every publication of this slot; memoisation keys on it.
     pub rev: u64,
-    /// Rows ordered by (namespace, name).
-    pub rows: Arc<[Arc<Row>]>,
+    /// Rows ordered by (namespace, name), in chunks shared with the previous snapshot where
+    /// none of their rows changed (see [`Rows`]).
+    pub rows: Rows,
     /// Freshness, in words (see [`SyncState`]).
     pub state: SyncState,
     /// True once at least one complete list was applied: only then may an empty `rows` be
@@ -53,7 +55,7 @@ impl Snapshot {
             key,
             epoch,
             rev: 0,
-            rows: Arc::from(Vec::new()),
+            rows: Rows::default(),
             state: SyncState::Pending,
             listed: false,
             resource_version: None,
@@ -132,8 +134,11 @@ pub struct StoreChanged {
 /// once) with `listed: false` and `Syncing { received }` — a partial table that says so. A
 /// relist keeps publishing the old, complete snapshot until `init_done` (merging the new
 /// rows into it would show objects deleted meanwhile next to fresh ones as if one moment).
-/// Rows are published ordered by (namespace, name). The informer feeds it decoded objects
-/// through its [`Sink`] impl, which builds each row with `B`; the inherent methods take rows.
+/// Rows are published ordered by (namespace, name). A publication after k changes costs
+/// O(k log n + k·CHUNK + n/CHUNK): the writer remembers the changed keys and rebuilds only the
+/// chunks of the last published [`Rows`] they fall in (see `patch`). The informer feeds it
+/// decoded objects through its [`Sink`] impl, which builds each row with `B`; the inherent
+/// methods take rows.
 #[derive(Debug)]
 pub struct StoreWriter<B = ByIntoRow> {
     publisher: Publisher,
@@ -141,6 +146,10 @@ pub struct StoreWriter<B = ByIntoRow> {
     relist: Option<BTreeMap<ObjKey, Arc<Row>>>,
     /// Rows in the last publication (the first page of a first list is published at once).
     published_rows: usize,
+    /// The rows of `objects` as last published, when that publication was of `objects`.
+    last: Option<Rows>,
+    /// Keys added, changed or removed in `objects` since `last` (unsorted, may repeat).
+    changed: Vec<ObjKey>,
     /// What the last completed relist replaced.
     relisted: Option<Relisted>,
     rows: RowCtx,
@@ -164,6 +173,8 @@ impl<B> StoreWriter<B> {
             objects: BTreeMap::new(),
             relist: None,
             published_rows: 0,
+            last: None,
+            changed: Vec::new(),
             relisted: None,
             rows,
             build,
@@ -219,6 +230,7 @@ impl<B> StoreWriter<B> {
                 changed,
             });
             self.objects = fresh;
+            self.forget_last();
         }
         self.publisher.set_listed();
         self.publisher.set_resource_version(resource_version);
@@ -228,13 +240,33 @@ impl<B> StoreWriter<B> {
 
     /// Adds or replaces one row (watch ADDED/MODIFIED).
     pub fn apply(&mut self, row: Row) {
-        self.objects.insert(obj_key(&row), Arc::new(row));
+        let key = obj_key(&row);
+        self.objects.insert(key.clone(), Arc::new(row));
+        self.changed_key(key);
         self.publisher.touch();
+    }
+
+    /// Records that `key` changed in `objects` since the last publication; past a few
+    /// changes per row, the next publication rebuilds everything instead.
+    fn changed_key(&mut self, key: ObjKey) {
+        if self.last.is_some() {
+            self.changed.push(key);
+            if self.changed.len() > self.objects.len() / 4 + 64 {
+                self.forget_last();
+            }
+        }
+    }
+
+    /// The next publication rebuilds all chunks.
+    fn forget_last(&mut self) {
+        self.last = None;
+        self.changed = Vec::new();
     }
 
     /// Removes one row (watch DELETED). Unknown keys are ignored.
     pub fn delete(&mut self, key: &ObjKey) {
         if self.objects.remove(key).is_some() {
+            self.changed_key(key.clone());
             self.publisher.touch();
         }
     }
@@ -270,11 +302,22 @@ impl<B> StoreWriter<B> {
     /// the first list's buffer while it fills, else the complete rows.
     pub fn publish(&mut self) {
         if self.publisher.is_dirty() {
-            let source = match &self.relist {
-                Some(buf) if self.progressive() => buf,
-                _ => &self.objects,
+            let rows = match &self.relist {
+                Some(buf) if self.progressive() => patch::full(buf),
+                _ => {
+                    let rows = match &self.last {
+                        Some(last) => {
+                            let mut changed = std::mem::take(&mut self.changed);
+                            changed.sort_unstable();
+                            changed.dedup();
+                            patch::patch(last, &self.objects, &changed)
+                        }
+                        None => patch::full(&self.objects),
+                    };
+                    self.last = Some(rows.clone());
+                    rows
+                }
             };
-            let rows: Arc<[Arc<Row>]> = source.values().cloned().collect();
             self.published_rows = rows.len();
             self.publisher.publish(rows);
         }
@@ -338,7 +381,8 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
                 Some(_) => v.changed += 1,
                 None => v.added += 1,
             }
-            self.objects.insert(k, Arc::new(row));
+            self.objects.insert(k.clone(), Arc::new(row));
+            self.changed_key(k);
             self.publisher.touch();
         }
         v.candidates = self
@@ -350,7 +394,13 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
         Some(v)
     }
     fn remove_ghosts(&mut self, keys: &[ObjKey]) -> usize {
-        let removed = keys.iter().filter(|k| self.objects.remove(*k).is_some()).count();
+        let mut removed = 0;
+        for k in keys {
+            if self.objects.remove(k).is_some() {
+                removed += 1;
+                self.changed_key(k.clone());
+            }
+        }
         if removed > 0 {
             self.publisher.touch();
         }
@@ -363,6 +413,7 @@ pub fn obj_key(row: &Row) -> ObjKey {
     (row.namespace.clone(), row.name.clone())
 }
 
+mod patch;
 mod publisher;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::row::{Health, IntoRow, Row, RowCtx, UnixSecs};
+use super::rows::Rows;
 use super::sink::Sink;
 use super::store::Publisher;
 use super::sync::SyncState;
@@ -217,7 +218,7 @@ impl<T> TimelineWriter<T> {
         // Events expired since (a relist without them, a DELETED) count against the bound.
         self.evict();
         if self.publisher.is_dirty() {
-            let rows: Arc<[Arc<Row>]> = self.order.values().cloned().collect();
+            let rows: Rows = self.order.values().cloned().collect();
             self.publisher.publish(rows);
         }
     }

@@ -22,7 +22,7 @@ use super::theme::Theme;
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
     let table = table_area(area, l);
     if table != area {
-        let buckets = super::timeline::per_minute(l.cache.rows(), now);
+        let buckets = super::timeline::per_minute(&l.cache.rows(), now);
         f.render_widget(
             super::timeline::sparkline(&buckets, theme),
             Rect { height: 1, ..area },

@@ -3,7 +3,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::kube::row::{Row, UnixSecs};
+use crate::kube::row::UnixSecs;
 
 use super::theme::Theme;
 
@@ -12,9 +12,9 @@ pub const MINUTES: usize = 60;
 
 /// Events per minute over the last hour by LAST SEEN: `(normal, warning)` per minute, oldest
 /// first. Events older than an hour or without a time are not counted.
-pub fn per_minute(rows: &[std::sync::Arc<Row>], now: UnixSecs) -> [(u32, u32); MINUTES] {
+pub fn per_minute(rows: &crate::kube::rows::Rows, now: UnixSecs) -> [(u32, u32); MINUTES] {
     let mut buckets = [(0u32, 0u32); MINUTES];
-    for r in rows {
+    for r in rows.iter() {
         let Some(ev) = r.event.as_deref() else { continue };
         let Some(t) = ev.last_seen else { continue };
         let ago = now - t;

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::kube::row::Row;
+use crate::kube::rows::Rows;
 use crate::kube::store::Snapshot;
 
 use super::compute::{self, Known, Scope, NO_MATCH};
@@ -58,7 +59,7 @@ impl Entry {
 /// Everything cached for one snapshot.
 #[derive(Debug)]
 struct Generation {
-    rows: Arc<[Arc<Row>]>,
+    rows: Rows,
     /// Rows are ordered by (namespace, name): true for informer snapshots, false for the
     /// event timeline (newest first).
     by_key: bool,
@@ -83,7 +84,7 @@ impl Generation {
     }
 
     fn is(&self, snap: &Snapshot) -> bool {
-        Arc::ptr_eq(&self.rows, &snap.rows) && self.rev == snap.rev && self.epoch == snap.epoch
+        Rows::ptr_eq(&self.rows, &snap.rows) && self.rev == snap.rev && self.epoch == snap.epoch
     }
 }
 
@@ -153,7 +154,7 @@ impl ViewCache {
             cur.recent.push(entry);
             return result;
         }
-        let rows: &[Arc<Row>] = &snap.rows;
+        let rows: &Rows = &snap.rows;
         let scope = match spec.within {
             Some(w) => Scope::List(w.rows.to_vec()),
             None => scope_of(rows, spec.namespace, cur.by_key),
@@ -181,9 +182,23 @@ impl ViewCache {
                 .map(|e| (c, dense(&e.scored, c.old.rows.len()))),
             _ => None,
         };
+        // Typing on while a new snapshot arrived: the previous snapshot's result for the
+        // query this one narrows, its rows mapped to this snapshot, plus the new or changed
+        // rows, contain every match.
+        let across = match (&base, &carried, carry.as_ref()) {
+            (None, None, Some(c)) if !query.is_empty() => c
+                .old
+                .recent
+                .iter()
+                .rev()
+                .find(|e| e.same_scope(spec) && !e.query.is_empty() && query.narrows(&e.query))
+                .map(|e| candidates_across(&e.result.rows, c, &scope)),
+            _ => None,
+        };
         match (&base, &carried) {
             (Some(_), _) => self.stats.narrowed += 1,
             (None, Some(_)) => self.stats.carried += 1,
+            (None, None) if across.is_some() => self.stats.narrowed += 1,
             (None, None) => self.stats.full += 1,
         }
         let plan = compute::Plan {
@@ -193,7 +208,7 @@ impl ViewCache {
             order: &order,
             query,
             sort: spec.sort,
-            candidates: base.as_deref().map(|b| b.rows.as_slice()),
+            candidates: base.as_deref().map(|b| b.rows.as_slice()).or(across.as_deref()),
             known: carried.as_ref().map(|(c, old)| Known { remap: &c.remap, old }),
         };
         let (shown, scored) = compute::run(&plan);
@@ -256,7 +271,7 @@ fn order_for(cur: &mut Generation, carry: Option<&Carry>, by: SortBy) -> Arc<Ord
 
 /// For each row of `new`, the index of the same `Arc` in `old`, else [`NONE`], for rows in
 /// any order (a pointer map).
-fn remap_by_ptr(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
+fn remap_by_ptr(old: &Rows, new: &Rows) -> Vec<u32> {
     let at: std::collections::HashMap<*const Row, u32> = old
         .iter()
         .enumerate()
@@ -267,28 +282,72 @@ fn remap_by_ptr(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
         .collect()
 }
 
-/// [`remap_by_ptr`] for rows ordered by (namespace, name): one merge walk, dereferencing
-/// rows only where the pointers differ.
-fn remap_by_key(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
-    let mut out = vec![NONE; new.len()];
+/// [`remap_by_ptr`] for rows ordered by (namespace, name). A chunk `new` shares with `old`
+/// (the same `Arc`, as the store publishes every chunk without a change) maps 1:1 without
+/// visiting its rows; the rows of other chunks are matched by one merge walk, dereferencing
+/// rows only where the pointers differ. Costs O(n) plain writes plus O(k·CHUNK) row visits
+/// for k changed chunks.
+fn remap_by_key(old: &Rows, new: &Rows) -> Vec<u32> {
+    let shared: std::collections::HashMap<*const [Arc<Row>], usize> = old
+        .chunks()
+        .iter()
+        .enumerate()
+        .map(|(c, chunk)| (Arc::as_ptr(chunk), old.chunk_start(c)))
+        .collect();
+    let mut out = Vec::with_capacity(new.len());
     let mut j = 0;
-    for (i, row) in new.iter().enumerate() {
-        while let Some(o) = old.get(j) {
-            if Arc::ptr_eq(o, row) {
-                out[i] = super::order::idx32(j);
-                j += 1;
-                break;
-            }
-            match (&o.namespace, &o.name).cmp(&(&row.namespace, &row.name)) {
-                std::cmp::Ordering::Less => j += 1,
-                std::cmp::Ordering::Equal => {
-                    j += 1;
-                    break;
-                }
-                std::cmp::Ordering::Greater => break,
-            }
+    for chunk in new.chunks() {
+        if let Some(&start) = shared.get(&Arc::as_ptr(chunk)) {
+            out.extend((start..start + chunk.len()).map(super::order::idx32));
+            j = start + chunk.len();
+            continue;
+        }
+        for row in chunk.iter() {
+            out.push(remap_row(old, &mut j, row));
         }
     }
+    out
+}
+
+/// One step of [`remap_by_key`]'s merge walk: the index of `row` in `old` from position `j`
+/// on (advanced past it), or [`NONE`].
+fn remap_row(old: &Rows, j: &mut usize, row: &Arc<Row>) -> u32 {
+    while let Some(o) = old.get(*j) {
+        if Arc::ptr_eq(o, row) {
+            *j += 1;
+            return super::order::idx32(*j - 1);
+        }
+        match (&o.namespace, &o.name).cmp(&(&row.namespace, &row.name)) {
+            std::cmp::Ordering::Less => *j += 1,
+            std::cmp::Ordering::Equal => {
+                *j += 1;
+                return NONE;
+            }
+            std::cmp::Ordering::Greater => return NONE,
+        }
+    }
+    NONE
+}
+
+/// Rows of the current snapshot that may match a query narrowing one whose matches on the
+/// previous snapshot were `old_matches` (old row indices): those rows where unchanged, and
+/// every new or changed row in `scope`. O(n) plain indices, no row visited.
+fn candidates_across(old_matches: &[u32], c: &Carry, scope: &Scope) -> Vec<u32> {
+    let mut old_to_new = vec![NONE; c.old.rows.len()];
+    let mut out = Vec::new();
+    for (i, &j) in c.remap.iter().enumerate() {
+        let i = super::order::idx32(i);
+        match old_to_new.get_mut(j as usize) {
+            Some(slot) => *slot = i,
+            None if scope.contains(i) => out.push(i),
+            None => {}
+        }
+    }
+    out.extend(
+        old_matches
+            .iter()
+            .filter_map(|&j| old_to_new.get(j as usize).copied().filter(|&i| i != NONE)),
+    );
     out
 }
 
@@ -305,7 +364,7 @@ fn dense(scored: &[(u32, i64)], len: usize) -> Vec<i64> {
 
 /// The rows in namespace `ns` (all rows for `None`): a binary search when rows are ordered by
 /// namespace, else a scan.
-fn scope_of(rows: &[Arc<Row>], ns: Option<&str>, by_key: bool) -> Scope {
+fn scope_of(rows: &Rows, ns: Option<&str>, by_key: bool) -> Scope {
     let Some(ns) = ns else {
         return Scope::Range(0..rows.len());
     };

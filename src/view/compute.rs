@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use crate::kube::row::Row;
+use crate::kube::rows::Rows;
 
 use super::fuzzy::NameFilter;
 use super::names::Names;
@@ -67,7 +67,7 @@ impl Scope {
 /// Everything one computation reads.
 pub(crate) struct Plan<'a> {
     /// The snapshot's rows.
-    pub rows: &'a [Arc<Row>],
+    pub rows: &'a Rows,
     /// The rows in the namespace scope.
     pub scope: Scope,
     /// Display names; required when the query has fuzzy or inverse terms.

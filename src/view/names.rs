@@ -2,10 +2,9 @@
 //! so a per-keystroke scan walks two flat buffers instead of 100k heap rows. Owns only that
 //! layout; must not match, sort, draw or do I/O.
 
-use std::borrow::Cow;
-use std::sync::Arc;
-
 use crate::kube::row::Row;
+use crate::kube::rows::Rows;
+use std::borrow::Cow;
 
 /// The name a row is filtered and highlighted on: `namespace/name` when `all_namespaces` and
 /// the row is namespaced, else `name`. Highlight indices refer to chars of this string.
@@ -45,32 +44,72 @@ pub(crate) struct Names {
 
 impl Names {
     /// Lays out the display names of `rows`. With `carry` = (the previous snapshot's names,
-    /// new→old row map with `u32::MAX` for "none"), unchanged rows are copied from the old
-    /// flat buffer instead of being read from their scattered heap rows.
-    pub(crate) fn build(rows: &[Arc<Row>], all_namespaces: bool, carry: Option<(&Names, &[u32])>) -> Names {
-        let mut text = String::with_capacity(carry.map_or(rows.len() * 40, |(old, _)| old.text.len() + 64));
-        let mut ends = Vec::with_capacity(rows.len());
-        for (i, row) in rows.iter().enumerate() {
-            Self::push(&mut text, i, row, all_namespaces, carry);
-            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+    /// new→old row map with `u32::MAX` for "none"), runs of unchanged rows that were
+    /// consecutive before too (whole chunks shared with the previous snapshot, usually) are
+    /// copied from the old flat buffers in one piece, lower-cased text included; only new or
+    /// changed rows are read from their heap rows.
+    pub(crate) fn build(rows: &Rows, all_namespaces: bool, carry: Option<(&Names, &[u32])>) -> Names {
+        let Some((old, remap)) = carry.filter(|(_, remap)| remap.len() == rows.len()) else {
+            let mut text = String::with_capacity(rows.len() * 40);
+            let mut ends = Vec::with_capacity(rows.len());
+            for row in rows {
+                Self::push(&mut text, row, all_namespaces);
+                ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+            }
+            let lower = text.to_ascii_lowercase();
+            return Names { text, lower, ends };
+        };
+        let mut names = Names {
+            text: String::with_capacity(old.text.len() + 64),
+            lower: String::with_capacity(old.text.len() + 64),
+            ends: Vec::with_capacity(rows.len()),
+        };
+        let mut i = 0;
+        while i < remap.len() {
+            let j = remap[i] as usize;
+            if j >= old.ends.len() {
+                let from = names.text.len();
+                Self::push(&mut names.text, &rows[i], all_namespaces);
+                names.lower.push_str(&names.text[from..].to_ascii_lowercase());
+                names
+                    .ends
+                    .push(u32::try_from(names.text.len()).unwrap_or(u32::MAX));
+                i += 1;
+                continue;
+            }
+            // The run of rows i.. that map to j.. in order.
+            let mut run = 1;
+            while remap.get(i + run).is_some_and(|&r| r as usize == j + run) && j + run < old.ends.len() {
+                run += 1;
+            }
+            names.copy_run(old, j, run);
+            i += run;
         }
-        let lower = text.to_ascii_lowercase();
-        Names { text, lower, ends }
+        names
     }
 
-    /// Appends the name of row `i`, from `carry` when the row is unchanged.
-    fn push(text: &mut String, i: usize, row: &Row, all_namespaces: bool, carry: Option<(&Names, &[u32])>) {
-        match carry.and_then(|(old, remap)| Some((old, *remap.get(i)?))) {
-            Some((old, j)) if (j as usize) < old.ends.len() => text.push_str(old.get(j as usize)),
-            _ if row.event.is_some() => text.push_str(&event_text(row)),
-            _ => {
-                if let (Some(ns), true) = (&row.namespace, all_namespaces) {
-                    text.push_str(ns);
-                    text.push('/');
-                }
-                text.push_str(&row.name);
-            }
+    /// Appends old names `j..j + run` (text, lower-cased text and their ends) in one piece.
+    fn copy_run(&mut self, old: &Names, j: usize, run: usize) {
+        let start = old.span(j).0;
+        let end = old.ends[j + run - 1] as usize;
+        let base = self.text.len();
+        self.text.push_str(&old.text[start..end]);
+        self.lower.push_str(&old.lower[start..end]);
+        let shift = |e: u32| u32::try_from(e as usize - start + base).unwrap_or(u32::MAX);
+        self.ends.extend(old.ends[j..j + run].iter().map(|&e| shift(e)));
+    }
+
+    /// Appends the name of `row`.
+    fn push(text: &mut String, row: &Row, all_namespaces: bool) {
+        if row.event.is_some() {
+            text.push_str(&event_text(row));
+            return;
         }
+        if let (Some(ns), true) = (&row.namespace, all_namespaces) {
+            text.push_str(ns);
+            text.push('/');
+        }
+        text.push_str(&row.name);
     }
 
     fn span(&self, i: usize) -> (usize, usize) {

@@ -3,9 +3,9 @@
 //! rules; must not filter, draw or do I/O.
 
 use std::cmp::Reverse;
-use std::sync::Arc;
 
 use crate::kube::row::{Cell, Row};
+use crate::kube::rows::Rows;
 
 use super::compute::Scope;
 
@@ -84,7 +84,7 @@ pub(crate) fn idx32(i: usize) -> u32 {
 
 impl Order {
     /// Computes the order of `rows` by `by` with a stable sort (ties keep snapshot order).
-    pub(crate) fn build(rows: &[Arc<Row>], by: SortBy) -> Order {
+    pub(crate) fn build(rows: &Rows, by: SortBy) -> Order {
         let mut perm: Vec<u32> = (0..rows.len()).map(idx32).collect();
         match by {
             SortBy::Name => {

@@ -2,10 +2,8 @@
 //! left dropped and the new or changed ones inserted by binary search, instead of sorting
 //! every row again. Owns that update and when it pays; must not filter, cache or do I/O.
 
+use crate::kube::rows::Rows;
 use std::cmp::Ordering;
-use std::sync::Arc;
-
-use crate::kube::row::Row;
 
 use super::order::{cmp_rows, idx32, Order, SortBy};
 
@@ -25,7 +23,7 @@ impl Order {
         old: &Order,
         old_len: usize,
         remap: &[u32],
-        rows: &[Arc<Row>],
+        rows: &Rows,
         by: SortBy,
     ) -> Option<Order> {
         if by == SortBy::Name || old.perm.len() != old_len || remap.len() != rows.len() {

@@ -493,4 +493,5 @@ fn large_scan_uses_all_threads_and_stays_exact() {
 }
 
 mod carry;
+mod churn;
 mod incremental;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
-use super::{ResourceKey, Row, Slot, Snapshot, StoreChanged, SyncState};
+use super::{ResourceKey, Rows, Slot, Snapshot, StoreChanged, SyncState};
 
 /// Least time between two publications of one slot while events stream in (the first
 /// publication after a complete list is immediate).
@@ -137,7 +137,7 @@ impl Publisher {
     }
 
     /// Publishes `rows` (already in display order) with the current state, and notifies.
-    pub fn publish(&mut self, rows: Arc<[Arc<Row>]>) {
+    pub fn publish(&mut self, rows: Rows) {
         self.dirty = false;
         self.rev += 1;
         self.publications += 1;

@@ -190,7 +190,7 @@ fn a_resource_version_alone_updates_the_snapshot_in_place_without_notifying() {
     p.set_resource_version(Some("5".into()));
     assert_eq!(slot.peek().resource_version, None, "nothing published yet");
     p.touch();
-    p.publish(Arc::from(vec![Arc::new(row("a", "x", 1))]));
+    p.publish(crate::kube::rows::Rows::from(vec![Arc::new(row("a", "x", 1))]));
     assert!(rx.try_recv().is_ok());
     let before = slot.peek();
     assert_eq!(before.resource_version.as_deref(), Some("5"));
@@ -199,7 +199,7 @@ fn a_resource_version_alone_updates_the_snapshot_in_place_without_notifying() {
     let after = slot.peek();
     assert_eq!(after.resource_version.as_deref(), Some("9"));
     assert_eq!(after.rev, before.rev);
-    assert!(Arc::ptr_eq(&after.rows, &before.rows));
+    assert!(crate::kube::rows::Rows::ptr_eq(&after.rows, &before.rows));
     assert!(
         rx.try_recv().is_err(),
         "no notification for a resourceVersion alone"

@@ -81,7 +81,7 @@ fn carried_names_follow_the_name_mode() {
 #[test]
 fn event_timeline_rows_in_any_order() {
     let base = pods(400, 31);
-    let mut rows: Vec<Arc<Row>> = base.rows.iter().rev().cloned().collect();
+    let mut rows: Vec<Arc<Row>> = base.rows.to_vec().into_iter().rev().collect();
     let mut s = base.clone();
     s.key = ResourceKey::new(BuiltinKind::Event, None);
     s.rows = rows.clone().into();

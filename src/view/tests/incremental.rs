@@ -51,7 +51,7 @@ fn step(s: &Snapshot, rng: &mut StdRng, k: usize, fresh: &mut u64) -> Snapshot {
 }
 
 /// For each row of `new`, the index of the same `Arc` in `old`, else `u32::MAX`.
-fn remap(old: &[Arc<Row>], new: &[Arc<Row>]) -> Vec<u32> {
+fn remap(old: &crate::kube::rows::Rows, new: &crate::kube::rows::Rows) -> Vec<u32> {
     new.iter()
         .map(|r| {
             old.iter()
