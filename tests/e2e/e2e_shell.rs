@@ -74,12 +74,23 @@ fn real_shell_runs_a_command_exits_with_its_code_and_the_screen_comes_back() {
     k.wait_until("the remote pty's size", SLOW, |s| {
         s.lines().any(|l| l.trim() == format!("{rows} {cols}"))
     });
+    // The resize travels SIGWINCH → ktui → API server → kubelet → the pty: ask until it
+    // has arrived.
     k.resize(rows + 6, cols + 20);
-    k.send(b"stty size\n");
-    k.wait_until("the resized remote pty", SLOW, |s| {
-        s.lines()
-            .any(|l| l.trim() == format!("{} {}", rows + 6, cols + 20))
-    });
+    let resized = format!("{} {}", rows + 6, cols + 20);
+    let t0 = std::time::Instant::now();
+    loop {
+        k.send(b"stty size\n");
+        std::thread::sleep(Duration::from_millis(500));
+        if k.screen().lines().any(|l| l.trim() == resized) {
+            break;
+        }
+        assert!(
+            t0.elapsed() < SLOW,
+            "the resize never reached the remote pty\n{}",
+            k.dump()
+        );
+    }
     // Back to the first size before leaving, so ktui's screen can be compared with before.
     k.resize(rows, cols);
     k.send(b"exit 3\n");
