@@ -28,19 +28,7 @@ pub(super) fn spawn_connect(
     let task = net.spawn(async move {
         // Read here, off the UI task: KUBECONFIG may name slow files.
         if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
-            let contexts = kc.contexts.iter().map(|c| c.name.clone()).collect();
-            let details = kc
-                .contexts
-                .iter()
-                .map(|c| match &c.context {
-                    Some(x) => [
-                        x.cluster.clone(),
-                        x.user.clone().unwrap_or_default(),
-                        x.namespace.clone().unwrap_or_default(),
-                    ],
-                    None => Default::default(),
-                })
-                .collect();
+            let (contexts, details) = client::context_details(&kc);
             let context = opts.context.clone().or(kc.current_context);
             let _ = tx.send(Event::Kubeconfig {
                 generation,

@@ -20,15 +20,18 @@ pub struct ConfigError {
 }
 
 impl fmt::Display for ConfigError {
+    /// One line, sanitized: the key and the message quote the file, which may hold escape
+    /// sequences, and `check-config` prints this to the terminal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        let mut out = self.path.display().to_string();
         if let Some((line, col)) = self.position {
-            write!(f, ":{line}:{col}")?;
+            out.push_str(&format!(":{line}:{col}"));
         }
         if let Some(key) = &self.key {
-            write!(f, ": {key}")?;
+            out.push_str(&format!(": {key}"));
         }
-        write!(f, ": {}", self.message)
+        out.push_str(&format!(": {}", self.message));
+        f.write_str(&crate::kube::sanitize::sanitize(&out))
     }
 }
 
@@ -149,6 +152,19 @@ fn bare(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by `fuzz/fuzz_targets/config.rs`: a quoted key holding ESC was printed raw in
+    /// the error (`check-config` writes it to the terminal).
+    #[test]
+    fn an_error_quoting_an_escape_sequence_is_one_clean_line() {
+        let src = "[ui]\nmax_fps = 0\n[keymap.normal]\n\"\\u001b\" = 1\n";
+        let e = crate::config::parse(Path::new("c.toml"), src)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:4:1: keymap.normal."), "{e}");
+        assert!(e.contains("unknown field `^[`"), "{e}");
+        assert!(!e.contains(|c: char| c.is_control()), "{e:?}");
+    }
 
     #[test]
     fn keys_and_positions() {

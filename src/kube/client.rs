@@ -108,36 +108,8 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
             exec.interactive_mode = Some(ExecInteractiveMode::Never);
         }
     }
-    let context = opts
-        .context
-        .clone()
-        .or_else(|| kubeconfig.current_context.clone())
-        .ok_or_else(|| anyhow!("the kubeconfig has no current-context; pass --context"))?;
-    let named = kubeconfig
-        .contexts
-        .iter()
-        .find(|c| c.name == context)
-        .ok_or_else(|| anyhow!("context {context:?} not found in the kubeconfig"))?;
-    let ctx = named.context.clone().unwrap_or_default();
-    let cluster = kubeconfig
-        .clusters
-        .iter()
-        .find(|c| c.name == ctx.cluster)
-        .and_then(|c| c.cluster.clone());
-    let server = cluster
-        .as_ref()
-        .and_then(|c| c.server.clone())
-        .unwrap_or_default();
-    let info = ClusterInfo {
-        context: context.clone(),
-        server,
-        namespace: ctx
-            .namespace
-            .clone()
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "default".into()),
-        contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
-    };
+    let (info, ctx, cluster) = resolve(&kubeconfig, opts.context.as_deref())?;
+    let context = info.context.clone();
     let auth = match take_exec(&mut kubeconfig, ctx.user.as_deref()) {
         None => None,
         Some((index, mut exec)) => {
@@ -186,6 +158,71 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
     });
     let client = build.await.context("building the client")??;
     Ok((client, info))
+}
+
+/// The header's facts about `context` (else the kubeconfig's `current-context`) of a merged
+/// kubeconfig: the entry point from a kubeconfig to the strings ktui displays about the
+/// connection. The strings are as the file has them (unsanitized: the UI sanitizes when it
+/// draws). Errors: no context named, or the named context is not in the file.
+pub fn cluster_info(kubeconfig: &Kubeconfig, context: Option<&str>) -> Result<ClusterInfo> {
+    resolve(kubeconfig, context).map(|(info, _, _)| info)
+}
+
+/// [`cluster_info`], with the context's entry and its cluster's (for the client).
+fn resolve(
+    kubeconfig: &Kubeconfig,
+    context: Option<&str>,
+) -> Result<(ClusterInfo, kube::config::Context, Option<kube::config::Cluster>)> {
+    let context = context
+        .map(str::to_owned)
+        .or_else(|| kubeconfig.current_context.clone())
+        .ok_or_else(|| anyhow!("the kubeconfig has no current-context; pass --context"))?;
+    let named = kubeconfig
+        .contexts
+        .iter()
+        .find(|c| c.name == context)
+        .ok_or_else(|| anyhow!("context {context:?} not found in the kubeconfig"))?;
+    let ctx = named.context.clone().unwrap_or_default();
+    let cluster = kubeconfig
+        .clusters
+        .iter()
+        .find(|c| c.name == ctx.cluster)
+        .and_then(|c| c.cluster.clone());
+    let server = cluster
+        .as_ref()
+        .and_then(|c| c.server.clone())
+        .unwrap_or_default();
+    let info = ClusterInfo {
+        context,
+        server,
+        namespace: ctx
+            .namespace
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".into()),
+        contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
+    };
+    Ok((info, ctx, cluster))
+}
+
+/// Every context of a kubeconfig as the contexts screen lists it, in file order: its name and
+/// `[cluster, user, namespace]` (empty when the file leaves them out). Unsanitized, like
+/// [`cluster_info`].
+pub fn context_details(kubeconfig: &Kubeconfig) -> (Vec<String>, Vec<[String; 3]>) {
+    let names = kubeconfig.contexts.iter().map(|c| c.name.clone()).collect();
+    let details = kubeconfig
+        .contexts
+        .iter()
+        .map(|c| match &c.context {
+            Some(x) => [
+                x.cluster.clone(),
+                x.user.clone().unwrap_or_default(),
+                x.namespace.clone().unwrap_or_default(),
+            ],
+            None => Default::default(),
+        })
+        .collect();
+    (names, details)
 }
 
 /// Takes the `exec` section out of the kubeconfig user `user` (returning its index among

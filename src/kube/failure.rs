@@ -4,7 +4,7 @@
 
 /// Why a request failed, as far as the loop's decisions go.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Failure {
+pub enum Failure {
     /// 410: the resourceVersion (or continue token) is too old; relist.
     Gone,
     /// 403 on `verb`.

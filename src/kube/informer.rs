@@ -30,7 +30,7 @@ use super::sync::SyncState;
 
 mod config;
 mod drift;
-mod lines;
+pub mod lines;
 mod page;
 mod verify;
 mod wait;

@@ -15,25 +15,42 @@ use std::borrow::Cow;
 ///   zero-width joiner inside a grapheme cluster (`👩‍👩‍👧`) is kept, as it draws one glyph.
 ///
 /// Returns the input unchanged (borrowed) when nothing needs escaping, which is the common
-/// case and costs one scan.
+/// case and costs one scan. Idempotent: sanitizing the output changes nothing.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
+    use unicode_segmentation::UnicodeSegmentation;
     if !s.chars().any(needs_escape) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
-    let mut chars = s.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let next = chars.peek().map(|(_, n)| *n);
+    for cluster in s.graphemes(true) {
+        push_cluster(cluster, &mut out);
+    }
+    Cow::Owned(out)
+}
+
+/// Appends one grapheme cluster, escaped. A zero-width joiner is kept only where it joins:
+/// neither first nor last of its cluster, with nothing before it in the cluster escaped and
+/// the character after it drawn as is (so the cluster stays the same one when the output is
+/// sanitized again; a joiner next to an escape or another joiner becomes visible).
+fn push_cluster(cluster: &str, out: &mut String) {
+    let mut chars = cluster.chars().peekable();
+    let mut first = true;
+    let mut clean = true;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let joins =
+            c == '\u{200d}' && !first && clean && next.is_some_and(|n| n != '\u{200d}' && !needs_escape(n));
         match c {
+            _ if joins => out.push(c),
             '\r' if next != Some('\n') => out.push_str("\\r"),
-            '\u{200d}' if joins(s, at) => out.push(c),
             '\n' | '\r' | '\t' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push(' '),
             '\u{1b}' => out.push_str("^["),
             c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
+        clean &= joins || !needs_escape(c);
+        first = false;
     }
-    Cow::Owned(out)
 }
 
 /// Sanitizes into an owned boxed string (the form rows store).
@@ -52,15 +69,6 @@ fn needs_escape(c: char) -> bool {
             '\u{a0}' | '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{1680}' | '\u{180e}'
         )
         || matches!(c, '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}'..='\u{2064}' | '\u{3000}' | '\u{3164}' | '\u{ffa0}')
-}
-
-/// Whether the zero-width joiner at byte `at` of `s` joins two pictographs into one cluster
-/// (it is neither first nor last of its grapheme cluster, so it draws nothing by itself).
-fn joins(s: &str, at: usize) -> bool {
-    use unicode_segmentation::UnicodeSegmentation;
-    s.grapheme_indices(true)
-        .find(|(start, g)| (*start..start + g.len()).contains(&at))
-        .is_some_and(|(start, g)| at > start && at + '\u{200d}'.len_utf8() < start + g.len())
 }
 
 #[cfg(test)]
@@ -97,6 +105,23 @@ mod tests {
         assert_eq!(sanitize("a\u{200b}b"), "a\\u{200b}b");
         assert_eq!(sanitize("a\u{3000}b\u{2007}"), "a\\u{3000}b\\u{2007}");
         assert_eq!(sanitize("a\u{200d}b"), "a\\u{200d}b");
+    }
+
+    /// Found by `fuzz/fuzz_targets/sanitize.rs`: a joiner followed by another joiner was kept
+    /// (inside its cluster) but became the last of its cluster once the second one was
+    /// escaped, so sanitizing the output escaped it: not idempotent. Same for a joiner after
+    /// an escaped character of its emoji sequence (U+034F).
+    #[test]
+    fn joiners_next_to_escapes_are_escaped_once_and_for_all() {
+        for s in [
+            "\u{1f469}\u{200d}\u{fffd}\u{200d}\u{200d}\u{fffd}\u{fffd}\u{1b}w[\u{fffd}\u{fffd}",
+            "\u{1f469}\u{34f}\u{fe0f}\u{200d}\u{1f467}",
+        ] {
+            let once = sanitize(s);
+            assert_eq!(sanitize(&once), once, "{s:?}");
+            assert!(!once.contains('\u{200d}'), "{once:?}");
+        }
+        assert_eq!(sanitize("a\u{200d}\u{200d}b"), "a\\u{200d}\\u{200d}b");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let area = table;
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
-        Some(ns) if l.key.kind.namespaced() => format!("({ns})"),
+        Some(ns) if l.key.kind.namespaced() => format!("({})", crate::kube::sanitize::sanitize(ns)),
         None if l.key.kind.namespaced() && l.source.is_none() => "(…)".into(),
         None if l.key.kind.namespaced() => "(all)".into(),
         _ => String::new(),
@@ -54,7 +54,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let filter = if l.filter.is_empty() {
         String::new()
     } else {
-        format!(" </{}>", l.filter)
+        format!(" </{}>", crate::kube::sanitize::sanitize(&l.filter))
     };
     let kind = crate::kube::sanitize::sanitize(&l.key.kind.to_string()).into_owned();
     let title = format!(" {kind}{ns_title}[{count}]{filter} ");

@@ -279,3 +279,18 @@ fn a_header_with_its_sort_mark_is_never_cut_by_short_cells() {
         assert!(!s.contains("NAM…"), "at {cols}x{rows}:\n{s}");
     }
 }
+
+/// Found by `fuzz/fuzz_targets/kubeconfig.rs`: a kubeconfig namespace (and a typed filter)
+/// reached the list's title unsanitized, so its bidi isolate and BEL went to the screen raw.
+#[test]
+fn the_title_shows_a_hostile_namespace_and_filter_escaped() {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("ns\u{7}\u{2066}"));
+    let mut list = ListState::new(key, None);
+    list.filter = "web\u{202e}".into();
+    let mut state = screen::ui_state(Screen::List(Box::new(list)), None, false);
+    screen::connect(&mut state, "prod-eu");
+    let shown = text(&mut state, 100, 10);
+    assert!(shown.contains("pods(ns\\u{7}\\u{2066})"), "{shown}");
+    assert!(shown.contains("</web\\u{202e}>"), "{shown}");
+    assert!(!shown.contains(['\u{7}', '\u{2066}', '\u{202e}']), "{shown}");
+}

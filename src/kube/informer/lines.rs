@@ -16,11 +16,11 @@ use super::super::failure::{one_line, status_failure, Failure};
 use super::page::object_name;
 
 /// The longest line accepted (a watch event carries one object; etcd's limit is 1.5 MiB).
-const MAX_LINE: usize = 16 << 20;
+pub const MAX_LINE: usize = 16 << 20;
 
 /// One decoded line of a watch stream.
 #[derive(Debug)]
-pub(super) enum Line<T> {
+pub enum Line<T> {
     /// A watch event of the informer's type.
     Event(WatchEvent<T>),
     /// An ADDED/MODIFIED/DELETED event whose object could not be decoded.
@@ -50,7 +50,7 @@ struct Status {
 }
 
 /// Decodes one line; `kind` names unreadable objects (`pod`).
-pub(super) fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, Failure> {
+pub fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, Failure> {
     let err = match serde_json::from_slice::<WatchEvent<T>>(line) {
         Ok(event) => return Ok(Line::Event(event)),
         Err(e) => e,
@@ -77,12 +77,31 @@ pub(super) fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Lin
 /// line passes [`MAX_LINE`]; a line that is not a watch event yields `Err` and the stream
 /// goes on. The framing is tokio-util's `LinesCodec` (it resumes its newline search where it
 /// stopped, so a large object over many frames is scanned once).
-pub(super) fn lines<T: DeserializeOwned + Send + 'static>(
+pub fn lines<T: DeserializeOwned + Send + 'static>(
     body: kube::client::Body,
     kind: &str,
 ) -> impl Stream<Item = Result<Line<T>, Failure>> + Send {
+    capped(body, kind, MAX_LINE)
+}
+
+/// [`lines`] with a line cap of `max_line` bytes instead of [`MAX_LINE`], so that the fuzz
+/// targets can reach the cap with small inputs.
+#[cfg(feature = "fuzzing")]
+pub fn lines_capped<T: DeserializeOwned + Send + 'static>(
+    body: kube::client::Body,
+    kind: &str,
+    max_line: usize,
+) -> impl Stream<Item = Result<Line<T>, Failure>> + Send {
+    capped(body, kind, max_line)
+}
+
+fn capped<T: DeserializeOwned + Send + 'static>(
+    body: kube::client::Body,
+    kind: &str,
+    max_line: usize,
+) -> impl Stream<Item = Result<Line<T>, Failure>> + Send {
     let data = body.into_data_stream().map(|r| r.map_err(std::io::Error::other));
-    let framed = FramedRead::new(StreamReader::new(data), LinesCodec::new_with_max_length(MAX_LINE));
+    let framed = FramedRead::new(StreamReader::new(data), LinesCodec::new_with_max_length(max_line));
     futures::stream::unfold(
         (framed, kind.to_owned(), false),
         |(mut framed, kind, ended)| async move {
