@@ -66,6 +66,9 @@ type container struct {
 
 	logMu sync.Mutex
 	log   *os.File
+
+	mainMu sync.Mutex
+	main   *mainProc // attach's main process (tty.go), nil until the first attach
 }
 
 func newRuntime(root string, nodeIndex int) (*runtime, error) {

@@ -80,11 +80,6 @@ func (m *mainProc) pump() {
 	}
 }
 
-var (
-	mainsMu sync.Mutex
-	mains   = map[string]*mainProc{} // by container id
-)
-
 // mainOf returns container id's main process, starting it (with the first client's size and
 // output, so its first prompt reaches that client) if it is not running; it is killed when
 // the container stops.
@@ -97,9 +92,9 @@ func (r *runtime) mainOf(id string, size *pty.Winsize, out io.Writer) (*mainProc
 	if !ok || strings.TrimSpace(line) == "" {
 		return nil, errors.New("attach is not supported by the hollow kubelet (the container's env has no " + envAttachCmd + ")")
 	}
-	mainsMu.Lock()
-	defer mainsMu.Unlock()
-	if m := mains[id]; m != nil {
+	c.mainMu.Lock()
+	defer c.mainMu.Unlock()
+	if m := c.main; m != nil {
 		select {
 		case <-m.exited:
 		default:
@@ -118,7 +113,7 @@ func (r *runtime) mainOf(id string, size *pty.Winsize, out io.Writer) (*mainProc
 		return nil, err
 	}
 	m := &mainProc{tty: tty, exited: make(chan struct{}), out: out}
-	mains[id] = m
+	c.main = m
 	go m.pump()
 	go func() {
 		p.Wait()
