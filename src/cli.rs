@@ -17,7 +17,8 @@ pub struct Cli {
     pub context: Option<String>,
 
     /// Namespace to open (default: the context's namespace, else `default`).
-    #[arg(short = 'n', long, value_name = "NS")]
+    /// Must be a valid namespace name (DNS-1123 label; `-n ''` is refused: `-A` means all).
+    #[arg(short = 'n', long, value_name = "NS", value_parser = namespace_arg)]
     pub namespace: Option<String>,
 
     /// Start in all-namespaces mode.
@@ -51,6 +52,12 @@ pub struct Cli {
     pub subcommand: Option<Command>,
 }
 
+/// `-n`'s value, checked by [`crate::kube::key::check_namespace`] so clap reports a bad one
+/// as a usage error (exit 2) before anything starts.
+fn namespace_arg(s: &str) -> Result<String, String> {
+    crate::kube::key::check_namespace(s).map(|()| s.to_owned())
+}
+
 /// Subcommands: each runs, prints and exits without touching the terminal's modes.
 #[derive(Debug, Clone, Subcommand)]
 pub enum Command {
@@ -77,4 +84,22 @@ pub enum Shell {
     Zsh,
     /// Fish.
     Fish,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::Cli;
+
+    #[test]
+    fn namespace_flag_takes_only_namespace_names() {
+        let ok = Cli::try_parse_from(["ktui", "-n", "team-a"]).unwrap();
+        assert_eq!(ok.namespace.as_deref(), Some("team-a"));
+        for bad in ["Bad Name", ""] {
+            let e = Cli::try_parse_from(["ktui", "-n", bad]).unwrap_err();
+            assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation, "{bad}");
+            assert!(e.to_string().contains("namespace name"), "{e}");
+        }
+    }
 }

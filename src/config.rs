@@ -180,9 +180,12 @@ impl Default for EventsConfig {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NamespacesConfig {
-    /// Favourite namespaces, in order (`[context."x"]` may replace them per context).
+    /// Favourite namespaces, in order (`[context."x"]` may replace them per context). Each
+    /// must be a valid namespace name.
+    #[serde(deserialize_with = "values::namespaces")]
     pub favourites: Vec<String>,
     /// Namespaces to list when the user may not list namespaces (RBAC-limited users).
+    #[serde(deserialize_with = "values::namespaces")]
     pub fallback: Vec<String>,
 }
 
@@ -211,8 +214,10 @@ impl Default for LogConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct ContextConfig {
     /// Replaces `namespaces.favourites`.
+    #[serde(deserialize_with = "values::optional_namespaces")]
     pub favourites: Option<Vec<String>>,
     /// Replaces `namespaces.fallback`.
+    #[serde(deserialize_with = "values::optional_namespaces")]
     pub fallback: Option<Vec<String>>,
     /// Replaces `ui.theme`.
     pub theme: Option<ThemeName>,
@@ -367,5 +372,17 @@ mod tests {
         assert_eq!(c.theme_for(Some("dev")), "dark");
         assert!(c.readonly_for(Some("prod-eu")) && !c.readonly_for(None));
         assert_eq!(c.favourites_for(Some("prod-eu")), ["a"]);
+    }
+
+    #[test]
+    fn namespace_lists_hold_namespace_names() {
+        for text in [
+            "[namespaces]\nfavourites = [\"team-a\", \"Bad Name\"]\n",
+            "[namespaces]\nfallback = [\"\"]\n",
+            "[context.dev]\nfavourites = [\"a_b\"]\n",
+        ] {
+            let e = parse(Path::new("c.toml"), text).unwrap_err().to_string();
+            assert!(e.contains("namespace name"), "{text}: {e}");
+        }
     }
 }

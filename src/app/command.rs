@@ -49,6 +49,10 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         }
     };
     let (cmd, arg, labels) = (cmd.as_str(), arg.as_deref(), labels.as_deref());
+    if let Some(e) = bad_namespace(cmd, arg) {
+        state.screens.message = Some(e);
+        return;
+    }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => super::logs_update::command(state, arg, labels),
@@ -103,6 +107,24 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             }
         },
     }
+}
+
+/// The error for a command's namespace word that cannot be a namespace (`:pods Bad_Name`,
+/// `:ns -x`), before any URL is built from it; `None` for `-A`/`all`/`*`, no word, and the
+/// commands whose word is not a namespace (`ctx`, `logs`' container, …).
+fn bad_namespace(cmd: &str, arg: Option<&str>) -> Option<String> {
+    let word = arg.filter(|a| !matches!(*a, "-A" | "all" | "*"))?;
+    let not_ns = COMMANDS.contains(&cmd)
+        || matches!(
+            cmd,
+            "q" | "q!" | "exit" | "log" | "informer" | "watch" | "ar" | "apiresources" | "context"
+        );
+    if not_ns {
+        return None;
+    }
+    crate::kube::key::check_namespace(word)
+        .err()
+        .map(|e| format!("{cmd}: {e}"))
 }
 
 /// Opens a list of `kind` as the only view (the stack it replaces is kept for `esc`/`[`),

@@ -161,3 +161,28 @@ fn brackets_are_bound_and_context_switch_forgets() {
     s.reset_for_context("other");
     assert_eq!(s.screens.nav.back_len(), 0);
 }
+
+#[test]
+fn a_word_that_cannot_be_a_namespace_is_refused_before_any_view_opens() {
+    let mut s = state();
+    for line in ["pods Bad_Name", "deploy -n UPPER", "ns -x", "svc -n a.b"] {
+        run_command(&mut s, line);
+        assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())), "{line}");
+        let msg = s.screens.message.take().unwrap_or_default();
+        assert!(msg.contains("is not a valid namespace name"), "{line}: {msg}");
+        assert!(
+            !s.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::Subscribe(..))),
+            "{line}"
+        );
+    }
+    // Words that are not namespaces are left to their commands.
+    run_command(&mut s, "logs web-.*");
+    assert!(!s
+        .screens
+        .message
+        .as_deref()
+        .unwrap_or_default()
+        .contains("namespace name"));
+}

@@ -148,6 +148,21 @@ pub fn optional_path<'de, D: Deserializer<'de>>(d: D) -> Result<Option<std::path
     Ok((!s.is_empty()).then(|| s.into()))
 }
 
+/// A list of namespace names (`favourites`, `fallback`), each checked by
+/// [`crate::kube::key::check_namespace`]: a bad one is a config error naming it.
+pub fn namespaces<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    for n in &names {
+        crate::kube::key::check_namespace(n).map_err(de::Error::custom)?;
+    }
+    Ok(names)
+}
+
+/// [`namespaces`] for a per-context override (`None` when absent).
+pub fn optional_namespaces<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    namespaces(d).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,14 +192,17 @@ fn resolve(
         .as_ref()
         .and_then(|c| c.server.clone())
         .unwrap_or_default();
+    let namespace = ctx
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    super::key::check_namespace(&namespace)
+        .map_err(|e| anyhow!("context {context:?} in the kubeconfig: {e}"))?;
     let info = ClusterInfo {
         context,
         server,
-        namespace: ctx
-            .namespace
-            .clone()
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "default".into()),
+        namespace,
         contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
     };
     Ok((info, ctx, cluster))

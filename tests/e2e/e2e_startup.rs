@@ -1,7 +1,8 @@
 //! End-to-end: ktui started where it cannot run says why in one plain sentence and exits 1 —
 //! without a terminal (stdout a pipe, no controlling terminal) and with a kubeconfig that
 //! does not exist (the cause said once, KUBECONFIG named only when it is set) — and never
-//! panics or leaves a terminal raw.
+//! panics or leaves a terminal raw. A namespace that cannot be one (`-n 'Bad Name'`, `-n ''`,
+//! a kubeconfig context's) is refused with the API server's rule instead of retried.
 
 use std::process::{Command, Stdio};
 
@@ -50,5 +51,48 @@ fn a_missing_kubeconfig_is_said_once_and_wrapped_at_60x15() {
     k.press_ctrl_c();
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on ctrl-c");
     assert!(status.success(), "{status:?}");
+    assert_terminal_restored(&k);
+}
+
+#[test]
+fn a_namespace_flag_that_cannot_be_a_namespace_is_a_usage_error() {
+    for (ns, says) in [
+        (
+            "Bad Name",
+            "\"Bad Name\" is not a valid namespace name: a lowercase RFC 1123 label",
+        ),
+        ("", "a namespace name cannot be empty (-A lists all namespaces)"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ktui"))
+            .args(["--demo", "-n", ns])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{ns:?}: {err}");
+        assert!(err.contains(says), "{ns:?}: {err}");
+        assert!(out.stdout.is_empty(), "nothing drawn");
+    }
+}
+
+#[test]
+fn a_kubeconfig_namespace_that_cannot_be_one_is_said_not_retried() {
+    use crate::util::*;
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("config");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:9\ncontexts:\n- name: t\n  context:\n    cluster: c\n    user: u\n    namespace: Bad Name\nusers:\n- name: u\n  user: {}\n",
+    )
+    .unwrap();
+    let mut k = ktui_sized(&kubeconfig, &[], 24, 100);
+    k.wait_for("not a valid namespace name", SLOW);
+    let screen = k.screen();
+    assert!(screen.contains("\"Bad Name\""), "{screen}");
+    assert!(!screen.contains("invalid uri character"), "{screen}");
+    k.press_ctrl_c();
+    k.wait_exit(SLOW).expect("ktui exits on ctrl-c");
     assert_terminal_restored(&k);
 }
