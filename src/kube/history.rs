@@ -8,6 +8,8 @@
 pub mod capture;
 pub mod managed;
 pub mod patch;
+pub mod raw;
+pub mod rawdiff;
 pub mod record;
 #[cfg(test)]
 mod record_tests;

@@ -1,6 +1,6 @@
-//! The informer hook of history: [`Captured`] decodes a list/watch item once into a JSON
-//! value, builds the informer's slim type from that value, and hands the value to the
-//! history; [`Recording`] is the sink wrapper that does so around any other sink. Used only
+//! The informer hook of history: [`Captured`] keeps a list/watch item's JSON text as it came
+//! (one scan and one copy, no `Value`), decodes the informer's slim type from that text, and
+//! hands the text to the history; [`Recording`] is the sink wrapper that does so around any other sink. Used only
 //! for kinds that are recorded (see `super::recorded_by_lists`), so the pod informer pays
 //! nothing. Owns that hook; must not decide revisions (that is `super::record`).
 
@@ -9,28 +9,33 @@ use std::sync::Arc;
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::time::Instant;
 
-use super::record::{id_of, History, ObjId};
+use super::record::{id_of_raw, History, ObjId};
 use crate::kube::key::ResourceKey;
 use crate::kube::row::Versioned;
 use crate::kube::sink::Sink;
 use crate::kube::sync::SyncState;
 
-/// One list/watch item decoded as `T` and kept whole as JSON until the sink has recorded it.
+/// One list/watch item decoded as `T` and kept whole as JSON text until the sink has
+/// recorded it.
 #[derive(Debug, Clone)]
 pub struct Captured<T> {
     /// The slim object the wrapped sink gets.
     pub obj: T,
-    /// The whole object as the server sent it.
-    pub json: Value,
+    /// The whole object as the server sent it (its JSON text).
+    pub json: Box<RawValue>,
 }
 
+/// Decodes from serde_json's own deserializers (a list body, a watch line whose `type`
+/// comes before its `object` — the API server's order — or a `Value`). A watch line with
+/// `object` first is buffered by serde's tagged-enum machinery, where raw text cannot be
+/// kept: `kube::informer::lines` decodes such a line again field by field.
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Captured<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let json = Value::deserialize(d)?;
-        let obj = T::deserialize(&json).map_err(D::Error::custom)?;
+        let json = Box::<RawValue>::deserialize(d)?;
+        let obj = serde_json::from_str(json.get()).map_err(D::Error::custom)?;
         Ok(Captured { obj, json })
     }
 }
@@ -91,11 +96,11 @@ impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
     }
     fn init_apply(&mut self, c: Captured<T>) {
         if self.scope.is_some() {
-            if let Some(id) = id_of(&self.resource, &c.json) {
+            if let Some(id) = id_of_raw(&self.resource, &c.json) {
                 self.seen.insert(id);
             }
         }
-        self.history.observe(&self.resource, c.json, true, now());
+        self.history.observe_raw(&self.resource, &c.json, true, now());
         self.inner.init_apply(c.obj);
     }
     fn init_done(&mut self, rv: Option<String>) {
@@ -108,11 +113,12 @@ impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
         self.inner.init_done(rv);
     }
     fn apply(&mut self, c: Captured<T>) {
-        self.history.observe(&self.resource, c.json, self.listing, now());
+        self.history
+            .observe_raw(&self.resource, &c.json, self.listing, now());
         self.inner.apply(c.obj);
     }
     fn delete(&mut self, c: Captured<T>) {
-        self.history.deleted(&self.resource, &c.json, now());
+        self.history.deleted_raw(&self.resource, &c.json, now());
         self.inner.delete(c.obj);
     }
     fn set_state(&mut self, state: SyncState) {
@@ -151,7 +157,10 @@ mod tests {
     fn cm(name: &str) -> Captured<u8> {
         Captured {
             obj: 0,
-            json: json!({"metadata": {"name": name, "namespace": "shop", "uid": name, "resourceVersion": "1"}}),
+            json: serde_json::value::to_raw_value(
+                &json!({"metadata": {"name": name, "namespace": "shop", "uid": name, "resourceVersion": "1"}}),
+            )
+            .unwrap(),
         }
     }
 
@@ -182,5 +191,35 @@ mod tests {
             assert_eq!(deleted(&h, "b"), marks, "{key}");
             assert!(!deleted(&h, "a"));
         }
+    }
+}
+
+#[cfg(test)]
+mod decode_tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::Captured;
+
+    #[derive(Deserialize, Debug)]
+    struct Named {
+        metadata: Meta,
+    }
+    #[derive(Deserialize, Debug)]
+    struct Meta {
+        name: String,
+    }
+
+    /// A list page whose items failed as a whole is decoded again item by item from
+    /// `Value`s (`informer::page`): the text is then the value's.
+    #[test]
+    fn decodes_from_text_and_from_a_value() {
+        let text = r#"{"metadata":{"name":"a","labels":{"x":"1"}}}"#;
+        let c: Captured<Named> = serde_json::from_str(text).unwrap();
+        assert_eq!((c.obj.metadata.name.as_str(), c.json.get()), ("a", text));
+        let c = Captured::<Named>::deserialize(json!({"metadata": {"name": "b"}})).unwrap();
+        assert_eq!(c.obj.metadata.name, "b");
+        assert_eq!(c.json.get(), r#"{"metadata":{"name":"b"}}"#);
+        assert!(serde_json::from_str::<Captured<Named>>(r#"{"metadata":{"name":4}}"#).is_err());
     }
 }

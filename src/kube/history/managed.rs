@@ -3,6 +3,10 @@
 //! entry's `fieldsV1` set (`f:<key>`, `k:{merge key}`, `v:<value>`, `i:<index>`, `.`) next
 //! to the object. Pure; must not keep objects.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::patch::Step;
@@ -37,6 +41,54 @@ pub fn entries(obj: &Value) -> Vec<ManagerEntry> {
         return Vec::new();
     };
     list.iter().map(entry).collect()
+}
+
+/// One `managedFields[]` entry read from text, its field set kept raw.
+#[derive(Deserialize)]
+struct RawEntry<'a> {
+    #[serde(borrow, default)]
+    manager: Cow<'a, str>,
+    #[serde(borrow, default)]
+    operation: Cow<'a, str>,
+    #[serde(borrow, default)]
+    subresource: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    time: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "fieldsV1")]
+    fields: Option<&'a RawValue>,
+}
+
+/// [`entries`] of a `metadata.managedFields` given as its JSON text, each with its
+/// `fieldsV1` left as text (decoded only when an ownership question needs it). An entry
+/// whose fields have unexpected types is read as [`entries`] reads it.
+pub fn entries_raw(list: &RawValue) -> (Vec<ManagerEntry>, Vec<Option<&RawValue>>) {
+    if let Ok(raw) = serde_json::from_str::<Vec<RawEntry<'_>>>(list.get()) {
+        return raw
+            .into_iter()
+            .map(|e| {
+                let entry = ManagerEntry {
+                    manager: (*e.manager).into(),
+                    operation: (*e.operation).into(),
+                    subresource: e.subresource.filter(|v| !v.is_empty()).map(|v| (*v).into()),
+                    time: e
+                        .time
+                        .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+                        .map(|t| t.as_second()),
+                };
+                (entry, e.fields)
+            })
+            .unzip();
+    }
+    let Ok(values) = serde_json::from_str::<Vec<&RawValue>>(list.get()) else {
+        return (Vec::new(), Vec::new());
+    };
+    values
+        .into_iter()
+        .map(|e| {
+            let fields = super::raw::members(e.get()).and_then(|m| super::raw::get(&m, "fieldsV1"));
+            (entry(&super::raw::value(e.get())), fields)
+        })
+        .unzip()
 }
 
 fn entry(e: &Value) -> ManagerEntry {
@@ -82,7 +134,7 @@ pub fn owners_exactly(obj: &Value, path: &[Step]) -> Vec<usize> {
         .enumerate()
         .filter(|(_, e)| {
             e.get("fieldsV1")
-                .and_then(|f| reach(f, obj, path))
+                .and_then(|f| reach(f, Some(obj), path))
                 .is_some_and(|(node, atomic)| {
                     atomic
                         || node
@@ -96,38 +148,109 @@ pub fn owners_exactly(obj: &Value, path: &[Step]) -> Vec<usize> {
 
 /// Whether field set `set` (one entry's `fieldsV1`) covers `path` of `obj`.
 pub fn owns(set: &Value, obj: &Value, path: &[Step]) -> bool {
-    reach(set, obj, path).is_some()
+    reach(set, Some(obj), path).is_some()
+}
+
+/// [`owns`] for a field set and an object given as JSON text: the set is read one level per
+/// step of `path` and nothing is decoded of it; the object is read only down to the lists on
+/// `path` the set has entries for, and only their items there are decoded.
+pub fn owns_raw(set: &str, obj: &str, path: &[Step]) -> bool {
+    walk_set(Text(set), children_of_text, Some(Text(obj)), path).is_some()
+}
+
+/// One level of a field set: its keys (`f:replicas`, `k:{"name":"web"}`) and nodes.
+type Children<'a, S> = Vec<(Cow<'a, str>, S)>;
+
+fn children_of_value(v: &Value) -> Option<Children<'_, &Value>> {
+    let m = v.as_object()?;
+    Some(m.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), v)).collect())
+}
+
+fn children_of_text(t: Text<'_>) -> Option<Children<'_, Text<'_>>> {
+    let m = super::raw::members(t.0)?;
+    Some(m.into_iter().map(|(k, v)| (k, Text(v.get()))).collect())
+}
+
+/// What [`reach`] needs of the object next to a field set: its children by key and by
+/// index, and a list item as a value to match merge keys against.
+trait Tree: Sized + Copy {
+    fn key(self, k: &str) -> Option<Self>;
+    fn index(self, i: usize) -> Option<Self>;
+    fn matches(self, key: &str, index: usize) -> bool;
+    fn step(self, s: &Step) -> Option<Self> {
+        match s {
+            Step::Key(k) => self.key(k),
+            Step::Index(i) => self.index(*i),
+        }
+    }
+}
+
+/// An object as JSON text.
+#[derive(Clone, Copy)]
+struct Text<'a>(&'a str);
+
+impl Tree for &Value {
+    fn key(self, k: &str) -> Option<Self> {
+        self.get(k)
+    }
+    fn index(self, i: usize) -> Option<Self> {
+        self.get(i)
+    }
+    fn matches(self, key: &str, index: usize) -> bool {
+        item_matches(key, self, index)
+    }
+}
+
+impl<'a> Tree for Text<'a> {
+    fn key(self, k: &str) -> Option<Self> {
+        let m = super::raw::members(self.0)?;
+        super::raw::get(&m, k).map(|v| Text(v.get()))
+    }
+    fn index(self, i: usize) -> Option<Self> {
+        super::raw::items(self.0)?.get(i).map(|v| Text(v.get()))
+    }
+    fn matches(self, key: &str, index: usize) -> bool {
+        item_matches(key, &super::raw::value(self.0), index)
+    }
 }
 
 /// The node of `set` at `path` of `obj`, and whether an atomic leaf above the path was
 /// reached instead; `None` when the set does not cover the path.
-fn reach<'a>(set: &'a Value, obj: &Value, path: &[Step]) -> Option<(&'a Value, bool)> {
+fn reach<'a, T: Tree>(set: &'a Value, obj: Option<T>, path: &[Step]) -> Option<(&'a Value, bool)> {
+    walk_set(set, children_of_value, obj, path)
+}
+
+/// [`reach`] over a set of any representation, `children` reading one level of it.
+fn walk_set<'a, S: Copy + 'a, T: Tree>(
+    set: S,
+    children: impl Fn(S) -> Option<Children<'a, S>>,
+    obj: Option<T>,
+    path: &[Step],
+) -> Option<(S, bool)> {
     let mut node = set;
-    let mut cur = Some(obj);
-    for step in path {
-        let children = node.as_object()?;
-        if children.is_empty() {
+    // The object is followed down the path only when a list step needs its item: `base` is
+    // the object at `path[..resolved]`.
+    let (mut base, mut resolved) = (obj, 0);
+    for (depth, step) in path.iter().enumerate() {
+        let here = children(node)?;
+        if here.is_empty() {
             // A leaf above the path: the manager owns the whole (atomic) value.
             return Some((node, true));
         }
-        let here = cur;
         let next = match step {
-            Step::Key(k) => children.get(&format!("f:{k}")),
+            Step::Key(k) => here
+                .iter()
+                .find(|(key, _)| key.strip_prefix("f:") == Some(k.as_str())),
             Step::Index(i) => {
-                let item = here.and_then(|c| c.get(*i));
-                item.and_then(|item| {
-                    children
-                        .iter()
-                        .find(|(key, _)| item_matches(key, item, *i))
-                        .map(|(_, v)| v)
-                })
+                for s in &path[resolved..depth] {
+                    base = base.and_then(|c| c.step(s));
+                }
+                resolved = depth;
+                let item = base.and_then(|c| c.index(*i));
+                item.and_then(|item| here.iter().find(|(key, _)| item.matches(key, *i)))
             }
         };
-        node = next?;
-        cur = here.and_then(|c| match step {
-            Step::Key(k) => c.get(k),
-            Step::Index(i) => c.get(*i),
-        });
+        node = next?.1;
     }
     Some((node, false))
 }
@@ -232,5 +355,39 @@ mod tests {
             [3]
         );
         assert_eq!(owners(&json!({}), &[k("spec")]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn raw_entries_and_ownership_agree_with_the_decoded_ones() {
+        let d = deployment();
+        let text = d.to_string();
+        let list = serde_json::value::to_raw_value(&d["metadata"]["managedFields"]).unwrap();
+        let (e, sets) = entries_raw(&list);
+        assert_eq!(e, entries(&d));
+        let paths: [&[Step]; 4] = [
+            &[
+                k("spec"),
+                k("template"),
+                k("spec"),
+                k("containers"),
+                Step::Index(1),
+                k("image"),
+            ],
+            &[k("status"), k("conditions"), Step::Index(0), k("status")],
+            &[k("metadata"), k("finalizers"), Step::Index(1)],
+            &[k("spec"), k("selector"), k("matchLabels"), k("app")],
+        ];
+        for path in paths {
+            let raw: Vec<usize> = sets
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.is_some_and(|s| owns_raw(s.get(), &text, path)))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(raw, owners(&d, path), "{path:?}");
+        }
+        // An entry with a field of an unexpected type is still read.
+        let odd = serde_json::value::to_raw_value(&json!([{"manager": 7, "operation": "Update"}])).unwrap();
+        assert_eq!(&*entries_raw(&odd).0[0].operation, "Update");
     }
 }

@@ -7,10 +7,12 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::managed::{self, ManagerEntry};
 use super::patch::{self, Op};
+use super::{raw, rawdiff};
 use crate::kube::row::UnixSecs;
 
 /// Bounds of one context's history.
@@ -189,15 +191,27 @@ impl History {
 
     /// Records `obj` (a whole object of `resource`, as the API server sent it) received at
     /// `now`; `listed`: it came in a (re)list. Returns whether a new revision was kept. The
-    /// same resourceVersion, or the same content under a new one, records nothing.
-    pub fn observe(&self, resource: &str, mut obj: Value, listed: bool, now: UnixSecs) -> bool {
+    /// same resourceVersion, or the same content under a new one, records nothing. (For
+    /// callers holding a decoded object; the informers record the text, [`Self::observe_raw`].)
+    pub fn observe(&self, resource: &str, obj: Value, listed: bool, now: UnixSecs) -> bool {
+        serde_json::value::to_raw_value(&obj).is_ok_and(|raw| self.observe_raw(resource, &raw, listed, now))
+    }
+
+    /// [`Self::observe`] of an object given as its JSON text, as it came off the wire: only
+    /// `metadata` is read before the resourceVersion check (a relist of unchanged objects
+    /// costs one scan each), and a change is diffed text against text
+    /// ([`super::rawdiff`]), decoding only what differs.
+    pub fn observe_raw(&self, resource: &str, obj: &RawValue, listed: bool, now: UnixSecs) -> bool {
         if !self.enabled() {
             return false;
         }
-        let Some(id) = id_of(resource, &obj) else {
+        let Some(o) = raw::Object::read(obj.get()) else {
             return false;
         };
-        let rv: Box<str> = str_at(&obj, "/metadata/resourceVersion").into();
+        let Some(id) = id_from(resource, &o) else {
+            return false;
+        };
+        let rv: Box<str> = (*o.meta_str("resourceVersion")).into();
         {
             let g = self.lock();
             if let Some(h) = g.objects.get(&id) {
@@ -206,12 +220,13 @@ impl History {
                 }
             }
         }
-        let uid: Box<str> = str_at(&obj, "/metadata/uid").into();
-        let generation = obj.pointer("/metadata/generation").and_then(Value::as_i64);
-        let managers = managed::entries(&obj);
-        let fields = take_managed_fields(&mut obj);
-        normalize(resource, &mut obj);
-        let bytes = serde_json::to_vec(&obj).unwrap_or_default().into_boxed_slice();
+        let uid: Box<str> = (*o.meta_str("uid")).into();
+        let generation = o.generation();
+        let (managers, fields) = o.managed_fields().map(managed::entries_raw).unwrap_or_default();
+        let body = o.normalized(resource, |s| {
+            format!("<{} bytes, #{:08x}>", s.len(), keyed(s.as_bytes()))
+        });
+        let new = body.as_str();
         let mut g = self.lock();
         let seq = g.seq;
         g.seq += 1;
@@ -235,7 +250,7 @@ impl History {
                 back: None,
             };
             let mut h = ObjectHistory {
-                current: bytes,
+                current: body.as_bytes().into(),
                 revisions: VecDeque::from([rev]),
                 uid,
                 deleted: None,
@@ -251,7 +266,13 @@ impl History {
             self.enforce_budget();
             return true;
         };
-        if h.current == bytes && h.uid == uid && h.deleted.is_none() {
+        let ops = if *h.current == *body.as_bytes() {
+            Vec::new()
+        } else {
+            // The stored body is text this function wrote (UTF-8, valid JSON).
+            rawdiff::reverse(new, std::str::from_utf8(&h.current).unwrap_or("{}"))
+        };
+        if ops.is_empty() && h.uid == uid && h.deleted.is_none() {
             // A new resourceVersion with the same content (a relist after a restore, a no-op
             // write of a field ktui does not keep): remember the version only.
             if let Some(last) = h.revisions.back_mut() {
@@ -261,10 +282,8 @@ impl History {
             return false;
         }
         order.remove(&order_key(h));
-        let old: Value = serde_json::from_slice(&h.current).unwrap_or_else(|_| patch::empty());
-        let ops = patch::reverse(&obj, &old);
         let previous = h.revisions.back().map(|r| r.managers.clone()).unwrap_or_default();
-        let owners = owners_of(&fields, &obj, &ops, &managers, &previous);
+        let owners = owners_of(&fields, new, &ops, &managers, &previous);
         let recreated = !h.uid.is_empty() && h.uid != uid;
         h.revisions.push_back(Revision {
             seq,
@@ -277,7 +296,7 @@ impl History {
             recreated,
             back: Some(patch::encode(&ops)),
         });
-        h.current = bytes;
+        h.current = body.as_bytes().into();
         h.uid = uid;
         h.deleted = None;
         h.deleted_unseen = false;
@@ -297,6 +316,16 @@ impl History {
     /// revisions stay until evicted.
     pub fn deleted(&self, resource: &str, obj: &Value, now: UnixSecs) {
         let Some(id) = id_of(resource, obj) else { return };
+        if let Some(h) = self.lock().objects.get_mut(&id) {
+            h.deleted.get_or_insert(now);
+        }
+    }
+
+    /// [`Self::deleted`] of an object given as its JSON text.
+    pub fn deleted_raw(&self, resource: &str, obj: &RawValue, now: UnixSecs) {
+        let Some(id) = id_of_raw(resource, obj) else {
+            return;
+        };
         if let Some(h) = self.lock().objects.get_mut(&id) {
             h.deleted.get_or_insert(now);
         }
@@ -475,46 +504,22 @@ pub fn id_of(resource: &str, obj: &Value) -> Option<ObjId> {
     })
 }
 
-fn take_managed_fields(obj: &mut Value) -> Vec<Value> {
-    match obj
-        .get_mut("metadata")
-        .and_then(Value::as_object_mut)
-        .and_then(|m| m.remove("managedFields"))
-    {
-        Some(Value::Array(list)) => list,
-        _ => Vec::new(),
-    }
+/// [`id_of`] of an object given as its JSON text.
+pub fn id_of_raw(resource: &str, obj: &RawValue) -> Option<ObjId> {
+    id_from(resource, &raw::Object::read(obj.get())?)
 }
 
-/// What a stored body leaves out: `apiVersion` and `kind` (constant, and absent from list
-/// items), `resourceVersion` (kept per revision), the last-applied
-/// annotation (a second copy of the spec), and — for Secrets — the values themselves, which
-/// become `<N bytes, #hash>` so a change still shows without the value ever being kept.
-fn normalize(resource: &str, obj: &mut Value) {
-    // A watch event's object carries apiVersion and kind, a list's items do not.
-    if let Some(o) = obj.as_object_mut() {
-        o.remove("apiVersion");
-        o.remove("kind");
+fn id_from(resource: &str, o: &raw::Object<'_>) -> Option<ObjId> {
+    let name = o.meta_str("name");
+    if name.is_empty() {
+        return None;
     }
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.remove("resourceVersion");
-        if let Some(a) = meta.get_mut("annotations").and_then(Value::as_object_mut) {
-            a.remove("kubectl.kubernetes.io/last-applied-configuration");
-            if a.is_empty() {
-                meta.remove("annotations");
-            }
-        }
-    }
-    if resource == "secrets" {
-        for field in ["data", "stringData"] {
-            if let Some(map) = obj.get_mut(field).and_then(Value::as_object_mut) {
-                for v in map.values_mut() {
-                    let s = v.as_str().unwrap_or("");
-                    *v = Value::String(format!("<{} bytes, #{:08x}>", s.len(), keyed(s.as_bytes())));
-                }
-            }
-        }
-    }
+    let ns = o.meta_str("namespace");
+    Some(ObjId {
+        resource: resource.into(),
+        namespace: (!ns.is_empty()).then(|| (*ns).into()),
+        name: (*name).into(),
+    })
 }
 
 /// A keyed hash (SipHash with a key drawn at random once per process), cut to 32 bits:
@@ -529,10 +534,11 @@ fn keyed(bytes: &[u8]) -> u32 {
     (h >> 32) as u32
 }
 
-/// The managers owning what changed (see [`Revision::owners`]).
+/// The managers owning what changed (see [`Revision::owners`]): `fields[i]` is entry `i`'s
+/// `fieldsV1` as text; `obj` the new body.
 fn owners_of(
-    fields: &[Value],
-    obj: &Value,
+    fields: &[Option<&RawValue>],
+    obj: &str,
     ops: &[Op],
     managers: &[ManagerEntry],
     previous: &[ManagerEntry],
@@ -543,8 +549,8 @@ fn owners_of(
             Op::Set(p, _) | Op::Remove(p) => p,
         };
         for (i, f) in fields.iter().enumerate() {
-            let owns = f.get("fieldsV1").is_some_and(|set| managed::owns(set, obj, path));
-            if owns {
+            let Some(f) = f else { continue };
+            if managed::owns_raw(f.get(), obj, path) {
                 if let Ok(i) = u8::try_from(i) {
                     if !out.contains(&i) {
                         out.push(i);

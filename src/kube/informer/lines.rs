@@ -32,12 +32,12 @@ pub enum Line<T> {
     },
 }
 
-/// The shape every watch event has, whatever its object.
+/// The shape every watch event has, whatever its object (kept as text).
 #[derive(Deserialize)]
 struct RawEvent {
     #[serde(rename = "type")]
     type_: String,
-    object: serde_json::Value,
+    object: Box<serde_json::value::RawValue>,
 }
 
 /// A `Status` body (the answer to a watch that could not start, or an ERROR line).
@@ -56,12 +56,26 @@ pub fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, F
         Err(e) => e,
     };
     match serde_json::from_slice::<RawEvent>(line) {
-        Ok(raw) if matches!(raw.type_.as_str(), "ADDED" | "MODIFIED" | "DELETED") => Ok(Line::Unreadable {
-            what: one_line(&format!("{}: {err}", object_name(kind, &raw.object))),
-            resource_version: raw.object["metadata"]["resourceVersion"]
-                .as_str()
-                .map(str::to_owned),
-        }),
+        Ok(raw) if matches!(raw.type_.as_str(), "ADDED" | "MODIFIED" | "DELETED") => {
+            // The object again, from its own text: a line with `object` before `type` is
+            // buffered by serde's tagged-enum decoding, which some types (those keeping raw
+            // text) cannot be decoded from.
+            let err = match serde_json::from_str::<T>(raw.object.get()) {
+                Ok(obj) => {
+                    return Ok(Line::Event(match raw.type_.as_str() {
+                        "ADDED" => WatchEvent::Added(obj),
+                        "MODIFIED" => WatchEvent::Modified(obj),
+                        _ => WatchEvent::Deleted(obj),
+                    }))
+                }
+                Err(e) => e,
+            };
+            let object: serde_json::Value = serde_json::from_str(raw.object.get()).unwrap_or_default();
+            Ok(Line::Unreadable {
+                what: one_line(&format!("{}: {err}", object_name(kind, &object))),
+                resource_version: object["metadata"]["resourceVersion"].as_str().map(str::to_owned),
+            })
+        }
         _ => match serde_json::from_slice::<Status>(line) {
             // Not an event at all: a Status where the stream should be.
             Ok(s) if s.code >= 400 => Err(status_failure(s.code, &s.message, "watch")),
@@ -155,6 +169,30 @@ mod tests {
             Line::Event(WatchEvent::Added(o)) => assert_eq!(o.metadata.name, "a"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The recording hook keeps each object's text, which serde cannot hand over once it has
+    /// buffered the object of an `object`-first line: such lines are decoded field by field.
+    #[test]
+    fn captured_objects_decode_whatever_the_field_order() {
+        use crate::kube::history::capture::Captured;
+        for line in [
+            br#"{"type":"MODIFIED","object":{"metadata":{"name":"a"}}}"#.as_slice(),
+            br#"{"object":{"metadata":{"name":"a"}},"type":"MODIFIED"}"#.as_slice(),
+        ] {
+            match decode::<Captured<Obj>>(line, "pod").unwrap() {
+                Line::Event(WatchEvent::Modified(c)) => {
+                    assert_eq!(c.obj.metadata.name, "a");
+                    assert_eq!(c.json.get(), r#"{"metadata":{"name":"a"}}"#);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let bad = br#"{"object":{"metadata":{"name":42,"resourceVersion":"9"}},"type":"ADDED"}"#;
+        assert!(matches!(
+            decode::<Captured<Obj>>(bad, "pod").unwrap(),
+            Line::Unreadable { resource_version: Some(rv), .. } if rv == "9"
+        ));
     }
 
     #[tokio::test]

@@ -1,0 +1,177 @@
+//! The reverse patch of [`super::patch::reverse`] computed over two revisions' JSON texts
+//! instead of their decoded values: members whose raw text is equal are skipped with one
+//! comparison and nothing is allocated for them; only the members that differ are read
+//! further, one level at a time, and only the old values a patch must restore are decoded.
+//! Owns that walk; must not change what a patch means (its oracle is `patch::reverse`).
+
+use super::patch::{Op, Step};
+use super::raw::{items, members, value, Member};
+
+/// The operations that turn `new` into `old` (both JSON texts), exactly those
+/// `patch::reverse` gives for their decoded values, in its order; empty when they are equal.
+pub fn reverse(new: &str, old: &str) -> Vec<Op> {
+    let mut ops = Vec::new();
+    walk(new, old, &mut Vec::new(), &mut ops);
+    ops
+}
+
+fn walk(new: &str, old: &str, path: &mut Vec<Step>, ops: &mut Vec<Op>) {
+    if new == old {
+        return;
+    }
+    if let (Some(n), Some(o)) = (members(new), members(old)) {
+        let (n, o) = (sorted(n), sorted(o));
+        for (k, nv) in &n {
+            path.push(Step::Key(k.to_string()));
+            match o.binary_search_by(|(ok, _)| (**ok).cmp(&**k)) {
+                Ok(i) => walk(nv.get(), o[i].1.get(), path, ops),
+                Err(_) => ops.push(Op::Remove(path.clone())),
+            }
+            path.pop();
+        }
+        for (k, ov) in &o {
+            if n.binary_search_by(|(nk, _)| (**nk).cmp(&**k)).is_err() {
+                path.push(Step::Key(k.to_string()));
+                ops.push(Op::Set(path.clone(), value(ov.get())));
+                path.pop();
+            }
+        }
+        return;
+    }
+    if let (Some(n), Some(o)) = (items(new), items(old)) {
+        if n.len() == o.len() {
+            for (i, (nv, ov)) in n.iter().zip(&o).enumerate() {
+                path.push(Step::Index(i));
+                walk(nv.get(), ov.get(), path, ops);
+                path.pop();
+            }
+            return;
+        }
+    }
+    let old = value(old);
+    if value(new) != old {
+        ops.push(Op::Set(path.clone(), old));
+    }
+}
+
+/// `members` by key, as a decoded map holds them: sorted, the last of duplicate keys kept.
+fn sorted(mut m: Vec<Member<'_>>) -> Vec<Member<'_>> {
+    m.reverse();
+    m.sort_by(|a, b| a.0.cmp(&b.0));
+    m.dedup_by(|later, first| later.0 == first.0);
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::super::patch;
+    use super::*;
+
+    /// The oracle: the same ops as the decoded walk, and they turn `new` back into `old`.
+    fn check(new: &str, old: &str) {
+        let (nv, ov): (Value, Value) = (
+            serde_json::from_str(new).unwrap(),
+            serde_json::from_str(old).unwrap(),
+        );
+        let ops = reverse(new, old);
+        assert_eq!(ops, patch::reverse(&nv, &ov), "{new} → {old}");
+        let mut back = nv.clone();
+        patch::apply(&mut back, &ops);
+        assert_eq!(back, ov, "{new} → {old}");
+    }
+
+    #[test]
+    fn agrees_with_the_decoded_walk() {
+        let base = json!({"metadata": {"name": "web", "labels": {"app": "web"}},
+            "spec": {"replicas": 3, "template": {"spec": {"containers": [
+                {"name": "web", "image": "web:1.4", "ports": [{"containerPort": 80}]},
+                {"name": "side", "image": "side:1"}]}}}});
+        let b = base.to_string();
+        check(&b, &b);
+        let mut changed = base.clone();
+        changed["spec"]["replicas"] = json!(5);
+        changed["metadata"]["labels"]["tier"] = json!("db");
+        changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("web:1.5");
+        check(&changed.to_string(), &b);
+        check(&b, &changed.to_string());
+        let mut longer = base.clone();
+        longer["spec"]["template"]["spec"]["containers"][1]["ports"] = json!([]);
+        longer["spec"]["template"]["spec"]["containers"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "x"}));
+        check(&longer.to_string(), &b);
+        // Types that change, escapes and spacing that differ only in text, duplicate keys.
+        check(r#"{"a":{"b":1}}"#, r#"{"a":[1]}"#);
+        check(r#"{"a":"\u0041","n":1.5}"#, r#"{"a":"A","n":1.5}"#);
+        check(r#"{ "a" : [1, 2] }"#, r#"{"a":[1,2]}"#);
+        check(r#"{"a":1,"a":2}"#, r#"{"a":1}"#);
+        check(r#"{"b\"k":1}"#, r#"{"b\"k":2,"c":null}"#);
+        check("1", "[1]");
+    }
+
+    /// Random pairs of related documents: the oracle holds for each.
+    #[test]
+    fn agrees_with_the_decoded_walk_on_random_documents() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn doc(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Value {
+            match if depth == 0 { next(4) } else { next(6) } {
+                0 => json!(next(3)),
+                1 => json!(["a", "b", "é\"", ""][next(4) as usize]),
+                2 => Value::Null,
+                3 => json!(next(2) == 0),
+                4 => Value::Array((0..next(4)).map(|_| doc(next, depth - 1)).collect()),
+                _ => Value::Object(
+                    (0..next(5))
+                        .map(|_| {
+                            (
+                                ["a", "b", "c", "d\u{1b}"][next(4) as usize].to_owned(),
+                                doc(next, depth - 1),
+                            )
+                        })
+                        .collect(),
+                ),
+            }
+        }
+        fn mutate(v: &Value, next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Value {
+            let d = depth.saturating_sub(1);
+            match v {
+                Value::Object(m) if next(5) != 0 => {
+                    let mut out = serde_json::Map::new();
+                    for (k, x) in m {
+                        if next(8) != 0 {
+                            out.insert(k.clone(), mutate(x, next, d));
+                        }
+                    }
+                    if next(4) == 0 {
+                        out.insert("e".to_owned(), doc(next, d));
+                    }
+                    Value::Object(out)
+                }
+                Value::Array(a) if next(5) != 0 => {
+                    let mut out: Vec<Value> = a.iter().map(|x| mutate(x, next, d)).collect();
+                    if next(4) == 0 {
+                        out.push(json!(1));
+                    }
+                    Value::Array(out)
+                }
+                _ if next(3) == 0 => doc(next, depth.min(1)),
+                other => other.clone(),
+            }
+        }
+        for _ in 0..3000 {
+            let a = doc(&mut next, 4);
+            let b = mutate(&a, &mut next, 4);
+            check(&a.to_string(), &b.to_string());
+            check(&serde_json::to_string_pretty(&b).unwrap(), &a.to_string());
+        }
+    }
+}
