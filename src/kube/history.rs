@@ -15,6 +15,7 @@ pub mod record;
 mod record_tests;
 pub mod rollout;
 pub mod rollout_watch;
+pub mod tape;
 
 pub use record::{History, HistoryConfig, HistoryStats, ObjId, ObjectRecord, Revision, RevisionView, Via};
 

@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::patch::Step;
+use super::tape::Val;
 use crate::kube::row::UnixSecs;
 
 /// One `metadata.managedFields[]` entry without its field set.
@@ -151,24 +152,56 @@ pub fn owns(set: &Value, obj: &Value, path: &[Step]) -> bool {
     reach(set, Some(obj), path).is_some()
 }
 
-/// [`owns`] for a field set and an object given as JSON text: the set is read one level per
-/// step of `path` and nothing is decoded of it; the object is read only down to the lists on
-/// `path` the set has entries for, and only their items there are decoded.
-pub fn owns_raw(set: &str, obj: &str, path: &[Step]) -> bool {
-    walk_set(Text(set), children_of_text, Some(Text(obj)), path).is_some()
+/// [`owns`] for a field set and an object given as indexed JSON text: nothing of the set is
+/// decoded, and the object is read only down to the lists on `path` the set has entries for
+/// (only their items there are decoded).
+pub fn owns_raw(set: Val<'_, '_>, obj: Val<'_, '_>, path: &[Step]) -> bool {
+    walk_set(set, Some(obj), path).is_some()
 }
 
-/// One level of a field set: its keys (`f:replicas`, `k:{"name":"web"}`) and nodes.
-type Children<'a, S> = Vec<(Cow<'a, str>, S)>;
-
-fn children_of_value(v: &Value) -> Option<Children<'_, &Value>> {
-    let m = v.as_object()?;
-    Some(m.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), v)).collect())
+/// What [`walk_set`] needs of a field set node: whether it is an object and whether it is
+/// empty, and its children by key (`f:<field>`) or by a predicate on the key (list items).
+trait SetNode: Copy {
+    fn is_object(self) -> bool;
+    fn is_empty(self) -> bool;
+    /// The child `f:<field>`.
+    fn field(self, field: &str) -> Option<Self>;
+    /// The first child whose key satisfies `pred`.
+    fn find(self, pred: impl FnMut(&str) -> bool) -> Option<Self>;
 }
 
-fn children_of_text(t: Text<'_>) -> Option<Children<'_, Text<'_>>> {
-    let m = super::raw::members(t.0)?;
-    Some(m.into_iter().map(|(k, v)| (k, Text(v.get()))).collect())
+impl SetNode for &Value {
+    fn is_object(self) -> bool {
+        Value::is_object(self)
+    }
+    fn is_empty(self) -> bool {
+        self.as_object().is_some_and(|m| m.is_empty())
+    }
+    fn field(self, field: &str) -> Option<Self> {
+        self.get(format!("f:{field}"))
+    }
+    fn find(self, mut pred: impl FnMut(&str) -> bool) -> Option<Self> {
+        self.as_object()?.iter().find(|(k, _)| pred(k)).map(|(_, v)| v)
+    }
+}
+
+impl SetNode for Val<'_, '_> {
+    fn is_object(self) -> bool {
+        Val::is_object(&self)
+    }
+    fn is_empty(self) -> bool {
+        Val::is_empty(&self)
+    }
+    fn field(self, field: &str) -> Option<Self> {
+        // `f:` keys are plain text unless the field name needs escapes.
+        self.children().find(|c| match c.key_text() {
+            (raw, false) => raw.strip_prefix("f:") == Some(field),
+            (_, true) => c.key().strip_prefix("f:") == Some(field),
+        })
+    }
+    fn find(self, mut pred: impl FnMut(&str) -> bool) -> Option<Self> {
+        self.children().find(|c| pred(&c.key()))
+    }
 }
 
 /// What [`reach`] needs of the object next to a field set: its children by key and by
@@ -185,10 +218,6 @@ trait Tree: Sized + Copy {
     }
 }
 
-/// An object as JSON text.
-#[derive(Clone, Copy)]
-struct Text<'a>(&'a str);
-
 impl Tree for &Value {
     fn key(self, k: &str) -> Option<Self> {
         self.get(k)
@@ -201,56 +230,49 @@ impl Tree for &Value {
     }
 }
 
-impl<'a> Tree for Text<'a> {
+impl Tree for Val<'_, '_> {
     fn key(self, k: &str) -> Option<Self> {
-        let m = super::raw::members(self.0)?;
-        super::raw::get(&m, k).map(|v| Text(v.get()))
+        self.get(k)
     }
     fn index(self, i: usize) -> Option<Self> {
-        super::raw::items(self.0)?.get(i).map(|v| Text(v.get()))
+        Val::index(&self, i)
     }
     fn matches(self, key: &str, index: usize) -> bool {
-        item_matches(key, &super::raw::value(self.0), index)
+        item_matches(key, &super::raw::value(self.text()), index)
     }
 }
 
 /// The node of `set` at `path` of `obj`, and whether an atomic leaf above the path was
 /// reached instead; `None` when the set does not cover the path.
 fn reach<'a, T: Tree>(set: &'a Value, obj: Option<T>, path: &[Step]) -> Option<(&'a Value, bool)> {
-    walk_set(set, children_of_value, obj, path)
+    walk_set(set, obj, path)
 }
 
-/// [`reach`] over a set of any representation, `children` reading one level of it.
-fn walk_set<'a, S: Copy + 'a, T: Tree>(
-    set: S,
-    children: impl Fn(S) -> Option<Children<'a, S>>,
-    obj: Option<T>,
-    path: &[Step],
-) -> Option<(S, bool)> {
+/// [`reach`] over a set of any representation.
+fn walk_set<S: SetNode, T: Tree>(set: S, obj: Option<T>, path: &[Step]) -> Option<(S, bool)> {
     let mut node = set;
     // The object is followed down the path only when a list step needs its item: `base` is
     // the object at `path[..resolved]`.
     let (mut base, mut resolved) = (obj, 0);
     for (depth, step) in path.iter().enumerate() {
-        let here = children(node)?;
-        if here.is_empty() {
+        if !node.is_object() {
+            return None;
+        }
+        if node.is_empty() {
             // A leaf above the path: the manager owns the whole (atomic) value.
             return Some((node, true));
         }
-        let next = match step {
-            Step::Key(k) => here
-                .iter()
-                .find(|(key, _)| key.strip_prefix("f:") == Some(k.as_str())),
+        node = match step {
+            Step::Key(k) => node.field(k),
             Step::Index(i) => {
                 for s in &path[resolved..depth] {
                     base = base.and_then(|c| c.step(s));
                 }
                 resolved = depth;
                 let item = base.and_then(|c| c.index(*i));
-                item.and_then(|item| here.iter().find(|(key, _)| item.matches(key, *i)))
+                item.and_then(|item| node.find(|key| item.matches(key, *i)))
             }
-        };
-        node = next?.1;
+        }?;
     }
     Some((node, false))
 }
@@ -361,6 +383,7 @@ mod tests {
     fn raw_entries_and_ownership_agree_with_the_decoded_ones() {
         let d = deployment();
         let text = d.to_string();
+        let tape = super::super::tape::Tape::parse(&text).unwrap();
         let list = serde_json::value::to_raw_value(&d["metadata"]["managedFields"]).unwrap();
         let (e, sets) = entries_raw(&list);
         assert_eq!(e, entries(&d));
@@ -381,7 +404,10 @@ mod tests {
             let raw: Vec<usize> = sets
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.is_some_and(|s| owns_raw(s.get(), &text, path)))
+                .filter(|(_, s)| {
+                    s.and_then(|s| super::super::tape::Tape::parse(s.get()))
+                        .is_some_and(|s| owns_raw(s.root(), tape.root(), path))
+                })
                 .map(|(i, _)| i)
                 .collect();
             assert_eq!(raw, owners(&d, path), "{path:?}");

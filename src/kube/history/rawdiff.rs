@@ -2,29 +2,57 @@
 //! instead of their decoded values: members whose raw text is equal are skipped with one
 //! comparison and nothing is allocated for them; only the members that differ are read
 //! further, one level at a time, and only the old values a patch must restore are decoded.
-//! Owns that walk; must not change what a patch means (its oracle is `patch::reverse`).
+//! Both texts are indexed once ([`super::tape`]), so each is scanned once however deep the
+//! changes go. Owns that walk; must not change what a patch means (its oracle is
+//! `patch::reverse`).
+
+use std::borrow::Cow;
 
 use super::patch::{Op, Step};
-use super::raw::{items, members, value, Member};
+use super::raw::value;
+use super::tape::{Tape, Val};
 
 /// The operations that turn `new` into `old` (both JSON texts), exactly those
 /// `patch::reverse` gives for their decoded values, in its order; empty when they are equal.
+/// A text the tape cannot index is compared whole.
 pub fn reverse(new: &str, old: &str) -> Vec<Op> {
+    match (Tape::parse(new), Tape::parse(old)) {
+        (Some(n), Some(o)) => reverse_values(n.root(), o.root()),
+        _ => {
+            let old = value(old);
+            if value(new) == old {
+                Vec::new()
+            } else {
+                vec![Op::Set(Vec::new(), old)]
+            }
+        }
+    }
+}
+
+/// [`reverse`] of two indexed values.
+pub fn reverse_values(new: Val<'_, '_>, old: Val<'_, '_>) -> Vec<Op> {
     let mut ops = Vec::new();
     walk(new, old, &mut Vec::new(), &mut ops);
     ops
 }
 
-fn walk(new: &str, old: &str, path: &mut Vec<Step>, ops: &mut Vec<Op>) {
-    if new == old {
+fn walk(new: Val<'_, '_>, old: Val<'_, '_>, path: &mut Vec<Step>, ops: &mut Vec<Op>) {
+    if new.text() == old.text() {
         return;
     }
-    if let (Some(n), Some(o)) = (members(new), members(old)) {
-        let (n, o) = (sorted(n), sorted(o));
+    if new.is_object() && old.is_object() {
+        let (n, o) = (sorted(new), sorted(old));
         for (k, nv) in &n {
+            let found = o.binary_search_by(|(ok, _)| (**ok).cmp(&**k));
+            if let Ok(i) = found {
+                if o[i].1.text() == nv.text() {
+                    // Equal members cost one comparison: no path step is built for them.
+                    continue;
+                }
+            }
             path.push(Step::Key(k.to_string()));
-            match o.binary_search_by(|(ok, _)| (**ok).cmp(&**k)) {
-                Ok(i) => walk(nv.get(), o[i].1.get(), path, ops),
+            match found {
+                Ok(i) => walk(*nv, o[i].1, path, ops),
                 Err(_) => ops.push(Op::Remove(path.clone())),
             }
             path.pop();
@@ -32,30 +60,33 @@ fn walk(new: &str, old: &str, path: &mut Vec<Step>, ops: &mut Vec<Op>) {
         for (k, ov) in &o {
             if n.binary_search_by(|(nk, _)| (**nk).cmp(&**k)).is_err() {
                 path.push(Step::Key(k.to_string()));
-                ops.push(Op::Set(path.clone(), value(ov.get())));
+                ops.push(Op::Set(path.clone(), value(ov.text())));
                 path.pop();
             }
         }
         return;
     }
-    if let (Some(n), Some(o)) = (items(new), items(old)) {
-        if n.len() == o.len() {
-            for (i, (nv, ov)) in n.iter().zip(&o).enumerate() {
-                path.push(Step::Index(i));
-                walk(nv.get(), ov.get(), path, ops);
-                path.pop();
+    if new.is_array() && old.is_array() && new.len() == old.len() {
+        for (i, (nv, ov)) in new.children().zip(old.children()).enumerate() {
+            if nv.text() == ov.text() {
+                continue;
             }
-            return;
+            path.push(Step::Index(i));
+            walk(nv, ov, path, ops);
+            path.pop();
         }
+        return;
     }
-    let old = value(old);
-    if value(new) != old {
+    let old = value(old.text());
+    if value(new.text()) != old {
         ops.push(Op::Set(path.clone(), old));
     }
 }
 
-/// `members` by key, as a decoded map holds them: sorted, the last of duplicate keys kept.
-fn sorted(mut m: Vec<Member<'_>>) -> Vec<Member<'_>> {
+/// An object's members by key, as a decoded map holds them: sorted, the last of duplicate
+/// keys kept.
+fn sorted<'t, 'a>(obj: Val<'t, 'a>) -> Vec<(Cow<'a, str>, Val<'t, 'a>)> {
+    let mut m: Vec<_> = obj.children().map(|c| (c.key(), c)).collect();
     m.reverse();
     m.sort_by(|a, b| a.0.cmp(&b.0));
     m.dedup_by(|later, first| later.0 == first.0);

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::managed::{self, ManagerEntry};
 use super::patch::{self, Op};
+use super::tape::{Tape, Val};
 use super::{raw, rawdiff};
 use crate::kube::row::UnixSecs;
 
@@ -266,11 +267,18 @@ impl History {
             self.enforce_budget();
             return true;
         };
+        let Some(tape) = Tape::parse(new) else {
+            return false;
+        };
         let ops = if *h.current == *body.as_bytes() {
             Vec::new()
         } else {
             // The stored body is text this function wrote (UTF-8, valid JSON).
-            rawdiff::reverse(new, std::str::from_utf8(&h.current).unwrap_or("{}"))
+            let old = std::str::from_utf8(&h.current).unwrap_or("{}");
+            match Tape::parse(old) {
+                Some(old) => rawdiff::reverse_values(tape.root(), old.root()),
+                None => rawdiff::reverse(new, old),
+            }
         };
         if ops.is_empty() && h.uid == uid && h.deleted.is_none() {
             // A new resourceVersion with the same content (a relist after a restore, a no-op
@@ -283,7 +291,7 @@ impl History {
         }
         order.remove(&order_key(h));
         let previous = h.revisions.back().map(|r| r.managers.clone()).unwrap_or_default();
-        let owners = owners_of(&fields, new, &ops, &managers, &previous);
+        let owners = owners_of(&fields, tape.root(), &ops, &managers, &previous);
         let recreated = !h.uid.is_empty() && h.uid != uid;
         h.revisions.push_back(Revision {
             seq,
@@ -538,19 +546,24 @@ fn keyed(bytes: &[u8]) -> u32 {
 /// `fieldsV1` as text; `obj` the new body.
 fn owners_of(
     fields: &[Option<&RawValue>],
-    obj: &str,
+    obj: Val<'_, '_>,
     ops: &[Op],
     managers: &[ManagerEntry],
     previous: &[ManagerEntry],
 ) -> Vec<u8> {
     let mut out: Vec<u8> = Vec::new();
+    // Each field set indexed once, when a changed path first asks it.
+    let mut sets: Vec<Option<Option<Tape<'_>>>> = (0..fields.len()).map(|_| None).collect();
     for op in ops {
         let path = match op {
             Op::Set(p, _) | Op::Remove(p) => p,
         };
         for (i, f) in fields.iter().enumerate() {
             let Some(f) = f else { continue };
-            if managed::owns_raw(f.get(), obj, path) {
+            let Some(set) = sets[i].get_or_insert_with(|| Tape::parse(f.get())) else {
+                continue;
+            };
+            if managed::owns_raw(set.root(), obj, path) {
                 if let Ok(i) = u8::try_from(i) {
                     if !out.contains(&i) {
                         out.push(i);
