@@ -77,6 +77,8 @@ const PROBE: &str = "cmp-probe";
 const SEED: &str = "cmp-probe-seed";
 /// How long a change may take to reach the screen before it counts as missed.
 const CHANGE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the view may take to show only the probes' seed pod (not timed).
+const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -135,9 +137,10 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
     std::thread::sleep(Duration::from_millis(300));
     t.type_keys(PROBE);
     let one = |s: &str| s.contains(SEED) && tools::count(tool, s) == Some(1);
-    if t.try_wait_until(CHANGE_TIMEOUT, one).is_none() {
+    if t.try_wait_until(SETUP_TIMEOUT, one).is_none() {
         api.delete_pod(SEED);
-        let mut q = Quiet::failed("view not filtered to the probes");
+        let mut q = Quiet::failed(&format!("probe view not shown in {SETUP_TIMEOUT:?}"));
+        q.json_list = Cell::Na("kubectl only".into());
         (q.first_row, q.full, q.rss, q.peak, q.cpu_idle, q.filter) = (
             Cell::Ms(ms(first)),
             Cell::Ms(ms(full)),
@@ -307,7 +310,18 @@ pub fn churn_cpu(tool: Tool, plan: &Plan) -> Cell {
             return Cell::Na("kubectl -w listed too few pods".into());
         }
         std::thread::sleep(Duration::from_secs(2));
-        return Cell::Pct(cpu_percent(w.pid(), plan.cpu_window));
+        let cpu = cpu_percent(w.pid(), plan.cpu_window);
+        let mut w = w;
+        if w.try_wait().is_some() {
+            // `get -w` does not relist: a watch from a list revision already compacted away
+            // ends it (410 Gone, "too old resource version").
+            let last = w.lines().into_iter().rfind(|l| !l.is_empty()).unwrap_or_default();
+            return Cell::Na(format!(
+                "kubectl -w exited: {}",
+                last.chars().take(60).collect::<String>()
+            ));
+        }
+        return Cell::Pct(cpu);
     }
     let t = tools::spawn(tool, bin, plan.kubeconfig, plan.dir, &[]);
     match sync(&t, tool, plan) {
