@@ -221,6 +221,17 @@ impl Tui {
         self.out.lock().unwrap().raw.clone()
     }
 
+    /// How many raw bytes the program wrote so far.
+    pub fn raw_len(&self) -> usize {
+        self.out.lock().unwrap().raw.len()
+    }
+
+    /// A copy of the raw bytes from offset `start` on (empty past the end).
+    pub fn raw_from(&self, start: usize) -> Vec<u8> {
+        let out = self.out.lock().unwrap();
+        out.raw.get(start..).unwrap_or_default().to_vec()
+    }
+
     pub fn raw_contains(&self, needle: &str) -> bool {
         let out = self.out.lock().unwrap();
         find(&out.raw, needle.as_bytes()).is_some()
@@ -274,14 +285,27 @@ impl Tui {
     /// Poll the screen until `pred(screen text)` holds; returns how long that took (measured
     /// from the call). Panics with `what` and a screen dump after `timeout`.
     pub fn wait_until(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> Duration {
+        self.try_wait_until(timeout, pred)
+            .unwrap_or_else(|| panic!("timed out after {timeout:?} waiting for {what}\n{}", self.dump()))
+    }
+
+    /// [`Tui::wait_until`] that gives up with `None` after `timeout` instead of panicking.
+    pub fn try_wait_until(&self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Option<Duration> {
+        self.try_wait_output(timeout, |_| pred(&self.screen()))
+    }
+
+    /// Polls until `pred(self)` holds, waking at each read from the master (or every POLL);
+    /// returns how long that took, or `None` after `timeout`. For conditions on the raw
+    /// output (a line that scrolled off the screen) as well as on the screen.
+    pub fn try_wait_output(&self, timeout: Duration, mut pred: impl FnMut(&Tui) -> bool) -> Option<Duration> {
         let t0 = Instant::now();
         loop {
             let seq = self.out.lock().unwrap().seq;
-            if pred(&self.screen()) {
-                return t0.elapsed();
+            if pred(self) {
+                return Some(t0.elapsed());
             }
             if t0.elapsed() > timeout {
-                panic!("timed out after {timeout:?} waiting for {what}\n{}", self.dump());
+                return None;
             }
             // Sleep until the next read from the master (or POLL), unless one came meanwhile.
             let out = self.out.lock().unwrap();

@@ -1,0 +1,334 @@
+//! What one tool's run measures, against a demo server that is already up: launch → first
+//! row and → full count, RSS after sync, CPU over a window, filter keystroke → screen and
+//! change → screen of probe pods created and deleted through `api`. Returns figures; must not
+//! print or compare them (see `table`).
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::api::Api;
+use crate::harness::{cpu_ticks, status_kb};
+use crate::pty::Tui;
+use crate::tools::{self, Bins, Tool};
+
+/// What a run is asked to do.
+pub struct Plan<'a> {
+    pub pods: usize,
+    pub samples: usize,
+    pub cpu_window: Duration,
+    pub sync_timeout: Duration,
+    pub bins: &'a Bins,
+    pub kubeconfig: &'a std::path::Path,
+    pub dir: &'a std::path::Path,
+}
+
+/// One figure, or why there is none.
+#[derive(Debug, Clone)]
+pub enum Cell {
+    Ms(f64),
+    Mb(f64),
+    Pct(f64),
+    /// A figure that is not a number (`3 of 20`).
+    Text(String),
+    Na(String),
+}
+
+/// Change → screen samples (ms) and how many never showed within the timeout.
+#[derive(Debug, Clone, Default)]
+pub struct Samples {
+    pub ms: Vec<f64>,
+    pub missed: usize,
+}
+
+/// Everything measured of one tool at one size with a quiet server.
+#[derive(Debug, Clone)]
+pub struct Quiet {
+    pub first_row: Cell,
+    pub full: Cell,
+    pub json_list: Cell,
+    pub rss: Cell,
+    pub peak: Cell,
+    pub cpu_idle: Cell,
+    pub filter: Cell,
+    pub created: Result<Samples, String>,
+    pub deleted: Result<Samples, String>,
+}
+
+impl Quiet {
+    /// A run that produced nothing: every cell says `why`.
+    pub fn failed(why: &str) -> Quiet {
+        let na = || Cell::Na(why.to_owned());
+        Quiet {
+            first_row: na(),
+            full: na(),
+            json_list: na(),
+            rss: na(),
+            peak: na(),
+            cpu_idle: na(),
+            filter: na(),
+            created: Err(why.to_owned()),
+            deleted: Err(why.to_owned()),
+        }
+    }
+}
+
+/// The probe pods' common prefix (what the views are filtered to) and the pod that stays.
+const PROBE: &str = "cmp-probe";
+const SEED: &str = "cmp-probe-seed";
+/// How long a change may take to reach the screen before it counts as missed.
+const CHANGE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the view may take to show only the probes' seed pod (not timed).
+const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// CPU % of one core used by `pid` over `window` (from /proc ticks, 10 ms resolution).
+pub fn cpu_percent(pid: u32, window: Duration) -> f64 {
+    let a = cpu_ticks(pid);
+    std::thread::sleep(window);
+    let b = cpu_ticks(pid);
+    (b.saturating_sub(a)) as f64 / 100.0 / window.as_secs_f64() * 100.0
+}
+
+fn mb(pid: u32, field: &str) -> Cell {
+    Cell::Mb(status_kb(pid, field) as f64 / 1024.0)
+}
+
+/// Waits for the first row and the full count of an interactive view; `Err` when the view
+/// never got there in time. Times are from the spawn.
+fn sync(t: &Tui, tool: Tool, plan: &Plan) -> Result<(Duration, Duration), String> {
+    t.try_wait_until(plan.sync_timeout, tools::first_row)
+        .ok_or_else(|| format!("no row in {:?}", plan.sync_timeout))?;
+    let first = t.started.elapsed();
+    t.try_wait_until(plan.sync_timeout, |s| tools::synced(tool, s, plan.pods))
+        .ok_or_else(|| format!("count < {} after {:?}", plan.pods, plan.sync_timeout))?;
+    Ok((first, t.started.elapsed()))
+}
+
+/// ktui or k9s with a quiet server.
+pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
+    let bin = plan.bins.of(tool).expect("a binary");
+    let mut t = tools::spawn(tool, bin, plan.kubeconfig, plan.dir, &[]);
+    let (first, full) = match sync(&t, tool, plan) {
+        Ok(v) => v,
+        Err(e) => return Quiet::failed(&e),
+    };
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = t.pid();
+    let (rss, peak) = (mb(pid, "VmRSS:"), mb(pid, "VmHWM:"));
+    let cpu_idle = Cell::Pct(cpu_percent(pid, plan.cpu_window));
+    // Filter keystroke → screen: the first letter after `/`, to the narrower count shown.
+    t.type_keys("/");
+    std::thread::sleep(Duration::from_millis(500));
+    let before = tools::count(tool, &t.screen());
+    let t0 = Instant::now();
+    t.send("q"); // send, not type_keys: its 30 ms pause would be timed
+    let narrower =
+        |s: &str| tools::count(tool, s).is_some_and(|c| Some(c) != before && (c as usize) < plan.pods);
+    let filter = match t.try_wait_until(CHANGE_TIMEOUT, narrower) {
+        Some(_) => Cell::Ms(ms(t0.elapsed())),
+        None => Cell::Na(format!("filter not shown in {CHANGE_TIMEOUT:?}")),
+    };
+    // The probes' view: filtered to their prefix, showing the one pod that stays.
+    api.create_pod(SEED);
+    t.send("\x7f");
+    std::thread::sleep(Duration::from_millis(300));
+    t.type_keys(PROBE);
+    let one = |s: &str| s.contains(SEED) && tools::count(tool, s) == Some(1);
+    if t.try_wait_until(SETUP_TIMEOUT, one).is_none() {
+        api.delete_pod(SEED);
+        let mut q = Quiet::failed(&format!("probe view not shown in {SETUP_TIMEOUT:?}"));
+        q.json_list = Cell::Na("kubectl only".into());
+        (q.first_row, q.full, q.rss, q.peak, q.cpu_idle, q.filter) = (
+            Cell::Ms(ms(first)),
+            Cell::Ms(ms(full)),
+            rss,
+            peak,
+            cpu_idle,
+            filter,
+        );
+        return q;
+    }
+    let (created, deleted) = probes(plan.samples, api, |name, present| {
+        t.try_wait_until(CHANGE_TIMEOUT, |s| s.contains(name) == present)
+            .is_some()
+    });
+    api.delete_pod(SEED);
+    Quiet {
+        first_row: Cell::Ms(ms(first)),
+        full: Cell::Ms(ms(full)),
+        json_list: Cell::Na("kubectl only".into()),
+        rss,
+        peak,
+        cpu_idle,
+        filter,
+        created: Ok(created),
+        deleted: Ok(deleted),
+    }
+}
+
+/// `samples` probe pods, each created then deleted; `shown(name, present)` waits (up to
+/// the timeout) for the tool to show the pod present / gone and says whether it did. Times
+/// run from just before the request is sent.
+fn probes(samples: usize, api: &Api, shown: impl Fn(&str, bool) -> bool) -> (Samples, Samples) {
+    let (mut created, mut deleted) = (Samples::default(), Samples::default());
+    for i in 0..samples {
+        let name = format!("{PROBE}-{i:03}");
+        let t0 = Instant::now();
+        api.create_pod(&name);
+        if shown(&name, true) {
+            created.ms.push(ms(t0.elapsed()));
+        } else {
+            created.missed += 1;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let t0 = Instant::now();
+        api.delete_pod(&name);
+        if shown(&name, false) {
+            deleted.ms.push(ms(t0.elapsed()));
+        } else {
+            deleted.missed += 1;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    (created, deleted)
+}
+
+/// Wall time and peak RSS (MB, from wait4's rusage) of `kubectl ARGS > /dev/null`.
+fn timed_run(bin: &std::path::Path, args: &[&str]) -> Result<(Duration, f64), String> {
+    let t0 = Instant::now();
+    let child = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 reaps our own child (std's Child never waits on drop).
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut ru) };
+    let took = t0.elapsed();
+    if rc < 0 || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        return Err(format!("kubectl {} failed (status {status})", args.join(" ")));
+    }
+    Ok((took, ru.ru_maxrss as f64 / 1024.0))
+}
+
+/// Newlines in the raw output so far, counted from `*from` on (advanced), added to `*lines`.
+fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
+    let bytes = t.raw_from(*from);
+    *from += bytes.len();
+    *lines += bytes.iter().filter(|&&b| b == b'\n').count();
+    *lines
+}
+
+/// A line of the raw output after offset `from` holds `event` and `name`.
+fn raw_line_with(t: &Tui, from: usize, event: &str, name: &str) -> bool {
+    let text = String::from_utf8_lossy(&t.raw_from(from)).into_owned();
+    text.lines().any(|l| l.contains(event) && l.contains(name))
+}
+
+/// kubectl with a quiet server: `get pods -A` in the pty (first row, all rows = exit),
+/// `get pods -A -o json > /dev/null` (time, peak RSS), and `get pods -A -w
+/// --output-watch-events` for RSS after the list, idle CPU and change → output.
+pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
+    let bin = plan.bins.kubectl.as_deref().expect("kubectl");
+    let kc = plan.kubeconfig.to_str().expect("utf-8 path");
+    let mut t = tools::spawn(Tool::Kubectl, bin, plan.kubeconfig, plan.dir, &[]);
+    let first = t
+        .try_wait_until(plan.sync_timeout, tools::first_row)
+        .map(|_| t.started.elapsed());
+    let full = t.wait_exit(plan.sync_timeout).map(|_| t.started.elapsed());
+    drop(t);
+    let (Some(first), Some(full)) = (first, full) else {
+        return Quiet::failed("kubectl get did not finish");
+    };
+    let json_list = match timed_run(bin, &["--kubeconfig", kc, "get", "pods", "-A", "-o", "json"]) {
+        Ok((d, _)) => Cell::Ms(ms(d)),
+        Err(e) => Cell::Na(e),
+    };
+    let w = tools::spawn(
+        Tool::Kubectl,
+        bin,
+        plan.kubeconfig,
+        plan.dir,
+        &["-w", "--output-watch-events"],
+    );
+    let (mut from, mut lines) = (0, 0);
+    let listed = w.try_wait_output(plan.sync_timeout, |t| {
+        count_lines(t, &mut from, &mut lines) > plan.pods
+    });
+    if listed.is_none() {
+        let mut q = Quiet::failed("kubectl -w listed too few pods");
+        (q.first_row, q.full, q.json_list) = (Cell::Ms(ms(first)), Cell::Ms(ms(full)), json_list);
+        return q;
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = w.pid();
+    let (rss, peak) = (mb(pid, "VmRSS:"), mb(pid, "VmHWM:"));
+    let cpu_idle = Cell::Pct(cpu_percent(pid, plan.cpu_window));
+    let (created, deleted) = probes(plan.samples, api, |name, present| {
+        let from = w.raw_len();
+        let event = if present { "ADDED" } else { "DELETED" };
+        // The request was sent before `from` was read: look back over the tail too.
+        let from = from.saturating_sub(4096);
+        w.try_wait_output(CHANGE_TIMEOUT, |t| raw_line_with(t, from, event, name))
+            .is_some()
+    });
+    Quiet {
+        first_row: Cell::Ms(ms(first)),
+        full: Cell::Ms(ms(full)),
+        json_list,
+        rss,
+        peak,
+        cpu_idle,
+        filter: Cell::Na("no interactive filter".into()),
+        created: Ok(created),
+        deleted: Ok(deleted),
+    }
+}
+
+/// CPU % of `tool`'s view over the window once it holds every pod of a churning server.
+pub fn churn_cpu(tool: Tool, plan: &Plan) -> Cell {
+    let bin = plan.bins.of(tool).expect("a binary");
+    if tool == Tool::Kubectl {
+        let w = tools::spawn(
+            tool,
+            bin,
+            plan.kubeconfig,
+            plan.dir,
+            &["-w", "--output-watch-events"],
+        );
+        let (mut from, mut lines) = (0, 0);
+        if w.try_wait_output(plan.sync_timeout, |t| {
+            count_lines(t, &mut from, &mut lines) > plan.pods
+        })
+        .is_none()
+        {
+            return Cell::Na("kubectl -w listed too few pods".into());
+        }
+        std::thread::sleep(Duration::from_secs(2));
+        let cpu = cpu_percent(w.pid(), plan.cpu_window);
+        let mut w = w;
+        if w.try_wait().is_some() {
+            // `get -w` does not relist: a watch from a list revision already compacted away
+            // ends it (410 Gone, "too old resource version").
+            let last = w.lines().into_iter().rfind(|l| !l.is_empty()).unwrap_or_default();
+            return Cell::Na(format!(
+                "kubectl -w exited: {}",
+                last.chars().take(60).collect::<String>()
+            ));
+        }
+        return Cell::Pct(cpu);
+    }
+    let t = tools::spawn(tool, bin, plan.kubeconfig, plan.dir, &[]);
+    match sync(&t, tool, plan) {
+        Ok(_) => {
+            std::thread::sleep(Duration::from_secs(2));
+            Cell::Pct(cpu_percent(t.pid(), plan.cpu_window))
+        }
+        Err(e) => Cell::Na(e),
+    }
+}

@@ -1,0 +1,109 @@
+//! The benchmark's one table: a row per figure, a column per tool with its ratio to ktui,
+//! and `n/a (why)` where a figure does not apply. Formatting only; must not measure.
+
+use crate::harness::percentile;
+use crate::measure::{Cell, Quiet, Samples};
+use crate::tools::Tool;
+
+/// All figures of one tool at one size.
+pub struct Column {
+    pub tool: Tool,
+    pub quiet: Quiet,
+    pub churn_cpu: Cell,
+}
+
+fn value(c: &Cell) -> Option<f64> {
+    match c {
+        Cell::Ms(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
+        Cell::Text(_) | Cell::Na(_) => None,
+    }
+}
+
+fn show(c: &Cell) -> String {
+    match c {
+        Cell::Ms(v) if *v >= 10_000.0 => format!("{:.1} s", v / 1e3),
+        Cell::Ms(v) => format!("{v:.0} ms"),
+        Cell::Mb(v) => format!("{v:.0} MB"),
+        Cell::Pct(v) => format!("{v:.1} %"),
+        Cell::Text(t) => t.clone(),
+        Cell::Na(why) => format!("n/a ({why})"),
+    }
+}
+
+/// `p` of the samples (or the reason there are none); `p` > 1 means the maximum.
+fn sample_cell(s: &Result<Samples, String>, p: f64) -> Cell {
+    match s {
+        Err(e) => Cell::Na(e.clone()),
+        Ok(s) if s.ms.is_empty() => Cell::Na(format!("{} of {} never shown", s.missed, s.missed)),
+        Ok(s) => {
+            let mut v = s.ms.clone();
+            v.sort_by(|a, b| a.total_cmp(b));
+            Cell::Ms(if p > 1.0 {
+                v[v.len() - 1]
+            } else {
+                percentile(&v, p)
+            })
+        }
+    }
+}
+
+fn missed_cell(s: &Result<Samples, String>) -> Cell {
+    match s {
+        Err(e) => Cell::Na(e.clone()),
+        Ok(s) => Cell::Text(format!("{} of {}", s.missed, s.missed + s.ms.len())),
+    }
+}
+
+/// The rows: label and how to get the cell out of a column.
+type Row = (&'static str, fn(&Column) -> Cell);
+
+const ROWS: &[Row] = &[
+    ("launch → first row", |c| c.quiet.first_row.clone()),
+    ("launch → full count", |c| c.quiet.full.clone()),
+    ("get pods -A -o json > /dev/null", |c| c.quiet.json_list.clone()),
+    ("RSS after sync", |c| c.quiet.rss.clone()),
+    ("peak RSS after sync", |c| c.quiet.peak.clone()),
+    ("CPU, idle", |c| c.quiet.cpu_idle.clone()),
+    ("CPU, 1,000 changes/s", |c| c.churn_cpu.clone()),
+    ("created → screen p50", |c| sample_cell(&c.quiet.created, 0.5)),
+    ("created → screen p90", |c| sample_cell(&c.quiet.created, 0.9)),
+    ("created → screen max", |c| sample_cell(&c.quiet.created, 2.0)),
+    ("created, not shown in 10 s", |c| missed_cell(&c.quiet.created)),
+    ("deleted → screen p50", |c| sample_cell(&c.quiet.deleted, 0.5)),
+    ("deleted → screen p90", |c| sample_cell(&c.quiet.deleted, 0.9)),
+    ("deleted → screen max", |c| sample_cell(&c.quiet.deleted, 2.0)),
+    ("deleted, not shown in 10 s", |c| missed_cell(&c.quiet.deleted)),
+    ("filter keystroke → screen", |c| c.quiet.filter.clone()),
+];
+
+/// Prints the table (Markdown) for one size; the first column is the reference for ratios.
+pub fn print(title: &str, cols: &[Column]) {
+    println!("\n{title}\n");
+    let mut head = String::from("| figure |");
+    let mut rule = String::from("|---|");
+    for (i, c) in cols.iter().enumerate() {
+        head.push_str(&format!(" {} |", c.tool.name()));
+        rule.push_str("---:|");
+        if i > 0 {
+            head.push_str(&format!(" {} ÷ ktui |", c.tool.name()));
+            rule.push_str("---:|");
+        }
+    }
+    println!("{head}\n{rule}");
+    for (label, get) in ROWS {
+        let cells: Vec<Cell> = cols.iter().map(get).collect();
+        let base = cells.first().and_then(value);
+        let mut line = format!("| {label} |");
+        for (i, c) in cells.iter().enumerate() {
+            line.push_str(&format!(" {} |", show(c)));
+            if i > 0 {
+                let ratio = match (value(c), base) {
+                    (Some(v), Some(b)) if b > 0.0 => format!("{:.1}×", v / b),
+                    _ => "—".to_owned(),
+                };
+                line.push_str(&format!(" {ratio} |"));
+            }
+        }
+        println!("{line}");
+    }
+}
