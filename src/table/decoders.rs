@@ -77,8 +77,8 @@ pub(super) fn run_builtin<T: IntoRow>(kind: BuiltinKind, start: Start) -> BoxFut
         let history = recorder(&Kind::Builtin(kind), &rows);
         let sink = StoreWriter::with_builder(publisher, rows, ByIntoRow);
         match history {
-            // A recorded kind: each item is decoded once into JSON, recorded, and its slim
-            // type built from that (see `kube::history::capture`).
+            // A recorded kind: each item's JSON text is kept for the history, and its slim
+            // type decoded from that text (see `kube::history::capture`).
             Some(h) => {
                 let rec = Recording::new(sink, h, &Kind::Builtin(kind).full_name()).scoped(informer.key());
                 informer.run::<Captured<T>, _>(rec).boxed()

@@ -26,14 +26,6 @@ pub fn members(text: &str) -> Option<Vec<Member<'_>>> {
     de.deserialize_map(MembersVisitor).ok()
 }
 
-/// The items of the JSON array `text` as raw texts; `None` when it is not an array.
-pub fn items(text: &str) -> Option<Vec<&RawValue>> {
-    if !text.trim_start().starts_with('[') {
-        return None;
-    }
-    serde_json::from_str(text).ok()
-}
-
 /// The value of `key` in `members` (the last one, as a JSON decoder keeps it).
 pub fn get<'a>(members: &[Member<'a>], key: &str) -> Option<&'a RawValue> {
     members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
@@ -268,7 +260,6 @@ mod tests {
         assert_eq!(m[1].1.get(), r#"{"x":[1, 2]}"#);
         assert_eq!(get(&m, "a").unwrap().get(), "2", "the last duplicate wins");
         assert!(members("[1]").is_none());
-        assert_eq!(items(r#"[1, "x"]"#).unwrap().len(), 2);
     }
 
     #[test]
