@@ -14,7 +14,7 @@ use crate::kube::write::Target;
 use super::state::ListState;
 
 /// A marked object's namespace and name.
-type Named = (Option<Arc<str>>, Box<str>);
+type Named = (Option<Arc<str>>, Arc<str>);
 
 /// The marked rows of one list, by `metadata.uid`, with their namespace and name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

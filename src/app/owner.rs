@@ -63,7 +63,7 @@ fn node_of(cells: &[Cell]) -> Option<String> {
         .position(|c| c.header == "NODE")?;
     // An unscheduled pod's NODE is the static `<none>`.
     match cells.get(i)? {
-        Cell::Text(t) => Some(t.to_string()),
+        c @ (Cell::Text(_) | Cell::Shared(_)) => c.literal().map(str::to_owned),
         _ => None,
     }
 }

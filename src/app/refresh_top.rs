@@ -64,7 +64,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
         .map(|(ns, why)| {
             Arc::new(Row {
                 namespace: None,
-                name: sanitized_box(ns),
+                name: crate::kube::sanitize::sanitized_arc(ns),
                 uid: Box::from(""),
                 created: None,
                 labels: Arc::from(Vec::new()),

@@ -275,7 +275,7 @@ fn object_events(state: &mut UiState) {
     let kind = list.kind().clone();
     let object = ObjRef {
         kind: kind.kind_name().into(),
-        name: row.name.clone(),
+        name: (*row.name).into(),
         namespace: row.namespace.clone(),
         uid: row.uid.clone(),
     };

@@ -2,6 +2,7 @@
 //! escaping rules only; must not truncate for layout (the UI does that).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Makes `s` safe to draw on one terminal line.
 ///
@@ -59,6 +60,11 @@ pub fn sanitized_box(s: &str) -> Box<str> {
         Cow::Borrowed(b) => Box::from(b),
         Cow::Owned(o) => o.into_boxed_str(),
     }
+}
+
+/// Sanitizes into a shared string (a row's name, which its store key shares).
+pub fn sanitized_arc(s: &str) -> Arc<str> {
+    Arc::from(&*sanitize(s))
 }
 
 fn needs_escape(c: char) -> bool {

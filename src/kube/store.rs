@@ -22,7 +22,8 @@ pub use publisher::{Publisher, PUBLISH_INTERVAL};
 
 /// Identity of a row inside one informer: (`metadata.namespace`, `metadata.name`). Like
 /// kube's `ObjectRef`, a delete+recreate with the same name replaces the row.
-pub type ObjKey = (Option<Arc<str>>, Box<str>);
+/// The name is the row's own `Arc` (one allocation for both).
+pub type ObjKey = (Option<Arc<str>>, Arc<str>);
 
 /// An immutable, complete view of one informer's objects at one moment. Reading it never
 /// blocks the writer; a new one replaces it whole.

@@ -46,7 +46,7 @@ fn is_expired(row: &Row) -> bool {
 
 /// Order of the timeline: known instants newest first, then events with no time at all;
 /// ties by event name, then uid (stable, never by a formatted string).
-type OrderKey = (bool, Reverse<UnixSecs>, Box<str>, Box<str>);
+type OrderKey = (bool, Reverse<UnixSecs>, Arc<str>, Box<str>);
 
 fn order_key(row: &Row) -> OrderKey {
     let last = row.event.as_ref().and_then(|e| e.last_seen);

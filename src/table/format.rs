@@ -71,6 +71,7 @@ pub fn format_cell(cell: &Cell, now: UnixSecs) -> Cow<'_, str> {
     match cell {
         Cell::Text(s) => Cow::Borrowed(s),
         Cell::Static(s) => Cow::Borrowed(s),
+        Cell::Shared(s) => Cow::Borrowed(s),
         Cell::Int(n) => Cow::Owned(n.to_string()),
         Cell::Age(t) => Cow::Owned(age(*t, now)),
         Cell::Restarts {
@@ -81,11 +82,10 @@ pub fn format_cell(cell: &Cell, now: UnixSecs) -> Cow<'_, str> {
             human_duration(now.saturating_sub(*last))
         )),
         Cell::Restarts { count, .. } => Cow::Owned(count.to_string()),
-        Cell::Span { start: None, .. } => Cow::Borrowed(""),
-        Cell::Span {
-            start: Some(start),
-            end,
-        } => Cow::Owned(human_duration(end.unwrap_or(now).saturating_sub(*start))),
+        Cell::Span(s) => match s.start {
+            None => Cow::Borrowed(""),
+            Some(start) => Cow::Owned(human_duration(s.end.unwrap_or(now).saturating_sub(start))),
+        },
     }
 }
 
@@ -166,27 +166,9 @@ mod tests {
                 },
                 "7 (27h ago)",
             ),
-            (
-                Cell::Span {
-                    start: None,
-                    end: Some(now),
-                },
-                "",
-            ),
-            (
-                Cell::Span {
-                    start: Some(now - 90),
-                    end: None,
-                },
-                "90s",
-            ),
-            (
-                Cell::Span {
-                    start: Some(now - 500),
-                    end: Some(now - 450),
-                },
-                "50s",
-            ),
+            (Cell::span(None, Some(now)), ""),
+            (Cell::span(Some(now - 90), None), "90s"),
+            (Cell::span(Some(now - 500), Some(now - 450)), "50s"),
             (Cell::Int(42), "42"),
             (Cell::Static("<none>"), "<none>"),
             (Cell::Text("web".into()), "web"),

@@ -125,10 +125,7 @@ impl IntoRow for JobObj {
         let cells = vec![
             Cell::Static(status),
             Cell::Text(self.completions().into_boxed_str()),
-            Cell::Span {
-                start: self.status.start_time,
-                end: self.status.completion_time,
-            },
+            Cell::span(self.status.start_time, self.status.completion_time),
             Cell::Age(self.metadata.creation_timestamp),
             containers,
             images,

@@ -11,7 +11,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::kube::row::{Cell, Drill, Health, Labels, Owner, Row, RowCtx, UnixSecs};
-use crate::kube::sanitize::{sanitize, sanitized_box};
+use crate::kube::sanitize::{sanitize, sanitized_arc, sanitized_box};
 
 /// The `metadata` fields rows need. `A` decodes `metadata.annotations`; the default
 /// ([`IgnoredAny`]) skips them without allocating.
@@ -71,7 +71,7 @@ impl<A> ObjMeta<A> {
                 .namespace
                 .as_deref()
                 .map(|ns| ctx.interner.intern(&sanitize(ns))),
-            name: sanitized_box(&self.name),
+            name: sanitized_arc(&self.name),
             uid: self.uid.into_boxed_str(),
             created: self.creation_timestamp,
             labels: intern_labels(ctx, self.labels),
@@ -83,17 +83,17 @@ impl<A> ObjMeta<A> {
                 Box::new(Owner {
                     api_version: ctx.interner.intern(&sanitize(&o.api_version)),
                     kind: ctx.interner.intern(&sanitize(&o.kind)),
-                    name: sanitized_box(&o.name),
+                    name: ctx.interner.intern(&sanitize(&o.name)),
                 })
             }),
         }
     }
 }
 
-/// Interns label pairs (sanitized) and sorts them by key.
+/// Interns label pairs (sanitized), sorts them by key, and interns the set.
 pub fn intern_labels(ctx: &RowCtx, mut pairs: Vec<(String, String)>) -> Labels {
     pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    pairs
+    let pairs = pairs
         .iter()
         .map(|(k, v)| {
             (
@@ -101,8 +101,8 @@ pub fn intern_labels(ctx: &RowCtx, mut pairs: Vec<(String, String)>) -> Labels {
                 ctx.interner.intern(&sanitize(v)),
             )
         })
-        .collect::<Vec<(Arc<str>, Arc<str>)>>()
-        .into()
+        .collect::<Vec<(Arc<str>, Arc<str>)>>();
+    ctx.interner.intern_set(pairs)
 }
 
 /// kubectl's table printer rule for every string cell: cut at the first `\n`, `\r` or `\f`,
@@ -130,6 +130,16 @@ pub fn text_or(s: &str, placeholder: &'static str) -> Cell {
         Cell::Static(placeholder)
     } else {
         text(s)
+    }
+}
+
+/// A text cell like [`text_or`] for text that repeats across many rows (node names, ready
+/// ratios): interned in `ctx`, so rows share one allocation.
+pub fn shared_or(ctx: &RowCtx, s: &str, placeholder: &'static str) -> Cell {
+    if s.is_empty() {
+        Cell::Static(placeholder)
+    } else {
+        Cell::Shared(ctx.interner.intern(&sanitize(&first_line(s))))
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
 use super::{col, wide, KindSpec};
-use super::meta::{text_or, time, Count, ObjMeta};
+use super::meta::{shared_or, text_or, time, Count, ObjMeta};
 use super::pod_status::{summarize, PodSummary};
 
 /// A pod, decoded only as far as its columns need.
@@ -257,7 +257,7 @@ impl IntoRow for PodObj {
         let summary = summarize(&self);
         let health = pod_health(&summary);
         let cells = vec![
-            Cell::Text(format!("{}/{}", summary.ready, summary.total).into_boxed_str()),
+            Cell::Shared(ctx.interner.intern(&format!("{}/{}", summary.ready, summary.total))),
             summary.status_cell(),
             Cell::Restarts {
                 count: summary.restarts,
@@ -265,8 +265,8 @@ impl IntoRow for PodObj {
             },
             Cell::Age(self.metadata.creation_timestamp),
             text_or(self.ip(), "<none>"),
-            text_or(&self.spec.node_name, "<none>"),
-            text_or(&self.status.nominated_node_name, "<none>"),
+            shared_or(ctx, &self.spec.node_name, "<none>"),
+            shared_or(ctx, &self.status.nominated_node_name, "<none>"),
             self.readiness_gates(),
         ];
         self.metadata.into_row(ctx, cells, health, None)

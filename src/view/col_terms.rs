@@ -110,7 +110,7 @@ pub fn timeless(
             .rows
             .iter()
             .find_map(|r| r.cells.get(i))
-            .is_some_and(|c| matches!(c, Cell::Age(_) | Cell::Span { .. }));
+            .is_some_and(|c| matches!(c, Cell::Age(_) | Cell::Span(_)));
         if time {
             let header = columns.get(i).map_or("", |c| &c.header);
             return Err(format!(
@@ -128,9 +128,10 @@ fn cell_text(cell: &Cell) -> Option<Cow<'_, str>> {
     match cell {
         Cell::Text(t) => Some(Cow::Borrowed(t)),
         Cell::Static(t) => Some(Cow::Borrowed(t)),
+        Cell::Shared(t) => Some(Cow::Borrowed(t)),
         Cell::Int(n) => Some(Cow::Owned(n.to_string())),
         Cell::Restarts { count, .. } => Some(Cow::Owned(count.to_string())),
-        Cell::Age(_) | Cell::Span { .. } => None,
+        Cell::Age(_) | Cell::Span(_) => None,
     }
 }
 

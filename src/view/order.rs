@@ -50,10 +50,11 @@ fn cell_key(cell: Option<&Cell>) -> CellKey<'_> {
         None => CellKey::Missing,
         Some(Cell::Text(s)) => CellKey::Text(s),
         Some(Cell::Static(s)) => CellKey::Text(s),
+        Some(Cell::Shared(s)) => CellKey::Text(s),
         Some(Cell::Int(n)) => CellKey::Num(*n),
         Some(Cell::Age(t)) => t.map_or(CellKey::Missing, CellKey::Num),
         Some(Cell::Restarts { count, .. }) => CellKey::Num(*count),
-        Some(Cell::Span { start, .. }) => start.map_or(CellKey::Missing, CellKey::Num),
+        Some(Cell::Span(s)) => s.start.map_or(CellKey::Missing, CellKey::Num),
     }
 }
 
