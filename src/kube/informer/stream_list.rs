@@ -81,7 +81,7 @@ impl Informer {
             let item = tokio::select! {
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => continue,
                 _ = sleep_until(last + idle) => {
-                    let why = format!("no initial-events-end bookmark ({}s without an event)", idle.as_secs());
+                    let why = format!("no initial-events-end bookmark ({idle:?} without an event)");
                     return Err(Short::Ignored(why));
                 }
                 item = stream.next() => item,
