@@ -61,6 +61,13 @@ pub struct WatchConfig {
     /// How often each long-lived informer is checked against the server (a paged list
     /// compared with what it holds; differences are repaired and named); `"0s"`: never.
     pub verify_every: Age,
+    /// Lists by streaming (a watch with `sendInitialEvents=true`, served from the API
+    /// server's watch cache) where the server offers it, falling back to paged lists where
+    /// it refuses or ignores them; `false`: paged lists only.
+    pub streaming_lists: bool,
+    /// A streaming list with no event for this long before its end bookmark falls back to
+    /// a paged list (and the context lists paged for the rest of the session).
+    pub streaming_idle: Age,
 }
 
 impl Default for WatchConfig {
@@ -69,6 +76,8 @@ impl Default for WatchConfig {
             bookmark_interval: Age(Duration::from_secs(60)),
             stale_intervals: 2,
             verify_every: Age(Duration::from_secs(600)),
+            streaming_lists: true,
+            streaming_idle: Age(Duration::from_secs(60)),
         }
     }
 }

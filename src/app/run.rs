@@ -156,6 +156,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             bookmark_interval: config.watch.bookmark_interval.0,
             stale_intervals: config.watch.stale_intervals,
             verify_every: config.watch.verify_every.0,
+            streaming: config.watch.streaming_lists.then(Default::default),
+            streaming_idle: config.watch.streaming_idle.0,
             ..InformerConfig::default()
         },
         generation: 1,
@@ -421,12 +423,17 @@ impl Wiring<'_> {
             publish,
         );
         let discovery = self.net.spawn(task).abort_handle();
+        let mut informer_config = self.informer_config.clone();
+        // Each session (context) finds out afresh whether its server streams lists.
+        if informer_config.streaming.is_some() {
+            informer_config.streaming = Some(Default::default());
+        }
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,
             Arc::new(crate::table::TableDecoders),
             self.store_tx.clone(),
-            self.informer_config.clone(),
+            informer_config,
             GRACE,
         );
         let tx = self.tx.clone();

@@ -1,5 +1,6 @@
 //! The list-watch loop, ktui's one implementation of it (lists, detail views and the CRD watch
-//! all run it): list (paged) then watch from the list's resourceVersion, resume from the last
+//! all run it): list (a streaming list where the server offers one, see `method`, else paged)
+//! then watch from the list's resourceVersion, resume from the last
 //! event/bookmark after a clean end or a non-410 error, relist after 410 Gone or a
 //! resourceVersion that went backwards (`drift`), with ktui's own capped backoff and a visible
 //! [`SyncState`]. Its position is an explicit [`Phase`]; what the
@@ -31,12 +32,16 @@ use super::sync::SyncState;
 mod config;
 mod drift;
 pub mod lines;
+mod list;
+pub mod method;
 mod page;
+mod stream_list;
 mod verify;
 mod wait;
 mod watch;
 
 pub use config::InformerConfig;
+pub use method::{ListMethod, StreamingLists};
 use page::Page;
 
 /// Starts the informer of one kind with the decode type and sink it needs: implemented by
@@ -87,14 +92,23 @@ pub struct Informer {
     verified: std::time::Instant,
     /// A verification waiting for the watch to pass its list's resourceVersion.
     ghosts: Option<verify::GhostCheck>,
+    /// Why this informer lists paged although its context streams (its watch is forbidden,
+    /// or the server refused the request: see `method`).
+    paged: Option<String>,
+    /// A 400/422 refusal of a streaming list, remembered for the context once a paged list
+    /// of this key succeeds (until then it may be this key's own fault).
+    unconfirmed: Option<String>,
+    /// Streaming lists in a row that ended cleanly before their end bookmark.
+    early_ends: u32,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
 /// next.
 #[derive(Debug)]
 enum Phase {
-    /// Listing page by page into the sink's relist buffer; `continue_token` is the next page's
-    /// (`None`: the first page of a fresh list).
+    /// Listing into the sink's relist buffer: page by page, `continue_token` being the next
+    /// page's; `None` starts a fresh list, a streaming one when the server offers it (then
+    /// the same connection goes on as the watch).
     Listing { continue_token: Option<String> },
     /// Watching from `resource_version`: the list's, then the newest event's or bookmark's.
     Watching { resource_version: String },
@@ -155,6 +169,9 @@ impl Informer {
             drift: drift::Newest::default(),
             verified: std::time::Instant::now(),
             ghosts: None,
+            paged: None,
+            unconfirmed: None,
+            early_ends: 0,
         }
     }
 
@@ -180,12 +197,18 @@ impl Informer {
         let mut phase = Phase::Listing { continue_token: None };
         loop {
             let step = Instant::now();
+            let streams = self.streams();
             let spent_in = match phase {
-                Phase::Listing { .. } | Phase::Verifying { .. } => PhaseTime::Listing,
-                Phase::Watching { .. } => PhaseTime::Watching,
-                _ => PhaseTime::Waiting,
+                // A streaming list's step counts its own listing and watching time.
+                Phase::Listing { continue_token: None } if streams => None,
+                Phase::Listing { .. } | Phase::Verifying { .. } => Some(PhaseTime::Listing),
+                Phase::Watching { .. } => Some(PhaseTime::Watching),
+                _ => Some(PhaseTime::Waiting),
             };
             phase = match phase {
+                Phase::Listing { continue_token: None } if streams => {
+                    self.stream_list::<T, S>(&mut sink).await
+                }
                 Phase::Listing { continue_token } => self.list_page::<T, S>(&mut sink, continue_token).await,
                 Phase::Watching { resource_version } => self.watch::<T, S>(&mut sink, resource_version).await,
                 Phase::Waiting { reason, resume } => {
@@ -223,135 +246,30 @@ impl Informer {
                     Phase::Listing { continue_token: None }
                 }
             };
-            self.stats.spend(spent_in, step.elapsed());
-        }
-    }
-
-    /// Lists one page into the sink's relist buffer; after the last page, ends the relist at
-    /// the list's resourceVersion and watches from it.
-    async fn list_page<T: Versioned, S: Sink<T>>(
-        &mut self,
-        sink: &mut S,
-        continue_token: Option<String>,
-    ) -> Phase {
-        if continue_token.is_none() {
-            sink.init();
-            self.skipped.clear();
-            self.ghosts = None;
-        }
-        let page = match self.fetch_page::<T>(continue_token.clone()).await {
-            Ok(page) => page,
-            Err(Failure::Gone) => {
-                // Expired continue token: start the list over, gently.
-                return Phase::Waiting {
-                    reason: Failure::Other("list expired (410)".into()),
-                    resume: None,
-                };
+            if let Some(spent_in) = spent_in {
+                self.stats.spend(spent_in, step.elapsed());
             }
-            Err(f) => {
-                self.answered |= !matches!(f, Failure::Unreachable(_));
-                return match continue_token {
-                    Some(continue_token) => Phase::RetryingPage {
-                        reason: f,
-                        continue_token,
-                    },
-                    None => Phase::Waiting {
-                        reason: f,
-                        resume: None,
-                    },
-                };
-            }
-        };
-        for item in page.items {
-            sink.init_apply(item);
         }
-        sink.flush();
-        if let Some(c) = page.metadata.continue_.filter(|c| !c.is_empty()) {
-            return Phase::Listing {
-                continue_token: Some(c),
-            };
-        }
-        let Some(rv) = page.metadata.resource_version.filter(|v| !v.is_empty()) else {
-            self.answered = true;
-            return Phase::Waiting {
-                reason: Failure::Other("list has no metadata.resourceVersion (cannot watch)".into()),
-                resume: None,
-            };
-        };
-        if !self.skipped.is_empty() {
-            tracing::warn!(key = %self.key, skipped = self.skipped.len(), first = %self.skipped[0], "undecodable objects skipped");
-        }
-        sink.unreadable(page::unreadable_line(&self.skipped));
-        let back = self
-            .drift
-            .pending
-            .take()
-            .or_else(|| self.drift.older(&rv, "list"));
-        sink.init_done(Some(rv.clone()));
-        self.drift.reset(&rv);
-        self.verified = std::time::Instant::now();
-        if let Some(back) = back {
-            self.drift_repaired(&*sink, &back);
-        }
-        InformerStats::bump(&self.stats.lists);
-        self.answered = true;
-        self.backoff.reset();
-        self.stale = None;
-        self.silent_ends = 0;
-        Phase::Watching { resource_version: rv }
     }
 
-    /// Fetches one page; objects that cannot be decoded are skipped into `self.skipped`.
-    /// A failure's `Retry-After` is kept for the next wait.
-    async fn fetch_page<T: Versioned>(&mut self, continue_token: Option<String>) -> Result<Page<T>, Failure> {
-        let lp = ListParams {
-            label_selector: self.key.labels.as_deref().map(str::to_owned),
-            field_selector: self.key.fields.as_deref().map(str::to_owned),
-            limit: Some(self.config.page_size),
-            continue_token,
-            ..ListParams::default()
-        };
-        let path = Request::new(self.key.url_path());
-        let req = if self.metadata_only {
-            path.list_metadata(&lp)
-        } else {
-            path.list(&lp)
-        }
-        .map_err(|e| Failure::Other(e.to_string()))?;
-        let body = self.send_list(req).await?;
-        let (page, skipped) = page::decode::<T>(&body, self.key.kind.singular())
-            .map_err(|e| Failure::Other(failure::one_line(&format!("list could not be decoded: {e}"))))?;
-        self.skipped.extend(skipped);
-        Ok(page)
+    /// True when the next fresh list is a streaming one: the context streams, its server has
+    /// not refused for this key's API group, and this informer has no reason of its own.
+    fn streams(&self) -> bool {
+        self.paged.is_none()
+            && self
+                .config
+                .streaming
+                .as_ref()
+                .is_some_and(|m| m.refusal(method::group_of(&self.key.url_path())).is_none())
     }
 
-    /// Sends one list request; the body of a successful answer, else the failure (its
-    /// `Retry-After` kept for the next wait).
-    async fn send_list(&mut self, req: http::Request<Vec<u8>>) -> Result<bytes::Bytes, Failure> {
-        let client = self.client.clone();
-        let exchange = async move {
-            let res = client.send(req.map(kube::client::Body::from)).await?;
-            let status = res.status();
-            let retry = page::retry_after(res.headers());
-            let body = http_body_util::BodyExt::collect(res.into_body())
-                .await?
-                .to_bytes();
-            Ok::<_, kube::Error>((status, retry, body))
-        };
-        let (status, retry, body) = match timeout(self.config.request_timeout, exchange).await {
-            Err(_) => return Err(Failure::Unreachable("list timed out".into())),
-            Ok(Err(e)) => return Err(classify(&e, "list")),
-            Ok(Ok(answer)) => answer,
-        };
-        if !status.is_success() {
-            self.retry_after = retry;
-            let message = serde_json::from_slice::<serde_json::Value>(&body)
-                .ok()
-                .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
-                .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
-            return Err(status_failure(status.as_u16(), &message, "list"));
-        }
-        Ok(body)
+    /// Why a list of this informer is paged though its context streams (`None`: it streams,
+    /// or streaming lists are off).
+    fn paged_because(&self) -> Option<String> {
+        let memory = self.config.streaming.as_ref()?;
+        self.paged
+            .clone()
+            .or_else(|| memory.refusal(method::group_of(&self.key.url_path())))
     }
 
     /// After a failed watch, before watching again from `rv`: probes where the server stands

@@ -16,6 +16,9 @@ pub trait Sink<T>: Send {
     fn init(&mut self);
     /// One listed object.
     fn init_apply(&mut self, obj: T);
+    /// A streaming list's DELETED before its end: `obj` is not part of the state being
+    /// listed after all. Sinks that keep nothing by key may leave it.
+    fn init_delete(&mut self, _obj: T) {}
     /// The (re)list is complete at resourceVersion `rv`.
     fn init_done(&mut self, rv: Option<String>);
     /// Watch ADDED/MODIFIED.

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::informer::ListMethod;
 use super::store::Snapshot;
 use super::sync::SyncState;
 
@@ -32,6 +33,18 @@ pub struct InformerStats {
     pub phase_ms: [AtomicU64; PhaseTime::COUNT],
     last_bookmark: Mutex<Option<Instant>>,
     last_drift: Mutex<Option<(Instant, String)>>,
+    last_list: Mutex<Option<ListUse>>,
+}
+
+/// How the last complete list was fetched, and why it was paged where the context streams.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListUse {
+    /// Streamed or paged.
+    pub method: ListMethod,
+    /// Why paged although streaming lists are on (`streaming list refused (422): …`, `no
+    /// initial-events-end bookmark (60s without an event)`); `None` when streamed or when
+    /// streaming lists are off.
+    pub fallback: Option<String>,
 }
 
 /// The kinds of step of the list-watch loop whose time [`InformerStats::phase_ms`] adds up.
@@ -71,6 +84,8 @@ pub struct StatsView {
     pub drift_repairs: u64,
     /// When the last drift repair happened, and its line (`drift repaired: 37 removed, …`).
     pub last_drift: Option<(Instant, String)>,
+    /// How the last complete list was fetched (`None`: none completed yet).
+    pub last_list: Option<ListUse>,
     /// Current sync state: the published snapshot's.
     pub state: SyncState,
     /// When the informer started.
@@ -90,6 +105,7 @@ impl Default for InformerStats {
             phase_ms: Default::default(),
             last_bookmark: Mutex::new(None),
             last_drift: Mutex::new(None),
+            last_list: Mutex::new(None),
         }
     }
 }
@@ -129,6 +145,23 @@ impl InformerStats {
         }
     }
 
+    /// Records how a complete list was fetched.
+    pub fn listed(&self, method: ListMethod, fallback: Option<String>) {
+        let used = Some(ListUse { method, fallback });
+        match self.last_list.lock() {
+            Ok(mut g) => *g = used,
+            Err(p) => *p.into_inner() = used,
+        }
+    }
+
+    /// How the last complete list was fetched.
+    pub fn last_list(&self) -> Option<ListUse> {
+        match self.last_list.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
     /// The counters with what `snap` (this informer's latest snapshot) publishes.
     pub fn view(&self, snap: &Snapshot) -> StatsView {
         let last_bookmark = match self.last_bookmark.lock() {
@@ -149,6 +182,7 @@ impl InformerStats {
             last_bookmark,
             drift_repairs: self.drift_repairs.load(Ordering::Relaxed),
             last_drift,
+            last_list: self.last_list(),
             state: snap.state.clone(),
             started: self.started,
         }

@@ -205,6 +205,19 @@ impl<B> StoreWriter<B> {
         }
     }
 
+    /// Drops one row from the relist buffer (a streaming list's DELETED before its end).
+    pub fn init_remove(&mut self, key: &ObjKey) {
+        let buf = self.relist.get_or_insert_with(BTreeMap::new);
+        if buf.remove(key).is_some() {
+            let received = buf.len();
+            self.publisher.set_state(SyncState::Syncing { received });
+            // During a first list the buffer is what is shown.
+            if !self.publisher.listed() {
+                self.publisher.touch();
+            }
+        }
+    }
+
     /// True while the first list is under way: its buffer is shown as it fills.
     fn progressive(&self) -> bool {
         !self.publisher.listed() && self.relist.as_ref().is_some_and(|b| !b.is_empty())
@@ -332,6 +345,10 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
     fn init_apply(&mut self, obj: T) {
         let row = self.build.build(obj, &self.rows);
         StoreWriter::init_apply(self, row);
+    }
+    fn init_delete(&mut self, obj: T) {
+        let row = self.build.build(obj, &self.rows);
+        StoreWriter::init_remove(self, &obj_key(&row));
     }
     fn init_done(&mut self, rv: Option<String>) {
         StoreWriter::init_done(self, rv);

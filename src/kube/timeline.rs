@@ -258,6 +258,10 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
         self.do_publish();
     }
 
+    fn init_delete(&mut self, obj: T) {
+        Sink::delete(self, obj);
+    }
+
     fn apply(&mut self, obj: T) {
         self.upsert(obj.into_row(&self.rows));
     }

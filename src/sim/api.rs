@@ -1,7 +1,8 @@
 //! Resource handlers of the demo server: LIST (paging, `continue` expiry, selectors), WATCH
 //! (handing over to [`super::watch`]) and GET of one object (writes are in `write` and
 //! `delete`). Owns query parsing and list bodies; must not route, nor inject faults other than
-//! serving `malformed` objects as the fault injector rewrites them.
+//! serving `malformed` objects as the fault injector rewrites them and refusing or ignoring
+//! `sendInitialEvents` under the `watch-list` fault.
 
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use http::{header, Response, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::json;
 
+use super::faults::WatchListFault;
 use super::http::ServerState;
 use super::kinds::{KindId, KINDS};
 use super::matching::{FieldSelector, Filter, LabelSelector};
@@ -114,7 +116,16 @@ fn watch_response(
             Err(_) => return reply::status(400, &format!("invalid resource version: {rv:?}")),
         },
     };
-    if q.send_initial_events && from.is_some() {
+    let watch_list = state.faults.spec().watch_list;
+    if q.send_initial_events && watch_list == Some(WatchListFault::Refuse) {
+        // kube-apiserver's answer with the WatchList feature gate off.
+        return reply::status(
+            422,
+            "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+        );
+    }
+    let send_initial_events = q.send_initial_events && watch_list != Some(WatchListFault::Ignore);
+    if send_initial_events && from.is_some() {
         return reply::status(
             422,
             "sendInitialEvents is supported with resourceVersion \"\" or \"0\" only",
@@ -130,7 +141,7 @@ fn watch_response(
         filter,
         from,
         bookmarks: q.bookmarks,
-        initial_events_end: q.send_initial_events,
+        initial_events_end: send_initial_events,
         timeout,
         bookmark_every: state.settings.bookmark_every,
         table,

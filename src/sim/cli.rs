@@ -29,7 +29,8 @@ pub struct DemoServerArgs {
     /// Seed of every random choice: the same seed gives the same cluster.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Faults, e.g. `drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms`.
+    /// Faults, e.g. `drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms`
+    /// (also `malformed=PREFIX`, `freeze`, `watch-list=refuse|ignore`).
     #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
     pub faults: Option<FaultSpec>,
     /// Seconds between watch bookmarks.

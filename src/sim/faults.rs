@@ -33,6 +33,20 @@ pub struct FaultSpec {
     /// `freeze`: the server stops answering, as under SIGSTOP: requests wait, open watches
     /// send nothing (no event, no bookmark) until the fault is lifted.
     pub freeze: bool,
+    /// `watch-list=refuse|ignore`: streaming lists (`sendInitialEvents=true`) are refused
+    /// with 422, as by a server with the WatchList feature gate off, or ignored, as by a
+    /// server older than 1.27 (the objects come as ADDED events, then changes and plain
+    /// bookmarks, never the `k8s.io/initial-events-end` bookmark).
+    pub watch_list: Option<WatchListFault>,
+}
+
+/// How the demo server treats `sendInitialEvents=true` under the `watch-list` fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchListFault {
+    /// 422 Invalid.
+    Refuse,
+    /// As if the parameter were absent.
+    Ignore,
 }
 
 /// Parses `10s`, `200ms`, `1.5s`, `2m`.
@@ -78,6 +92,13 @@ impl FromStr for FaultSpec {
                 "freeze" => spec.freeze = true,
                 "delay" => spec.delay = parse_duration(need()?)?,
                 "malformed" => spec.malformed = Some(need()?.to_owned()),
+                "watch-list" => {
+                    spec.watch_list = Some(match need()? {
+                        "refuse" => WatchListFault::Refuse,
+                        "ignore" => WatchListFault::Ignore,
+                        v => return Err(format!("bad watch-list fault {v:?} (refuse or ignore)")),
+                    })
+                }
                 "error-rate" => {
                     let v = need()?;
                     let (rate, codes) = v.split_once(':').unwrap_or((v, "500"));
@@ -92,7 +113,7 @@ impl FromStr for FaultSpec {
                 }
                 other => {
                     return Err(format!(
-                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay, malformed, freeze)"
+                        "unknown fault {other:?} (known: drop-watch, gone, no-bookmarks, error-rate, delay, malformed, freeze, watch-list)"
                     ))
                 }
             }
@@ -237,6 +258,7 @@ mod tests {
                 delay: Duration::from_millis(200),
                 malformed: None,
                 freeze: false,
+                watch_list: None,
             }
         );
         assert_eq!("".parse::<FaultSpec>().unwrap(), FaultSpec::default());
@@ -244,7 +266,12 @@ mod tests {
         let more: FaultSpec = "freeze,malformed=bad-".parse().unwrap();
         assert!(more.freeze);
         assert_eq!(more.malformed.as_deref(), Some("bad-"));
+        let wl = |s: &str| s.parse::<FaultSpec>().unwrap().watch_list;
+        assert_eq!(wl("watch-list=refuse"), Some(WatchListFault::Refuse));
+        assert_eq!(wl("watch-list=ignore"), Some(WatchListFault::Ignore));
         for bad in [
+            "watch-list",
+            "watch-list=maybe",
             "gone=2",
             "drop-watch",
             "delay=3h",

@@ -14,10 +14,11 @@ use super::theme::Theme;
 use super::fit_table::{lay_out, Col};
 
 /// The columns, each with the list column whose layout role it takes: KEY is the row's
-/// identity, STATE the flexible column (it may carry an undecodable object's note), and on a
-/// narrow terminal RESOURCE VERSION is headed RV, then SUBS, STOPS IN and BOOKMARK go
+/// identity, STATE the flexible column (it may carry an undecodable object's note, or why the
+/// list was paged), LIST how the last complete list was fetched (`streamed`, `paged`), and on
+/// a narrow terminal RESOURCE VERSION is headed RV, then SUBS, STOPS IN and BOOKMARK go
 /// first, then RELISTS and RECONNECTS.
-const COLS: [Col; 10] = [
+const COLS: [Col; 11] = [
     Col {
         header: "KEY",
         short: "",
@@ -27,6 +28,11 @@ const COLS: [Col; 10] = [
         header: "STATE",
         short: "",
         role: "MESSAGE",
+    },
+    Col {
+        header: "LIST",
+        short: "",
+        role: "REASON",
     },
     Col {
         header: "RESOURCE VERSION",
@@ -78,6 +84,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
             vec![
                 crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
                 state_cell(i),
+                s.last_list
+                    .as_ref()
+                    .map_or_else(|| "-".into(), |l| l.method.to_string()),
                 crate::kube::sanitize::sanitize(s.resource_version.as_deref().unwrap_or("-")).into_owned(),
                 s.last_bookmark
                     .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
@@ -100,10 +109,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
     super::boxed_table(f, area, title, table, n, selected, theme)
 }
 
-/// The STATE cell: the sync state, then what could not be read and the last drift repair
-/// (`live; drift repaired 2m ago: 37 removed, 3 added, 0 changed`).
+/// The STATE cell: the sync state, then why the last list was paged where the context
+/// streams, what could not be read and the last drift repair (`live; drift repaired 2m ago:
+/// 37 removed, 3 added, 0 changed`).
 fn state_cell(i: &InformerInfo) -> String {
     let mut cell = i.stats.state.to_string();
+    if let Some(why) = i.stats.last_list.as_ref().and_then(|l| l.fallback.as_deref()) {
+        cell.push_str("; paged: ");
+        cell.push_str(&crate::kube::sanitize::sanitize(why));
+    }
     if let Some(u) = &i.unreadable {
         cell.push_str("; ");
         cell.push_str(&crate::kube::sanitize::sanitize(u));

@@ -24,3 +24,4 @@ mod golden_columns;
 mod hollow_kubelet;
 mod port_forward;
 mod real_cluster;
+mod streaming_lists;

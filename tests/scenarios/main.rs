@@ -27,4 +27,6 @@ mod informer_drift;
 mod informer_faults;
 mod informer_scenarios;
 mod pool_scenarios;
+mod streaming_demo;
+mod streaming_scripted;
 mod timeline;

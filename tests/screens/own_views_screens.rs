@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 
 use ktui::app::state::{Screen, UiState};
 use ktui::kube::builtin::BuiltinKind;
+use ktui::kube::informer::ListMethod;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerInfo;
-use ktui::kube::stats::StatsView;
+use ktui::kube::stats::{ListUse, StatsView};
 use ktui::kube::sync::SyncState;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -30,6 +31,10 @@ fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
             last_bookmark: None,
             drift_repairs: 0,
             last_drift: None,
+            last_list: Some(ListUse {
+                method: ListMethod::Streamed,
+                fallback: None,
+            }),
             state: SyncState::Live,
             started: Instant::now(),
         },
@@ -74,6 +79,7 @@ fn informers_keys_whole_and_headers_apart_at_three_sizes() {
     let headers = [
         "KEY",
         "STATE",
+        "LIST",
         "RESOURCE VERSION",
         "BOOKMARK",
         "RELISTS",
@@ -144,6 +150,34 @@ fn informers_name_the_last_drift_repair_in_the_state_column() {
         row.contains("live; drift repaired 2m ago: 37 removed, 3 added"),
         "{text}"
     );
+}
+
+#[test]
+fn informers_say_how_they_listed_and_why_paged() {
+    let mut infos = infos();
+    infos[1].stats.last_list = Some(ListUse {
+        method: ListMethod::Paged,
+        fallback: Some("streaming list refused (422): sendInitialEvents is forbidden".into()),
+    });
+    infos[2].stats.last_list = None;
+    let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
+    screen::connect(&mut state, "prod-eu");
+    let text = draw(&mut state, &infos, 160, 45);
+    let row = |key: &str| {
+        text.lines()
+            .find(|l| l.contains(key))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(row("pods@*").contains(" streamed "), "{text}");
+    let deploy = row("deployments@shop");
+    assert!(deploy.contains(" paged "), "{text}");
+    assert!(
+        deploy.contains("live; paged: streaming list refused (422)"),
+        "{text}"
+    );
+    // No list completed yet.
+    assert!(row("app=web").contains(" - "), "{text}");
 }
 
 #[test]

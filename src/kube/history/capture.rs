@@ -103,6 +103,10 @@ impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
         self.history.observe_raw(&self.resource, &c.json, true, now());
         self.inner.init_apply(c.obj);
     }
+    fn init_delete(&mut self, c: Captured<T>) {
+        self.history.deleted_raw(&self.resource, &c.json, now());
+        self.inner.init_delete(c.obj);
+    }
     fn init_done(&mut self, rv: Option<String>) {
         self.listing = false;
         if let Some(ns) = &self.scope {

@@ -1,7 +1,10 @@
 //! [`InformerConfig`]: the tunables of the list-watch loop (page size, timeouts, backoff,
-//! timeline bounds). Owns only their defaults; must not run anything.
+//! timeline bounds, streaming lists). Owns only their defaults; must not run anything.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use super::method::StreamingLists;
 
 /// Tunables of the list-watch loop.
 #[derive(Debug, Clone)]
@@ -27,6 +30,15 @@ pub struct InformerConfig {
     /// How often a long-lived informer is verified against the server (a paged list compared
     /// with the store; drift repaired); `Duration::ZERO`: never.
     pub verify_every: Duration,
+    /// Streaming lists (`sendInitialEvents=true`) for every (re)list, with the context's
+    /// memory of servers that refused them (one per context, shared by its informers);
+    /// `None`: paged lists only (the default: a sink without a context to share the memory
+    /// with would probe alone).
+    pub streaming: Option<Arc<StreamingLists>>,
+    /// A streaming list that brings no event for this long before its end bookmark falls
+    /// back to a paged list (and the context lists paged from then on). Measured from the
+    /// last event, not the start: 150k objects may take longer in all.
+    pub streaming_idle: Duration,
 }
 
 impl InformerConfig {
@@ -48,6 +60,8 @@ impl Default for InformerConfig {
             bookmark_interval: Duration::from_secs(60),
             stale_intervals: 2,
             verify_every: Duration::from_secs(600),
+            streaming: None,
+            streaming_idle: Duration::from_secs(60),
         }
     }
 }

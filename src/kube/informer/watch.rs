@@ -10,7 +10,20 @@ impl Informer {
     pub(super) async fn watch<T: Versioned, S: Sink<T>>(&mut self, sink: &mut S, from: String) -> Phase {
         let started = Instant::now();
         let mut rv = from;
-        match self.stream::<T, S>(sink, &mut rv).await {
+        let end = self.stream::<T, S>(sink, &mut rv).await;
+        self.watch_ended(sink, end, started, rv)
+    }
+
+    /// What comes after a watch connection that began at `started` ended with `end`, its
+    /// resume point at `rv`.
+    pub(super) fn watch_ended<T, S: Sink<T>>(
+        &mut self,
+        sink: &mut S,
+        end: WatchEnd,
+        started: Instant,
+        rv: String,
+    ) -> Phase {
+        match end {
             WatchEnd::Clean => {
                 InformerStats::bump(&self.stats.reconnects);
                 if self.verify_due() {
@@ -66,6 +79,32 @@ impl Informer {
         sink: &mut S,
         rv: &mut String,
     ) -> WatchEnd {
+        let (server_timeout, req) = match self.watch_request(rv, false) {
+            Ok(r) => r,
+            Err(f) => return WatchEnd::Failed(f),
+        };
+        let stream = match timeout(self.config.request_timeout, self.open_watch::<T>(req)).await {
+            Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
+            Ok(Err((_, Failure::Gone))) => return WatchEnd::Gone,
+            Ok(Err((_, f))) => return WatchEnd::Failed(f),
+            Ok(Ok(s)) => s,
+        };
+        let stream = std::pin::pin!(stream);
+        // After a silence, only an event or a bookmark proves the server is back.
+        if self.stale.is_none() {
+            sink.set_state(SyncState::Live);
+        }
+        self.follow(sink, stream, rv, server_timeout).await
+    }
+
+    /// A watch request from `rv` (a streaming list's when `initial`: `sendInitialEvents`,
+    /// `resourceVersionMatch=NotOlderThan`, `rv` ""), and the `timeoutSeconds` it asks for:
+    /// `watch_timeout` jittered so that informers do not reconnect in lockstep.
+    pub(super) fn watch_request(
+        &self,
+        rv: &str,
+        initial: bool,
+    ) -> Result<(u32, http::Request<Vec<u8>>), Failure> {
         let base = self.config.watch_timeout.as_secs().max(10) as u32;
         let jitter = rand::random_range(0..=base / 10);
         let server_timeout = base - base / 20 + jitter;
@@ -74,7 +113,7 @@ impl Informer {
             field_selector: self.key.fields.as_deref().map(str::to_owned),
             timeout: Some(server_timeout),
             bookmarks: true,
-            send_initial_events: false,
+            send_initial_events: initial,
         };
         let path = Request::new(self.key.url_path());
         let req = if self.metadata_only {
@@ -82,21 +121,22 @@ impl Informer {
         } else {
             path.watch(&wp, rv)
         };
-        let req = match req {
-            Ok(r) => r,
-            Err(e) => return WatchEnd::Failed(Failure::Other(e.to_string())),
-        };
-        let stream = match timeout(self.config.request_timeout, self.open_watch::<T>(req)).await {
-            Err(_) => return WatchEnd::Failed(Failure::Unreachable("watch did not start".into())),
-            Ok(Err(Failure::Gone)) => return WatchEnd::Gone,
-            Ok(Err(f)) => return WatchEnd::Failed(f),
-            Ok(Ok(s)) => s,
-        };
-        let mut stream = std::pin::pin!(stream);
-        // After a silence, only an event or a bookmark proves the server is back.
-        if self.stale.is_none() {
-            sink.set_state(SyncState::Live);
-        }
+        req.map(|r| (server_timeout, r))
+            .map_err(|e| Failure::Other(e.to_string()))
+    }
+
+    /// Reads an open watch `stream` (asked for `server_timeout` seconds) until it ends,
+    /// applying its events; keeps `rv` at the newest resourceVersion seen.
+    pub(super) async fn follow<T: Versioned, S: Sink<T>, St>(
+        &mut self,
+        sink: &mut S,
+        mut stream: std::pin::Pin<&mut St>,
+        rv: &mut String,
+        server_timeout: u32,
+    ) -> WatchEnd
+    where
+        St: futures::Stream<Item = Result<lines::Line<T>, Failure>>,
+    {
         let stale_after = self.config.stale_after();
         let mut last_word = Instant::now();
         // The server ends the stream after `server_timeout`; silence well past that means a dead
@@ -193,29 +233,31 @@ impl Informer {
     }
 
     /// Sends a watch request; its decoded lines once the server answered 2xx, else the
-    /// answer's failure (410 is [`Failure::Gone`]), its `Retry-After` kept for the next wait
-    /// as a list's is.
+    /// answer's failure (410 is [`Failure::Gone`]) with its HTTP status (`None`: no answer),
+    /// its `Retry-After` kept for the next wait as a list's is.
     pub(super) async fn open_watch<T: Versioned>(
         &mut self,
         req: http::Request<Vec<u8>>,
-    ) -> Result<impl futures::Stream<Item = Result<lines::Line<T>, Failure>> + Send, Failure> {
+    ) -> Result<impl futures::Stream<Item = Result<lines::Line<T>, Failure>> + Send, (Option<u16>, Failure)>
+    {
         let res = self
             .client
             .send(req.map(kube::client::Body::from))
             .await
-            .map_err(|e| classify(&e, "watch"))?;
+            .map_err(|e| (None, classify(&e, "watch")))?;
         let status = res.status();
         if !status.is_success() {
             self.retry_after = page::retry_after(res.headers());
+            let code = Some(status.as_u16());
             let body = http_body_util::BodyExt::collect(res.into_body())
                 .await
-                .map_err(|e| classify(&e, "watch"))?
+                .map_err(|e| (code, classify(&e, "watch")))?
                 .to_bytes();
             let message = serde_json::from_slice::<serde_json::Value>(&body)
                 .ok()
                 .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
-            return Err(status_failure(status.as_u16(), &message, "watch"));
+            return Err((code, status_failure(status.as_u16(), &message, "watch")));
         }
         Ok(lines::lines::<T>(res.into_body(), self.key.kind.singular()))
     }

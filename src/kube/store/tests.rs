@@ -211,3 +211,33 @@ fn a_resource_version_alone_updates_the_snapshot_in_place_without_notifying() {
     p.publish(after.rows.clone());
     assert_eq!(slot.peek().resource_version.as_deref(), Some("11"));
 }
+
+#[test]
+fn a_streaming_lists_deletion_before_its_end_leaves_the_buffer_only() {
+    let (slot, mut w, _rx) = writer();
+    w.init();
+    w.init_apply(row("a", "x", 1));
+    w.init_apply(row("a", "y", 1));
+    w.init_remove(&(Some(Arc::from("a")), Arc::from("x")));
+    w.publish();
+    let s = slot.load();
+    let names: Vec<&str> = s.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(names, ["y"], "a first list shows the buffer as it is");
+    assert_eq!(s.state, SyncState::Syncing { received: 1 });
+    w.init_remove(&(Some(Arc::from("a")), Arc::from("y")));
+    w.publish();
+    assert!(slot.load().rows.is_empty(), "the last row removed is not left on screen");
+    w.init_apply(row("a", "y", 2));
+    w.init_done(Some("10".into()));
+    // A relist: deletions touch the buffer, never the complete table on screen.
+    w.init();
+    w.init_apply(row("a", "z", 1));
+    w.init_remove(&(Some(Arc::from("a")), Arc::from("y")));
+    w.init_remove(&(Some(Arc::from("a")), Arc::from("z")));
+    w.publish();
+    let s = slot.load();
+    let names: Vec<&str> = s.rows.iter().map(|r| &*r.name).collect();
+    assert_eq!(names, ["y"], "the old table stays whole");
+    w.init_done(Some("11".into()));
+    assert!(slot.load().rows.is_empty());
+}
