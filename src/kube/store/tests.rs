@@ -226,7 +226,10 @@ fn a_streaming_lists_deletion_before_its_end_leaves_the_buffer_only() {
     assert_eq!(s.state, SyncState::Syncing { received: 1 });
     w.init_remove(&(Some(Arc::from("a")), Arc::from("y")));
     w.publish();
-    assert!(slot.load().rows.is_empty(), "the last row removed is not left on screen");
+    assert!(
+        slot.load().rows.is_empty(),
+        "the last row removed is not left on screen"
+    );
     w.init_apply(row("a", "y", 2));
     w.init_done(Some("10".into()));
     // A relist: deletions touch the buffer, never the complete table on screen.
