@@ -64,8 +64,8 @@ pub struct WatchConfig {
     /// `true`: lists by streaming (a watch with `sendInitialEvents=true`, served from the
     /// API server's watch cache) where the server offers it, falling back to paged lists
     /// where it refuses or ignores them. Default `false`: paged lists, which Kubernetes
-    /// >= 1.31 also serves from the watch cache, and which were live sooner at a lower API
-    /// server CPU cost in `benches/real_sync` (100k pods on kube-apiserver v1.37.2).
+    /// 1.31 and later also serves from the watch cache, and which were live sooner at a
+    /// lower API server CPU cost in `benches/real_sync` (100k pods, kube-apiserver v1.37.2).
     pub streaming_lists: bool,
     /// A streaming list with no event for this long before its end bookmark falls back to
     /// a paged list (and the context lists paged for the rest of the session).
