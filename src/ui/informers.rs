@@ -16,7 +16,7 @@ use super::fit_table::{lay_out, Col};
 /// The columns, each with the list column whose layout role it takes: KEY is the row's
 /// identity, STATE the flexible column (it may carry an undecodable object's note, or why the
 /// list was paged), LIST how the last complete list was fetched (`streamed`, `paged`), and on
-/// a narrow terminal RESOURCE VERSION is headed RV, then SUBS, STOPS IN and BOOKMARK go
+/// a narrow terminal RESOURCE VERSION is headed RV, then STOPS IN, LIST, SUBS and BOOKMARK go
 /// first, then RELISTS and RECONNECTS.
 const COLS: [Col; 11] = [
     Col {
@@ -32,7 +32,7 @@ const COLS: [Col; 11] = [
     Col {
         header: "LIST",
         short: "",
-        role: "REASON",
+        role: "AGE",
     },
     Col {
         header: "RESOURCE VERSION",

@@ -144,7 +144,7 @@ fn informers_name_the_last_drift_repair_in_the_state_column() {
     ));
     let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
     screen::connect(&mut state, "prod-eu");
-    let text = draw(&mut state, &infos, 160, 45);
+    let text = draw(&mut state, &infos, 200, 45);
     let row = text.lines().find(|l| l.contains("pods@*")).unwrap_or_default();
     assert!(
         row.contains("live; drift repaired 2m ago: 37 removed, 3 added"),
@@ -162,7 +162,7 @@ fn informers_say_how_they_listed_and_why_paged() {
     infos[2].stats.last_list = None;
     let mut state = screen::ui_state(Screen::Informers { selected: 0 }, None, false);
     screen::connect(&mut state, "prod-eu");
-    let text = draw(&mut state, &infos, 160, 45);
+    let text = draw(&mut state, &infos, 200, 45);
     let row = |key: &str| {
         text.lines()
             .find(|l| l.contains(key))
