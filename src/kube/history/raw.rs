@@ -229,8 +229,15 @@ impl<'o> Emitter<'o> {
         if !std::mem::take(&mut self.first) {
             self.out.push(',');
         }
-        // A string always serializes.
-        self.out.push_str(&serde_json::to_string(k).unwrap_or_default());
+        if k.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+            // A string always serializes.
+            self.out.push_str(&serde_json::to_string(k).unwrap_or_default());
+        } else {
+            // Nothing to escape (JSON needs it only for controls, `"` and `\`).
+            self.out.push('"');
+            self.out.push_str(k);
+            self.out.push('"');
+        }
         self.out.push(':');
     }
     fn raw(&mut self, text: &str) {

@@ -290,8 +290,8 @@ impl History {
             return false;
         }
         order.remove(&order_key(h));
-        let previous = h.revisions.back().map(|r| r.managers.clone()).unwrap_or_default();
-        let owners = owners_of(&fields, tape.root(), &ops, &managers, &previous);
+        let previous = h.revisions.back().map_or(&[][..], |r| &r.managers[..]);
+        let owners = owners_of(&fields, tape.root(), &ops, &managers, previous);
         let recreated = !h.uid.is_empty() && h.uid != uid;
         h.revisions.push_back(Revision {
             seq,
