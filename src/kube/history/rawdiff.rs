@@ -88,8 +88,8 @@ fn walk(new: Val<'_, '_>, old: Val<'_, '_>, path: &mut Vec<Step>, ops: &mut Vec<
 
 /// The common case of [`walk`] over two objects, without sorting their members: both have
 /// the same keys in the same order (one writer emitted both), none escaped, and no key that
-/// differs in value is duplicated. Then only members and removals cannot occur, and walking
-/// the differing members in key order gives `walk`'s ops. Returns `false`, having done
+/// differs in value is duplicated. Then no member is on one side only (nothing to add or
+/// remove), and walking the differing members in key order gives `walk`'s ops. Returns `false`, having done
 /// nothing, when the case does not hold.
 fn walk_same_keys(new: Val<'_, '_>, old: Val<'_, '_>, path: &mut Vec<Step>, ops: &mut Vec<Op>) -> bool {
     if new.len() != old.len() {
