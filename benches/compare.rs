@@ -3,7 +3,7 @@
 //! harness against it, and prints one table per N with ratios to ktui. Run it through
 //! `benches/compare/run.sh N…` (builds release ktui, finds or builds k9s and kubectl), or
 //! `cargo bench --bench compare -- --bench [--k9s PATH] [--kubectl PATH] [--nodes X]
-//! [--events Y] [--samples S] [--cpu-secs T] [--tools ktui,k9s,kubectl] N…`. Under
+//! [--events Y] [--samples S] [--key-samples K] [--cpu-secs T] [--tools ktui,k9s,kubectl] N…`. Under
 //! `cargo test` it only says how to run it. Measuring and printing only; no figure is fixed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // measuring code may panic
@@ -15,6 +15,8 @@ mod harness;
 
 #[path = "compare/api.rs"]
 mod api;
+#[path = "compare/churn.rs"]
+mod churn;
 #[path = "compare/measure.rs"]
 mod measure;
 #[path = "compare/table.rs"]
@@ -25,7 +27,7 @@ mod tools;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use measure::{Cell, Plan, Quiet};
+use measure::{Plan, Quiet};
 use tools::{Bins, Tool};
 
 /// Command-line options (see the module doc).
@@ -34,6 +36,7 @@ struct Opts {
     nodes: usize,
     events: usize,
     samples: usize,
+    key_samples: usize,
     cpu_secs: u64,
     tools: Vec<Tool>,
     bins: Bins,
@@ -45,6 +48,7 @@ fn parse_opts(args: &[String]) -> Opts {
         nodes: 0,
         events: 0,
         samples: 20,
+        key_samples: 100,
         cpu_secs: 60,
         tools: vec![Tool::Ktui, Tool::K9s, Tool::Kubectl],
         bins: Bins {
@@ -63,6 +67,7 @@ fn parse_opts(args: &[String]) -> Opts {
             "--nodes" => o.nodes = val().parse().expect("--nodes N"),
             "--events" => o.events = val().parse().expect("--events N"),
             "--samples" => o.samples = val().parse().expect("--samples N"),
+            "--key-samples" => o.key_samples = val().parse().expect("--key-samples N"),
             "--cpu-secs" => o.cpu_secs = val().parse().expect("--cpu-secs SECONDS"),
             "--tools" => {
                 o.tools = val()
@@ -124,7 +129,10 @@ fn measure(o: &Opts, pods: usize) {
     let (kc_quiet, kc_churn) = (dir.path().join("kubeconfig"), dir.path().join("kubeconfig-churn"));
     let plan = |kubeconfig| Plan {
         pods,
+        nodes: o.nodes,
+        events: o.events,
         samples: o.samples,
+        key_samples: o.key_samples,
         cpu_window: Duration::from_secs(o.cpu_secs),
         sync_timeout: Duration::from_secs(900),
         bins: &o.bins,
@@ -148,21 +156,17 @@ fn measure(o: &Opts, pods: usize) {
     let mut cols = Vec::new();
     for (&t, q) in tools.iter().zip(quiet) {
         eprintln!("{pods} pods: {} under 1,000 changes/s…", t.name());
-        let churn_cpu = guarded(
-            t.name(),
-            |w| Cell::Na(w.into()),
-            || measure::churn_cpu(t, &churn_plan),
-        );
+        let churn = guarded(t.name(), churn::Churn::failed, || churn::measure(t, &churn_plan));
         cols.push(table::Column {
             tool: t,
             quiet: q,
-            churn_cpu,
+            churn,
         });
     }
     drop(srv);
     let title = format!(
-        "{pods} pods, {} load nodes, {} load events (demo server); {} change samples, CPU over {} s",
-        o.nodes, o.events, o.samples, o.cpu_secs
+        "{pods} pods, {} load nodes, {} load events (demo server); {} change samples, {} keystrokes under churn, CPU over {} s",
+        o.nodes, o.events, o.samples, o.key_samples, o.cpu_secs
     );
     table::print(&title, &cols);
 }

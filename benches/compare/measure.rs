@@ -1,7 +1,8 @@
-//! What one tool's run measures, against a demo server that is already up: launch → first
-//! row and → full count, RSS after sync, CPU over a window, filter keystroke → screen and
-//! change → screen of probe pods created and deleted through `api`. Returns figures; must not
-//! print or compare them (see `table`).
+//! What one tool's run measures, against a quiet demo server that is already up: launch →
+//! first row and → full count, RSS after sync, CPU over a window, filter keystroke → screen,
+//! change → screen of probe pods created and deleted through `api`, RSS with the nodes and
+//! events views warm too, and quit → terminal restored / process gone with all that held.
+//! Returns figures; must not print or compare them (see `table`).
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,7 +15,12 @@ use crate::tools::{self, Bins, Tool};
 /// What a run is asked to do.
 pub struct Plan<'a> {
     pub pods: usize,
+    /// Load nodes and events the server holds besides the pods (for the warm views).
+    pub nodes: usize,
+    pub events: usize,
     pub samples: usize,
+    /// Keystrokes timed under churn.
+    pub key_samples: usize,
     pub cpu_window: Duration,
     pub sync_timeout: Duration,
     pub bins: &'a Bins,
@@ -52,6 +58,11 @@ pub struct Quiet {
     pub filter: Cell,
     pub created: Result<Samples, String>,
     pub deleted: Result<Samples, String>,
+    /// RSS once the nodes and events views were opened and the pods view is back.
+    pub rss_warm: Cell,
+    /// ctrl-c → the terminal's main screen back, and → the process gone.
+    pub restored: Cell,
+    pub quit: Cell,
 }
 
 impl Quiet {
@@ -68,6 +79,9 @@ impl Quiet {
             filter: na(),
             created: Err(why.to_owned()),
             deleted: Err(why.to_owned()),
+            rss_warm: na(),
+            restored: na(),
+            quit: na(),
         }
     }
 }
@@ -98,7 +112,7 @@ fn mb(pid: u32, field: &str) -> Cell {
 
 /// Waits for the first row and the full count of an interactive view; `Err` when the view
 /// never got there in time. Times are from the spawn.
-fn sync(t: &Tui, tool: Tool, plan: &Plan) -> Result<(Duration, Duration), String> {
+pub fn sync(t: &Tui, tool: Tool, plan: &Plan) -> Result<(Duration, Duration), String> {
     t.try_wait_until(plan.sync_timeout, tools::first_row)
         .ok_or_else(|| format!("no row in {:?}", plan.sync_timeout))?;
     let first = t.started.elapsed();
@@ -156,6 +170,11 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
             .is_some()
     });
     api.delete_pod(SEED);
+    let rss_warm = match warm(&mut t, tool, plan) {
+        Ok(()) => mb(pid, "VmRSS:"),
+        Err(e) => Cell::Na(e),
+    };
+    let (restored, quit) = quit(&mut t);
     Quiet {
         first_row: Cell::Ms(ms(first)),
         full: Cell::Ms(ms(full)),
@@ -166,7 +185,50 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
         filter,
         created: Ok(created),
         deleted: Ok(deleted),
+        rss_warm,
+        restored,
+        quit,
     }
+}
+
+/// Leaves the filter, opens the nodes view and the events view of all namespaces, each until
+/// it holds what the server has, then the pods view again until it holds every pod: every
+/// informer (ktui) or watcher (k9s) of the three is then warm (ktui keeps an unused informer
+/// for 30 s).
+fn warm(t: &mut Tui, tool: Tool, plan: &Plan) -> Result<(), String> {
+    t.press_esc();
+    t.press_esc();
+    std::thread::sleep(Duration::from_millis(300));
+    for (view, least) in [("nodes", plan.nodes), ("events", plan.events), ("pods", plan.pods)] {
+        t.command(view);
+        let held = |s: &str| tools::view_holds(tool, s, view, least);
+        if t.try_wait_until(plan.sync_timeout, held).is_none() {
+            return Err(format!("{view} view not full in {:?}", plan.sync_timeout));
+        }
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    Ok(())
+}
+
+/// ctrl-c, then how long until the terminal left the alternate screen, and until the process
+/// was gone (polled every millisecond).
+fn quit(t: &mut Tui) -> (Cell, Cell) {
+    let t0 = Instant::now();
+    t.press_ctrl_c();
+    let mut restored = None;
+    while t0.elapsed() < Duration::from_secs(10) {
+        if restored.is_none() && !t.alternate_screen() {
+            restored = Some(t0.elapsed());
+        }
+        if t.try_wait().is_some() {
+            let gone = t0.elapsed();
+            let restored = restored.unwrap_or(gone);
+            return (Cell::Ms(ms(restored)), Cell::Ms(ms(gone)));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let na = || Cell::Na("still running 10 s after ctrl-c".into());
+    (restored.map_or_else(na, |d| Cell::Ms(ms(d))), na())
 }
 
 /// `samples` probe pods, each created then deleted; `shown(name, present)` waits (up to
@@ -217,7 +279,7 @@ fn timed_run(bin: &std::path::Path, args: &[&str]) -> Result<(Duration, f64), St
 }
 
 /// Newlines in the raw output so far, counted from `*from` on (advanced), added to `*lines`.
-fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
+pub fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
     let bytes = t.raw_from(*from);
     *from += bytes.len();
     *lines += bytes.iter().filter(|&&b| b == b'\n').count();
@@ -287,48 +349,8 @@ pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
         filter: Cell::Na("no interactive filter".into()),
         created: Ok(created),
         deleted: Ok(deleted),
-    }
-}
-
-/// CPU % of `tool`'s view over the window once it holds every pod of a churning server.
-pub fn churn_cpu(tool: Tool, plan: &Plan) -> Cell {
-    let bin = plan.bins.of(tool).expect("a binary");
-    if tool == Tool::Kubectl {
-        let w = tools::spawn(
-            tool,
-            bin,
-            plan.kubeconfig,
-            plan.dir,
-            &["-w", "--output-watch-events"],
-        );
-        let (mut from, mut lines) = (0, 0);
-        if w.try_wait_output(plan.sync_timeout, |t| {
-            count_lines(t, &mut from, &mut lines) > plan.pods
-        })
-        .is_none()
-        {
-            return Cell::Na("kubectl -w listed too few pods".into());
-        }
-        std::thread::sleep(Duration::from_secs(2));
-        let cpu = cpu_percent(w.pid(), plan.cpu_window);
-        let mut w = w;
-        if w.try_wait().is_some() {
-            // `get -w` does not relist: a watch from a list revision already compacted away
-            // ends it (410 Gone, "too old resource version").
-            let last = w.lines().into_iter().rfind(|l| !l.is_empty()).unwrap_or_default();
-            return Cell::Na(format!(
-                "kubectl -w exited: {}",
-                last.chars().take(60).collect::<String>()
-            ));
-        }
-        return Cell::Pct(cpu);
-    }
-    let t = tools::spawn(tool, bin, plan.kubeconfig, plan.dir, &[]);
-    match sync(&t, tool, plan) {
-        Ok(_) => {
-            std::thread::sleep(Duration::from_secs(2));
-            Cell::Pct(cpu_percent(t.pid(), plan.cpu_window))
-        }
-        Err(e) => Cell::Na(e),
+        rss_warm: Cell::Na("one list per run".into()),
+        restored: Cell::Na("no interactive view".into()),
+        quit: Cell::Na("no interactive view".into()),
     }
 }

@@ -5,7 +5,7 @@
 # is present and it is missing, then runs benches/compare.rs and prints one table per N.
 #
 #   bash benches/compare/run.sh [N ...] [--nodes X] [--events Y] [--samples S]
-#                               [--cpu-secs T] [--tools ktui,k9s,kubectl]
+#                               [--key-samples K] [--cpu-secs T] [--tools ktui,k9s,kubectl]
 #   e.g. bash benches/compare/run.sh 10000 100000
 #        bash benches/compare/run.sh 150000 --nodes 5000 --events 50000
 #
@@ -58,6 +58,14 @@ Method and its limits:
   line in `get pods -A -w --output-watch-events`); a change not shown in 10 s counts as missed;
 - filter keystroke → screen: from `q`, the first letter after `/` (both ktui and k9s filter
   as you type), to the view's count showing fewer pods;
+- keystroke → screen under 1,000 changes/s: in the view of the churning server, `q` and
+  backspace typed alternately into the `/` prompt (100 keystrokes, 40–160 ms apart, at most
+  120 s of them), each timed to the count showing the narrower / the whole set; the render
+  loop's CPU is ktui's UI thread (the main thread) over the CPU window;
+- RSS with views warm: after the probes, the nodes view and the all-namespaces events view
+  are opened until each holds what the server has, then the pods view again (ktui keeps an
+  unused informer 30 s, so all three are held); then ctrl-c, timed to the terminal leaving
+  the alternate screen and to the process gone (polled every millisecond);
 - k9s runs with its defaults (refresh every 2 s) plus --headless --logoless --splashless
   --readonly and an empty config dir;
 - RSS and peak RSS (VmRSS, VmHWM) are read 2 s after the full count; kubectl's are of its

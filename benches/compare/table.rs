@@ -2,6 +2,7 @@
 //! and `n/a (why)` where a figure does not apply. Formatting only; must not measure.
 
 use crate::harness::percentile;
+use crate::churn::Churn;
 use crate::measure::{Cell, Quiet, Samples};
 use crate::tools::Tool;
 
@@ -9,7 +10,7 @@ use crate::tools::Tool;
 pub struct Column {
     pub tool: Tool,
     pub quiet: Quiet,
-    pub churn_cpu: Cell,
+    pub churn: Churn,
 }
 
 fn value(c: &Cell) -> Option<f64> {
@@ -64,7 +65,8 @@ const ROWS: &[Row] = &[
     ("RSS after sync", |c| c.quiet.rss.clone()),
     ("peak RSS after sync", |c| c.quiet.peak.clone()),
     ("CPU, idle", |c| c.quiet.cpu_idle.clone()),
-    ("CPU, 1,000 changes/s", |c| c.churn_cpu.clone()),
+    ("CPU, 1,000 changes/s", |c| c.churn.cpu.clone()),
+    ("render loop's CPU, 1,000 changes/s", |c| c.churn.render.clone()),
     ("created → screen p50", |c| sample_cell(&c.quiet.created, 0.5)),
     ("created → screen p90", |c| sample_cell(&c.quiet.created, 0.9)),
     ("created → screen max", |c| sample_cell(&c.quiet.created, 2.0)),
@@ -74,6 +76,14 @@ const ROWS: &[Row] = &[
     ("deleted → screen max", |c| sample_cell(&c.quiet.deleted, 2.0)),
     ("deleted, not shown in 10 s", |c| missed_cell(&c.quiet.deleted)),
     ("filter keystroke → screen", |c| c.quiet.filter.clone()),
+    ("keystroke → screen p50, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.5)),
+    ("keystroke → screen p90, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.9)),
+    ("keystroke → screen p99, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.99)),
+    ("keystroke → screen max, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 2.0)),
+    ("keystrokes not shown in 10 s", |c| missed_cell(&c.churn.keys)),
+    ("RSS, pods + nodes + events views warm", |c| c.quiet.rss_warm.clone()),
+    ("ctrl-c → terminal restored", |c| c.quiet.restored.clone()),
+    ("ctrl-c → process gone", |c| c.quiet.quit.clone()),
 ];
 
 /// Prints the table (Markdown) for one size; the first column is the reference for ratios.

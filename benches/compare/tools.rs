@@ -139,6 +139,38 @@ pub fn count(tool: Tool, screen: &str) -> Option<u64> {
     }
 }
 
+/// The view on screen is `view` (`pods`, `nodes`, `events`) and holds at least `least`
+/// objects: ktui's header names the kind, counts at least that and says `live`; k9s's title
+/// is `view(…)[COUNT]` with at least that count.
+pub fn view_holds(tool: Tool, screen: &str, view: &str, least: usize) -> bool {
+    let singular = view.trim_end_matches('s');
+    match tool {
+        Tool::Ktui => {
+            let Some(line) = screen.lines().nth(1) else {
+                return false;
+            };
+            let mut words = line.split_whitespace();
+            let kind = words.next().unwrap_or("").to_lowercase();
+            let n: Option<u64> = words
+                .next()
+                .and_then(|w| w.split('/').next())
+                .and_then(|w| w.replace(',', "").parse().ok());
+            kind.starts_with(singular) && n.is_some_and(|n| n as usize >= least) && line.contains("live")
+        }
+        Tool::K9s => screen.lines().any(|l| {
+            let Some(at) = l.find(&format!("{view}(")) else {
+                return false;
+            };
+            let rest = &l[at..];
+            let (Some(open), Some(close)) = (rest.find('['), rest.find(']')) else {
+                return false;
+            };
+            open < close && rest[open + 1..close].replace(',', "").parse::<usize>().is_ok_and(|n| n >= least)
+        }),
+        Tool::Kubectl => false,
+    }
+}
+
 /// The view holds all `pods` and says it is in sync (ktui's header says `live`).
 pub fn synced(tool: Tool, screen: &str, pods: usize) -> bool {
     let full = count(tool, screen).is_some_and(|n| n as usize >= pods);

@@ -10,9 +10,11 @@
 
 mod batch;
 mod gc;
+mod parsed;
 mod sets;
 mod workloads;
 
+pub(crate) use parsed::Memo;
 pub(crate) use sets::revision_of;
 
 use serde_json::{json, Value};
@@ -28,19 +30,30 @@ impl World {
     /// One pass of every controller.
     pub(crate) fn reconcile(&mut self) {
         let namespaces = namespaces(&self.store);
+        // Taken out of `self` for the pass: the controllers borrow the pods it holds.
+        let mut memo = std::mem::take(&mut self.parsed);
+        memo.retain_namespaces(&namespaces);
+        let store = self.store.clone();
+        // For the daemonsets: one pod per node (5,000 load nodes at scale).
+        let nodes: Vec<String> = memo
+            .list(&store, id::NODE, None)
+            .iter()
+            .map(|n| name_of(n).to_owned())
+            .collect();
         for ns in &namespaces {
             // One list of the namespace's pods per pass, shared (an informer's cache: a pod
             // created during the pass shows from the next one).
-            let pods = objects(&self.store, id::POD, Some(ns));
-            self.garbage_collect(ns, &pods);
-            self.deployments(ns, &pods);
-            self.replicasets(ns, &pods);
-            self.statefulsets(ns, &pods);
-            self.daemonsets(ns, &pods);
+            let pods = memo.list(&store, id::POD, Some(ns));
+            self.garbage_collect(ns, pods);
+            self.deployments(ns, pods);
+            self.replicasets(ns, pods);
+            self.statefulsets(ns, pods);
+            self.daemonsets(ns, pods, &nodes);
             self.cronjobs(ns);
-            self.jobs(ns, &pods);
+            self.jobs(ns, pods);
             self.disruption_budgets(ns);
         }
+        self.parsed = memo;
     }
 
     /// Records an event from controller `component` about `obj`.

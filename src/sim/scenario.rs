@@ -75,6 +75,8 @@ pub(crate) struct World {
     /// The kubelet's informer: pod changes since the last tick (clients' and controllers'
     /// writes), `None` until setup is done.
     pub pod_changes: Option<tokio::sync::broadcast::Receiver<Arc<super::store::Change>>>,
+    /// The controllers' parsed lists, carried from pass to pass (`control::Memo`).
+    pub parsed: super::control::Memo,
 }
 
 /// The uid the store gave an object.

@@ -31,6 +31,7 @@ impl World {
             tick: 0,
             next_ip: 10,
             pod_changes: None,
+            parsed: Default::default(),
         };
         let s = w.store.clone();
         s.set_creation_age(41 * DAY);

@@ -43,16 +43,16 @@ impl World {
             .flat_map(|k| objects(&store, *k, Some(ns)).into_iter().map(move |o| (*k, o)))
             .collect();
         let uids: HashSet<String> = owners.iter().map(|(_, o)| uid_of(o).to_owned()).collect();
-        let deps: Vec<(KindId, Value)> = DEPENDENTS
+        // The pods are borrowed from the pass's list, not copied.
+        let listed: Vec<(KindId, Vec<Value>)> = DEPENDENTS
             .iter()
-            .flat_map(|k| {
-                let list = if *k == id::POD {
-                    pods.to_vec()
-                } else {
-                    objects(&store, *k, Some(ns))
-                };
-                list.into_iter().map(move |o| (*k, o))
-            })
+            .filter(|k| **k != id::POD)
+            .map(|k| (*k, objects(&store, *k, Some(ns))))
+            .collect();
+        let deps: Vec<(KindId, &Value)> = pods
+            .iter()
+            .map(|p| (id::POD, p))
+            .chain(listed.iter().flat_map(|(k, l)| l.iter().map(move |o| (*k, o))))
             .filter(|(_, d)| !owner_uids(d).is_empty())
             .collect();
         // Dependents every one of whose owners is gone.
@@ -67,7 +67,7 @@ impl World {
             }
             let fins = finalizers(o);
             let uid = uid_of(o);
-            let mine: Vec<&(KindId, Value)> = deps
+            let mine: Vec<&(KindId, &Value)> = deps
                 .iter()
                 .filter(|(_, d)| owner_uids(d).contains(&uid))
                 .collect();

@@ -119,16 +119,12 @@ impl World {
         }
     }
 
-    pub(crate) fn daemonsets(&mut self, ns: &str, pods: &[Value]) {
+    pub(crate) fn daemonsets(&mut self, ns: &str, pods: &[Value], nodes: &[String]) {
         let store = self.store.clone();
         let sets = objects(&store, id::DAEMONSET, Some(ns));
         if sets.is_empty() {
             return;
         }
-        let nodes: Vec<String> = objects(&store, id::NODE, None)
-            .iter()
-            .map(|n| name_of(n).to_owned())
-            .collect();
         for s in sets.iter().filter(|s| !terminating(s)) {
             let update = revision_of(s);
             let mine: Vec<&Value> = pods.iter().filter(|p| controlled_by(p, uid_of(s))).collect();
@@ -138,7 +134,7 @@ impl World {
                 .iter()
                 .filter_map(|p| p["spec"]["nodeName"].as_str())
                 .collect();
-            for node in &nodes {
+            for node in nodes {
                 if !placed.contains(node.as_str()) {
                     let name = format!("{}-{}", name_of(s), random_suffix());
                     if create_pod(
