@@ -98,6 +98,10 @@ fn server(o: &Opts, pods: usize, churn: u32, kubeconfig: &Path) -> harness::Serv
     .collect();
     let srv = harness::demo_server(&args, kubeconfig, Duration::from_secs(900));
     assert!(kubeconfig.exists(), "the demo server wrote no kubeconfig");
+    // The scenario's own start (daemonset pods on every node) is not the churn asked for.
+    let calm = 50 + u64::from(churn) * 13 / 10;
+    let took = api::Api::from_kubeconfig(kubeconfig).settle(calm, Duration::from_secs(300));
+    eprintln!("{pods} pods, churn {churn}/s: server settled (≤ {calm} changes/s) after {took:.1?}");
     srv
 }
 

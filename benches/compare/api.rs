@@ -38,6 +38,11 @@ impl Api {
 
     /// One request; returns the status code. Panics on a transport error.
     fn request(&self, method: &str, path: &str, body: &str) -> u16 {
+        self.exchange(method, path, body).0
+    }
+
+    /// One request; returns the status code and the whole reply (head and body).
+    fn exchange(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut s = TcpStream::connect(&self.addr).expect("connect to the demo server");
         s.set_nodelay(true).ok();
         let req = format!(
@@ -51,11 +56,47 @@ impl Api {
         s.write_all(req.as_bytes()).expect("send the request");
         let mut reply = Vec::new();
         s.read_to_end(&mut reply).expect("read the reply");
-        let head = String::from_utf8_lossy(&reply[..reply.len().min(64)]).into_owned();
-        head.split_whitespace()
+        let reply = String::from_utf8_lossy(&reply).into_owned();
+        let code = reply
+            .split_whitespace()
             .nth(1)
             .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status line in {head:?}"))
+            .unwrap_or_else(|| panic!("no status line in {:?}", &reply[..reply.len().min(64)]));
+        (code, reply)
+    }
+
+    /// The server's current resourceVersion (of a one-item pod list), as a number.
+    pub fn revision(&self) -> u64 {
+        let (_, reply) = self.exchange("GET", "/api/v1/pods?limit=1", "");
+        let at = reply
+            .find("\"resourceVersion\":\"")
+            .expect("a list resourceVersion")
+            + 19;
+        reply[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a numeric resourceVersion")
+    }
+
+    /// Waits (up to `patience`) until the server makes at most `per_sec` changes a second for
+    /// three seconds in a row: a demo server at scale first starts its daemonsets' pods on
+    /// every node (5,000 pods going through their phases), which is no tool's idle load.
+    /// Returns how long that took.
+    pub fn settle(&self, per_sec: u64, patience: std::time::Duration) -> std::time::Duration {
+        let t0 = std::time::Instant::now();
+        let (mut last, mut calm) = (self.revision(), 0);
+        while calm < 3 && t0.elapsed() < patience {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let now = self.revision();
+            calm = if now.saturating_sub(last) <= per_sec {
+                calm + 1
+            } else {
+                0
+            };
+            last = now;
+        }
+        t0.elapsed()
     }
 
     /// Creates pod `name` in namespace `default` (one busybox container); panics unless 201.

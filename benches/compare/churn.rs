@@ -71,9 +71,8 @@ fn keystrokes(t: &mut Tui, tool: Tool, pods: usize, samples: usize) -> Samples {
         let narrowing = i % 2 == 0;
         let t0 = Instant::now();
         t.send(if narrowing { "q" } else { "\x7f" });
-        let shown = |scr: &str| {
-            tools::count(tool, scr).is_some_and(|c| if narrowing { c < wide } else { c >= wide })
-        };
+        let shown =
+            |scr: &str| tools::count(tool, scr).is_some_and(|c| if narrowing { c < wide } else { c >= wide });
         match t.try_wait_until(KEY_TIMEOUT, shown) {
             Some(_) => s.ms.push(t0.elapsed().as_secs_f64() * 1e3),
             None => s.missed += 1,
@@ -124,9 +123,10 @@ fn kubectl(plan: &Plan) -> Churn {
         &["-w", "--output-watch-events"],
     );
     let (mut from, mut lines) = (0, 0);
-    if w
-        .try_wait_output(plan.sync_timeout, |t| count_lines(t, &mut from, &mut lines) > plan.pods)
-        .is_none()
+    if w.try_wait_output(plan.sync_timeout, |t| {
+        count_lines(t, &mut from, &mut lines) > plan.pods
+    })
+    .is_none()
     {
         return na("kubectl -w listed too few pods");
     }

@@ -32,6 +32,8 @@ pub struct Plan<'a> {
 #[derive(Debug, Clone)]
 pub enum Cell {
     Ms(f64),
+    /// Microseconds.
+    Us(f64),
     Mb(f64),
     Pct(f64),
     /// A figure that is not a number (`3 of 20`).
@@ -51,6 +53,8 @@ pub struct Samples {
 pub struct Quiet {
     pub first_row: Cell,
     pub full: Cell,
+    /// CPU per pod from launch to the full count.
+    pub sync_cpu: Cell,
     pub json_list: Cell,
     pub rss: Cell,
     pub peak: Cell,
@@ -72,6 +76,7 @@ impl Quiet {
         Quiet {
             first_row: na(),
             full: na(),
+            sync_cpu: na(),
             json_list: na(),
             rss: na(),
             peak: na(),
@@ -129,8 +134,10 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
         Ok(v) => v,
         Err(e) => return Quiet::failed(&e),
     };
-    std::thread::sleep(Duration::from_secs(2));
     let pid = t.pid();
+    // µs of CPU per pod from launch to the full count (list, decode, rows, drawing).
+    let sync_cpu = Cell::Us(cpu_ticks(pid) as f64 * 1e4 / plan.pods as f64);
+    std::thread::sleep(Duration::from_secs(2));
     let (rss, peak) = (mb(pid, "VmRSS:"), mb(pid, "VmHWM:"));
     let cpu_idle = Cell::Pct(cpu_percent(pid, plan.cpu_window));
     // Filter keystroke → screen: the first letter after `/`, to the narrower count shown.
@@ -155,9 +162,18 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
         api.delete_pod(SEED);
         let mut q = Quiet::failed(&format!("probe view not shown in {SETUP_TIMEOUT:?}"));
         q.json_list = Cell::Na("kubectl only".into());
-        (q.first_row, q.full, q.rss, q.peak, q.cpu_idle, q.filter) = (
+        (
+            q.first_row,
+            q.full,
+            q.sync_cpu,
+            q.rss,
+            q.peak,
+            q.cpu_idle,
+            q.filter,
+        ) = (
             Cell::Ms(ms(first)),
             Cell::Ms(ms(full)),
+            sync_cpu,
             rss,
             peak,
             cpu_idle,
@@ -178,6 +194,7 @@ pub fn interactive(tool: Tool, plan: &Plan, api: &Api) -> Quiet {
     Quiet {
         first_row: Cell::Ms(ms(first)),
         full: Cell::Ms(ms(full)),
+        sync_cpu,
         json_list: Cell::Na("kubectl only".into()),
         rss,
         peak,
@@ -199,7 +216,11 @@ fn warm(t: &mut Tui, tool: Tool, plan: &Plan) -> Result<(), String> {
     t.press_esc();
     t.press_esc();
     std::thread::sleep(Duration::from_millis(300));
-    for (view, least) in [("nodes", plan.nodes), ("events", plan.events), ("pods", plan.pods)] {
+    for (view, least) in [
+        ("nodes", plan.nodes),
+        ("events", plan.events),
+        ("pods", plan.pods),
+    ] {
         t.command(view);
         let held = |s: &str| tools::view_holds(tool, s, view, least);
         if t.try_wait_until(plan.sync_timeout, held).is_none() {
@@ -342,6 +363,7 @@ pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
     Quiet {
         first_row: Cell::Ms(ms(first)),
         full: Cell::Ms(ms(full)),
+        sync_cpu: Cell::Na("exits; not read".into()),
         json_list,
         rss,
         peak,

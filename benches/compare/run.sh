@@ -49,6 +49,9 @@ cargo bench --bench compare -- --bench "${tools[@]}" "$@"
 cat <<'EOF'
 
 Method and its limits:
+- each demo server is measured only once it has settled (at most 50 changes/s, plus the
+  churn asked for, three seconds in a row): at scale it first starts its daemonsets' pods
+  on every load node, which is no tool's idle load;
 - every tool runs in the same pseudo-terminal harness (tests/support/pty.rs, 45×160, vt100
   parser); a screen change wakes the waiter at once (else it re-checks every 20 ms), so
   latencies include the harness's read and parse of the tool's output, a few ms;
@@ -68,6 +71,7 @@ Method and its limits:
   the alternate screen and to the process gone (polled every millisecond);
 - k9s runs with its defaults (refresh every 2 s) plus --headless --logoless --splashless
   --readonly and an empty config dir;
+- CPU per pod: the tool's utime+stime from launch to the full count, over N (10 ms ticks);
 - RSS and peak RSS (VmRSS, VmHWM) are read 2 s after the full count; kubectl's are of its
   `get -w` process after the whole list is printed; CPU is /proc utime+stime over the window
   (10 ms ticks), with the server quiet, then against a second server making 1,000 changes/s;

@@ -1,8 +1,8 @@
 //! The benchmark's one table: a row per figure, a column per tool with its ratio to ktui,
 //! and `n/a (why)` where a figure does not apply. Formatting only; must not measure.
 
-use crate::harness::percentile;
 use crate::churn::Churn;
+use crate::harness::percentile;
 use crate::measure::{Cell, Quiet, Samples};
 use crate::tools::Tool;
 
@@ -15,7 +15,7 @@ pub struct Column {
 
 fn value(c: &Cell) -> Option<f64> {
     match c {
-        Cell::Ms(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
+        Cell::Ms(v) | Cell::Us(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
         Cell::Text(_) | Cell::Na(_) => None,
     }
 }
@@ -24,6 +24,7 @@ fn show(c: &Cell) -> String {
     match c {
         Cell::Ms(v) if *v >= 10_000.0 => format!("{:.1} s", v / 1e3),
         Cell::Ms(v) => format!("{v:.0} ms"),
+        Cell::Us(v) => format!("{v:.1} µs"),
         Cell::Mb(v) => format!("{v:.0} MB"),
         Cell::Pct(v) => format!("{v:.1} %"),
         Cell::Text(t) => t.clone(),
@@ -61,6 +62,7 @@ type Row = (&'static str, fn(&Column) -> Cell);
 const ROWS: &[Row] = &[
     ("launch → first row", |c| c.quiet.first_row.clone()),
     ("launch → full count", |c| c.quiet.full.clone()),
+    ("CPU per pod, launch → full count", |c| c.quiet.sync_cpu.clone()),
     ("get pods -A -o json > /dev/null", |c| c.quiet.json_list.clone()),
     ("RSS after sync", |c| c.quiet.rss.clone()),
     ("peak RSS after sync", |c| c.quiet.peak.clone()),
@@ -76,12 +78,22 @@ const ROWS: &[Row] = &[
     ("deleted → screen max", |c| sample_cell(&c.quiet.deleted, 2.0)),
     ("deleted, not shown in 10 s", |c| missed_cell(&c.quiet.deleted)),
     ("filter keystroke → screen", |c| c.quiet.filter.clone()),
-    ("keystroke → screen p50, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.5)),
-    ("keystroke → screen p90, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.9)),
-    ("keystroke → screen p99, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 0.99)),
-    ("keystroke → screen max, 1,000 changes/s", |c| sample_cell(&c.churn.keys, 2.0)),
+    ("keystroke → screen p50, 1,000 changes/s", |c| {
+        sample_cell(&c.churn.keys, 0.5)
+    }),
+    ("keystroke → screen p90, 1,000 changes/s", |c| {
+        sample_cell(&c.churn.keys, 0.9)
+    }),
+    ("keystroke → screen p99, 1,000 changes/s", |c| {
+        sample_cell(&c.churn.keys, 0.99)
+    }),
+    ("keystroke → screen max, 1,000 changes/s", |c| {
+        sample_cell(&c.churn.keys, 2.0)
+    }),
     ("keystrokes not shown in 10 s", |c| missed_cell(&c.churn.keys)),
-    ("RSS, pods + nodes + events views warm", |c| c.quiet.rss_warm.clone()),
+    ("RSS, pods + nodes + events views warm", |c| {
+        c.quiet.rss_warm.clone()
+    }),
     ("ctrl-c → terminal restored", |c| c.quiet.restored.clone()),
     ("ctrl-c → process gone", |c| c.quiet.quit.clone()),
 ];

@@ -149,12 +149,13 @@ pub fn view_holds(tool: Tool, screen: &str, view: &str, least: usize) -> bool {
             let Some(line) = screen.lines().nth(1) else {
                 return false;
             };
+            // ` pods  1,234  ● live`, ` events timeline  50,000  ● live`: the count is the
+            // first number after the kind.
             let mut words = line.split_whitespace();
             let kind = words.next().unwrap_or("").to_lowercase();
             let n: Option<u64> = words
-                .next()
-                .and_then(|w| w.split('/').next())
-                .and_then(|w| w.replace(',', "").parse().ok());
+                .filter_map(|w| w.split('/').next())
+                .find_map(|w| w.replace(',', "").parse().ok());
             kind.starts_with(singular) && n.is_some_and(|n| n as usize >= least) && line.contains("live")
         }
         Tool::K9s => screen.lines().any(|l| {
@@ -165,7 +166,11 @@ pub fn view_holds(tool: Tool, screen: &str, view: &str, least: usize) -> bool {
             let (Some(open), Some(close)) = (rest.find('['), rest.find(']')) else {
                 return false;
             };
-            open < close && rest[open + 1..close].replace(',', "").parse::<usize>().is_ok_and(|n| n >= least)
+            open < close
+                && rest[open + 1..close]
+                    .replace(',', "")
+                    .parse::<usize>()
+                    .is_ok_and(|n| n >= least)
         }),
         Tool::Kubectl => false,
     }

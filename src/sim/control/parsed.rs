@@ -107,10 +107,18 @@ mod tests {
         let now = m.list(&store, id::CONFIGMAP, Some("a"));
         let data: Vec<(&str, &str)> = now
             .iter()
-            .map(|v| (v["metadata"]["name"].as_str().unwrap(), v["data"]["k"].as_str().unwrap()))
+            .map(|v| {
+                (
+                    v["metadata"]["name"].as_str().unwrap(),
+                    v["data"]["k"].as_str().unwrap(),
+                )
+            })
             .collect();
         assert_eq!(data, [("y", "2"), ("z", "1")]);
         // What the memo holds is what a fresh parse of the store gives.
-        assert_eq!(now, super::super::objects(&store, id::CONFIGMAP, Some("a")).as_slice());
+        assert_eq!(
+            now,
+            super::super::objects(&store, id::CONFIGMAP, Some("a")).as_slice()
+        );
     }
 }
