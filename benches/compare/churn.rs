@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::harness::cpu_ticks;
-use crate::measure::{count_lines, cpu_percent, sync, Cell, Plan, Samples};
+use crate::measure::{cpu_percent, kubectl_watch, sync, Cell, Plan, Samples};
 use crate::pty::Tui;
 use crate::tools::{self, Tool};
 
@@ -75,7 +75,15 @@ fn keystrokes(t: &mut Tui, tool: Tool, pods: usize, samples: usize) -> Samples {
             |scr: &str| tools::count(tool, scr).is_some_and(|c| if narrowing { c < wide } else { c >= wide });
         match t.try_wait_until(KEY_TIMEOUT, shown) {
             Some(_) => s.ms.push(t0.elapsed().as_secs_f64() * 1e3),
-            None => s.missed += 1,
+            None => {
+                s.missed += 1;
+                // The next keystroke must start from the screen this one asked for, or its
+                // count could already read as shown (a 0 ms sample); a tool that never gets
+                // there ends the samples.
+                if t.try_wait_until(KEY_BUDGET, shown).is_none() {
+                    break;
+                }
+            }
         }
         std::thread::sleep(Duration::from_millis(40 + (i as u64 * 37) % 121));
     }
@@ -109,27 +117,14 @@ pub fn measure(tool: Tool, plan: &Plan) -> Churn {
 
 /// `kubectl get pods -A -w`: CPU over the window, or why there is no figure.
 fn kubectl(plan: &Plan) -> Churn {
-    let bin = plan.bins.kubectl.as_deref().expect("kubectl");
     let na = |why: &str| Churn {
         cpu: Cell::Na(why.to_owned()),
         render: Cell::Na("no render loop".into()),
         keys: Err("no interactive filter".into()),
     };
-    let mut w = tools::spawn(
-        Tool::Kubectl,
-        bin,
-        plan.kubeconfig,
-        plan.dir,
-        &["-w", "--output-watch-events"],
-    );
-    let (mut from, mut lines) = (0, 0);
-    if w.try_wait_output(plan.sync_timeout, |t| {
-        count_lines(t, &mut from, &mut lines) > plan.pods
-    })
-    .is_none()
-    {
+    let Some(mut w) = kubectl_watch(plan) else {
         return na("kubectl -w listed too few pods");
-    }
+    };
     std::thread::sleep(Duration::from_secs(2));
     let cpu = cpu_percent(w.pid(), plan.cpu_window);
     if w.try_wait().is_some() {

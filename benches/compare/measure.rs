@@ -96,6 +96,8 @@ const PROBE: &str = "cmp-probe";
 const SEED: &str = "cmp-probe-seed";
 /// How long a change may take to reach the screen before it counts as missed.
 const CHANGE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long each view of the warm step may take to show what the server holds.
+const WARM_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long the view may take to show only the probes' seed pod (not timed).
 const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -223,8 +225,8 @@ fn warm(t: &mut Tui, tool: Tool, plan: &Plan) -> Result<(), String> {
     ] {
         t.command(view);
         let held = |s: &str| tools::view_holds(tool, s, view, least);
-        if t.try_wait_until(plan.sync_timeout, held).is_none() {
-            return Err(format!("{view} view not full in {:?}", plan.sync_timeout));
+        if t.try_wait_until(WARM_TIMEOUT, held).is_none() {
+            return Err(format!("`:{view}` not shown whole in {WARM_TIMEOUT:?}"));
         }
     }
     std::thread::sleep(Duration::from_secs(1));
@@ -300,7 +302,7 @@ fn timed_run(bin: &std::path::Path, args: &[&str]) -> Result<(Duration, f64), St
 }
 
 /// Newlines in the raw output so far, counted from `*from` on (advanced), added to `*lines`.
-pub fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
+fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
     let bytes = t.raw_from(*from);
     *from += bytes.len();
     *lines += bytes.iter().filter(|&&b| b == b'\n').count();
@@ -311,6 +313,24 @@ pub fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
 fn raw_line_with(t: &Tui, from: usize, event: &str, name: &str) -> bool {
     let text = String::from_utf8_lossy(&t.raw_from(from)).into_owned();
     text.lines().any(|l| l.contains(event) && l.contains(name))
+}
+
+/// `kubectl get pods -A -w --output-watch-events` once it has printed the whole list, or
+/// `None` when it did not within the sync timeout.
+pub fn kubectl_watch(plan: &Plan) -> Option<Tui> {
+    let bin = plan.bins.kubectl.as_deref().expect("kubectl");
+    let w = tools::spawn(
+        Tool::Kubectl,
+        bin,
+        plan.kubeconfig,
+        plan.dir,
+        &["-w", "--output-watch-events"],
+    );
+    let (mut from, mut lines) = (0, 0);
+    w.try_wait_output(plan.sync_timeout, |t| {
+        count_lines(t, &mut from, &mut lines) > plan.pods
+    })?;
+    Some(w)
 }
 
 /// kubectl with a quiet server: `get pods -A` in the pty (first row, all rows = exit),
@@ -332,22 +352,11 @@ pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
         Ok((d, _)) => Cell::Ms(ms(d)),
         Err(e) => Cell::Na(e),
     };
-    let w = tools::spawn(
-        Tool::Kubectl,
-        bin,
-        plan.kubeconfig,
-        plan.dir,
-        &["-w", "--output-watch-events"],
-    );
-    let (mut from, mut lines) = (0, 0);
-    let listed = w.try_wait_output(plan.sync_timeout, |t| {
-        count_lines(t, &mut from, &mut lines) > plan.pods
-    });
-    if listed.is_none() {
+    let Some(w) = kubectl_watch(plan) else {
         let mut q = Quiet::failed("kubectl -w listed too few pods");
         (q.first_row, q.full, q.json_list) = (Cell::Ms(ms(first)), Cell::Ms(ms(full)), json_list);
         return q;
-    }
+    };
     std::thread::sleep(Duration::from_secs(2));
     let pid = w.pid();
     let (rss, peak) = (mb(pid, "VmRSS:"), mb(pid, "VmHWM:"));
