@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::harness::cpu_ticks;
+use crate::harness::{cpu_ticks, thread_ticks};
 use crate::measure::{cpu_percent, kubectl_watch, sync, Cell, Plan, Samples};
 use crate::pty::Tui;
 use crate::tools::{self, Tool};
@@ -35,15 +35,6 @@ impl Churn {
 const KEY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The keystroke phase stops taking samples after this long (k9s under churn is slow).
 const KEY_BUDGET: Duration = Duration::from_secs(120);
-
-/// (utime + stime) ticks of thread `tid` of process `pid`; 0 when unreadable.
-fn thread_ticks(pid: u32, tid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
-        + f.get(12).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0)
-}
 
 /// CPU % of the whole process and of its main thread over `window`.
 fn cpu_and_main(pid: u32, window: Duration) -> (f64, f64) {

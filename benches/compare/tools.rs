@@ -118,23 +118,32 @@ pub fn first_row(screen: &str) -> bool {
     screen.lines().any(|l| l.contains("Running"))
 }
 
-/// The pod count the view shows: ktui's header (line 2, `SHOWN[/TOTAL]`), k9s's title
-/// (`pods(all)[COUNT]`, `pods(all)</filter>[COUNT]`). `None` for kubectl or when absent.
+/// ktui's header (line 2): the kind and the count after it, `SHOWN` of `SHOWN/TOTAL` —
+/// ` pods  1,234  ● live`, ` events timeline  50,000  ● live`.
+fn ktui_header(screen: &str) -> Option<(String, u64)> {
+    let line = screen.lines().nth(1)?;
+    let mut words = line.split_whitespace().filter(|w| *w != "timeline");
+    let kind = words.next()?.to_lowercase();
+    let count = words.next()?.split('/').next()?.replace(',', "").parse().ok()?;
+    Some((kind, count))
+}
+
+/// k9s's count of `view` from its title: `pods(all)[COUNT]`, `pods(all)</filter>[COUNT]`.
+fn k9s_count(screen: &str, view: &str) -> Option<u64> {
+    let title = format!("{view}(");
+    let line = screen.lines().find(|l| l.contains(&title))?;
+    let rest = &line[line.find(&title)?..];
+    let open = rest.find('[')?;
+    let close = rest[open..].find(']')? + open;
+    rest[open + 1..close].replace(',', "").parse().ok()
+}
+
+/// The pod count the view shows (ktui's header, k9s's title); `None` for kubectl or when
+/// absent.
 pub fn count(tool: Tool, screen: &str) -> Option<u64> {
     match tool {
-        Tool::Ktui => {
-            let line = screen.lines().nth(1)?;
-            let word = line.split_whitespace().nth(1)?;
-            word.split('/').next()?.replace(',', "").parse().ok()
-        }
-        Tool::K9s => {
-            let line = screen.lines().find(|l| l.contains("pods("))?;
-            let at = line.find("pods(")?;
-            let rest = &line[at..];
-            let open = rest.find('[')?;
-            let close = rest[open..].find(']')? + open;
-            rest[open + 1..close].replace(',', "").parse().ok()
-        }
+        Tool::Ktui => ktui_header(screen).map(|(_, n)| n),
+        Tool::K9s => k9s_count(screen, "pods"),
         Tool::Kubectl => None,
     }
 }
@@ -146,32 +155,10 @@ pub fn view_holds(tool: Tool, screen: &str, view: &str, least: usize) -> bool {
     let singular = view.trim_end_matches('s');
     match tool {
         Tool::Ktui => {
-            let Some(line) = screen.lines().nth(1) else {
-                return false;
-            };
-            // ` pods  1,234  ● live`, ` events timeline  50,000  ● live`: the count is the
-            // first number after the kind.
-            let mut words = line.split_whitespace();
-            let kind = words.next().unwrap_or("").to_lowercase();
-            let n: Option<u64> = words
-                .filter_map(|w| w.split('/').next())
-                .find_map(|w| w.replace(',', "").parse().ok());
-            kind.starts_with(singular) && n.is_some_and(|n| n as usize >= least) && line.contains("live")
+            ktui_header(screen).is_some_and(|(kind, n)| kind.starts_with(singular) && n as usize >= least)
+                && screen.lines().nth(1).is_some_and(|l| l.contains("live"))
         }
-        Tool::K9s => screen.lines().any(|l| {
-            let Some(at) = l.find(&format!("{view}(")) else {
-                return false;
-            };
-            let rest = &l[at..];
-            let (Some(open), Some(close)) = (rest.find('['), rest.find(']')) else {
-                return false;
-            };
-            open < close
-                && rest[open + 1..close]
-                    .replace(',', "")
-                    .parse::<usize>()
-                    .is_ok_and(|n| n >= least)
-        }),
+        Tool::K9s => k9s_count(screen, view).is_some_and(|n| n as usize >= least),
         Tool::Kubectl => false,
     }
 }

@@ -43,7 +43,17 @@ pub fn demo_server(args: &[String], kubeconfig: &Path, patience: Duration) -> Se
 /// (utime + stime) of process `pid` in clock ticks (USER_HZ, 100 per second on Linux), from
 /// `/proc/PID/stat`; 0 when unreadable.
 pub fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat_ticks(&format!("/proc/{pid}/stat"))
+}
+
+/// [`cpu_ticks`] of one thread `tid` of process `pid` (`/proc/PID/task/TID/stat`).
+pub fn thread_ticks(pid: u32, tid: u32) -> u64 {
+    stat_ticks(&format!("/proc/{pid}/task/{tid}/stat"))
+}
+
+/// utime + stime of a `stat` file; 0 when unreadable.
+fn stat_ticks(path: &str) -> u64 {
+    let stat = std::fs::read_to_string(path).unwrap_or_default();
     let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let f: Vec<&str> = after.split_whitespace().collect();
     f.get(11).and_then(|u| u.parse::<u64>().ok()).unwrap_or(0)
