@@ -53,7 +53,7 @@ fn offer_of(state: &UiState) -> Option<Offer> {
     } else if kind == BuiltinKind::Service {
         ForwardTarget::Service(row.name.to_string())
     } else if WORKLOADS.iter().any(|k| kind == *k) {
-        match &row.drill {
+        match row.drill.as_deref() {
             Some(Drill::Selector(sel)) => ForwardTarget::Selector {
                 label: format!("{}/{}", kind.singular(), row.name),
                 selector: sel.to_string(),

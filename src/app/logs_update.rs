@@ -41,7 +41,7 @@ pub fn open_from_list(state: &mut UiState) {
     } else {
         // Pods were handled above: the rest of `WITH_LOGS` are workloads and services.
         let workload = super::logs_keys::WITH_LOGS.iter().any(|k| kind == *k);
-        match (&row.drill, workload) {
+        match (row.drill.as_deref(), workload) {
             (Some(Drill::Selector(sel)), true) => (
                 PodPick::Selector(sel.to_string()),
                 format!("{}/{}", kind.singular(), row.name),

@@ -70,7 +70,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
                 labels: Arc::from(Vec::new()),
                 cells: vec![Cell::Static(why), Cell::Age(None)].into(),
                 health: Health::Warn,
-                drill: Some(Drill::Namespace(sanitized_box(ns))),
+                drill: Some(Box::new(Drill::Namespace(sanitized_box(ns)))),
                 event: None,
                 owner: None,
             })

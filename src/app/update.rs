@@ -246,7 +246,7 @@ pub(super) fn enter(state: &mut UiState) {
     let kind = list.kind().clone();
     let ns = row.namespace.as_deref().map(str::to_owned);
     let title = format!("{}/{}", kind.singular(), row.name);
-    let key = match &row.drill {
+    let key = match row.drill.as_deref() {
         Some(Drill::Namespace(name)) => {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;

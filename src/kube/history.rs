@@ -5,6 +5,7 @@
 //! own rollout history of workloads ([`rollout`], [`rollout_watch`]). Must not know
 //! the UI nor how a diff reads (`crate::detail::diff`).
 
+pub mod body;
 pub mod capture;
 pub mod managed;
 pub mod patch;

@@ -45,16 +45,17 @@ fn is_expired(row: &Row) -> bool {
 }
 
 /// Order of the timeline: known instants newest first, then events with no time at all;
-/// ties by event name, then uid (stable, never by a formatted string).
-type OrderKey = (bool, Reverse<UnixSecs>, Arc<str>, Box<str>);
+/// ties by event name, then by first arrival (a sequence number the writer hands out once per
+/// uid: a key holds no copy of the uid, which the writer's index keeps once).
+type OrderKey = (bool, Reverse<UnixSecs>, Arc<str>, u64);
 
-fn order_key(row: &Row) -> OrderKey {
+fn order_key(row: &Row, seq: u64) -> OrderKey {
     let last = row.event.as_ref().and_then(|e| e.last_seen);
     (
         last.is_none(),
         Reverse(last.unwrap_or(UnixSecs::MIN)),
         row.name.clone(),
-        row.uid.clone(),
+        seq,
     )
 }
 
@@ -72,9 +73,12 @@ pub struct TimelineWriter<T> {
     rows: RowCtx,
     by_uid: HashMap<Box<str>, OrderKey>,
     order: BTreeMap<OrderKey, Arc<Row>>,
-    relist_seen: Option<HashSet<Box<str>>>,
+    /// Sequence numbers of the events the relist in progress has listed.
+    relist_seen: Option<HashSet<u64>>,
     bounds: TimelineBounds,
     clock: Clock,
+    /// The next event's tie-breaking sequence number.
+    next_seq: u64,
     /// Rows marked expired (gone from the server): the only ones the bounds evict.
     expired: usize,
     _obj: PhantomData<fn(T)>,
@@ -96,6 +100,7 @@ impl<T> TimelineWriter<T> {
             relist_seen: None,
             bounds,
             clock,
+            next_seq: 0,
             expired: 0,
             _obj: PhantomData,
         }
@@ -114,11 +119,13 @@ impl<T> TimelineWriter<T> {
     /// lastTimestamp) replace the row in place and move it to its new position.
     fn upsert(&mut self, row: Row) {
         let id = Self::identity(&row);
+        let old = self.by_uid.get(&id).cloned();
+        let seq = old.as_ref().map_or(self.next_seq, |k| k.3);
         if let Some(seen) = self.relist_seen.as_mut() {
-            seen.insert(id.clone());
+            seen.insert(seq);
         }
-        let key = order_key(&row);
-        if let Some(old) = self.by_uid.insert(id, key.clone()) {
+        let key = order_key(&row, seq);
+        if let Some(old) = old {
             if let Some(prev) = self.order.get(&old) {
                 if old == key && **prev == row {
                     return;
@@ -127,7 +134,10 @@ impl<T> TimelineWriter<T> {
             if self.order.remove(&old).is_some_and(|r| is_expired(&r)) {
                 self.expired = self.expired.saturating_sub(1);
             }
+        } else {
+            self.next_seq += 1;
         }
+        self.by_uid.insert(id, key.clone());
         self.order.insert(key, Arc::new(row));
         self.publisher.touch();
         self.evict();
@@ -244,9 +254,9 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
         if let Some(seen) = self.relist_seen.take() {
             let missing: Vec<Box<str>> = self
                 .by_uid
-                .keys()
-                .filter(|id| !seen.contains(*id))
-                .cloned()
+                .iter()
+                .filter(|(_, key)| !seen.contains(&key.3))
+                .map(|(id, _)| id.clone())
                 .collect();
             for id in missing {
                 self.expire(&id);

@@ -128,7 +128,7 @@ mod tests {
         );
         let r = row(BuiltinKind::DaemonSet, ds);
         assert_eq!(r.health, Health::Warn);
-        assert_eq!(r.drill, Some(Drill::Selector("app=agent".into())));
+        assert_eq!(r.drill.as_deref(), Some(&Drill::Selector("app=agent".into())));
         assert_eq!(
             cells(BuiltinKind::DaemonSet, json!({})),
             ["0", "0", "0", "0", "0", "<none>", "<unknown>", "", "", "<none>"]

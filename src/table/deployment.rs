@@ -138,7 +138,7 @@ mod tests {
         let r = row(BuiltinKind::Deployment, deploy(3, 1, 1));
         assert_eq!(r.health, Health::Warn);
         assert_eq!(
-            r.drill,
+            r.drill.map(|d| *d),
             Some(Drill::Selector("app=x,!canary,env in (dev,prod),tier=web".into()))
         );
         assert_eq!(row(BuiltinKind::Deployment, deploy(3, 3, 3)).health, Health::Ok);

@@ -13,7 +13,7 @@ use crate::kube::row::{Cell, EventInfo, Health, IntoRow, ObjRef, Row, RowCtx, Un
 use crate::kube::sanitize::sanitize;
 
 use super::{col, wide, KindSpec};
-use super::meta::{text, time, ObjMeta};
+use super::meta::{shared_or, text, time, ObjMeta};
 
 /// An event, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]
@@ -192,30 +192,42 @@ impl IntoRow for EventObj {
             "Warning" => Cell::Static("Warning"),
             other => text(other),
         };
+        // Reasons, sources, sub-objects and kinds repeat across events: interned. A one-line
+        // message (the usual case) is one allocation held by the MESSAGE cell and the info.
+        let trimmed = self.message.trim();
+        let (message, message_cell) = if trimmed.contains(['\n', '\r', '\u{c}']) {
+            let whole: String = trimmed
+                .lines()
+                .map(|l| sanitize(l).into_owned())
+                .collect::<Vec<_>>()
+                .join("\n");
+            (Arc::from(whole), text(trimmed))
+        } else {
+            let one: Arc<str> = Arc::from(sanitize(trimmed));
+            let cell = if one.is_empty() {
+                Cell::Static("")
+            } else {
+                Cell::Shared(one.clone())
+            };
+            (one, cell)
+        };
         // LAST SEEN shows the instant the timeline orders by (kubectl's rule, except that a
         // `series` without `lastObservedTime` falls through instead of showing <unknown>).
         let cells = vec![
             Cell::Age(self.timeline_instant()),
             type_,
-            text(&self.reason),
+            shared_or(ctx, &self.reason, ""),
             text(&self.object()),
             Cell::Int(count),
-            text(self.message.trim()),
-            text(&self.source()),
-            text(&self.involved_object.field_path),
+            message_cell,
+            shared_or(ctx, &self.source(), ""),
+            shared_or(ctx, &self.involved_object.field_path, ""),
             Cell::Age(self.first_seen()),
         ];
-        let message: String = self
-            .message
-            .trim()
-            .lines()
-            .map(|l| sanitize(l).into_owned())
-            .collect::<Vec<_>>()
-            .join("\n");
         let io = &self.involved_object;
         let info = EventInfo {
             involved: ObjRef {
-                kind: sanitize(&io.kind).into(),
+                kind: ctx.interner.intern(&sanitize(&io.kind)),
                 name: sanitize(&io.name).into(),
                 namespace: io
                     .namespace
@@ -227,7 +239,7 @@ impl IntoRow for EventObj {
             last_seen: self.timeline_instant(),
             count,
             warning: self.type_ == "Warning",
-            message: message.into_boxed_str(),
+            message,
             expired: false,
         };
         let mut row = self.metadata.into_row(ctx, cells, health, None);
@@ -242,6 +254,7 @@ mod tests {
 
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::row::Health;
+    use crate::kube::row::Row;
     use crate::table::testutil::{ago, cells, row};
 
     #[test]
@@ -304,6 +317,37 @@ mod tests {
             (series_no_time[0].as_str(), series_no_time[4].as_str()),
             ("5s", "1")
         );
+    }
+
+    /// 50,000 events held at the scale limits: what repeats is interned, a one-line message
+    /// is held once for its cell and the detail pane.
+    #[test]
+    fn repeated_text_and_one_line_messages_share_allocations() {
+        use crate::kube::row::{Cell, RowCtx};
+        use crate::table::decode_row;
+        use std::sync::Arc;
+
+        let ctx = RowCtx::default();
+        let ev = |name: &str, message: &str| {
+            let json = json!({"metadata": {"name": name, "namespace": "ns"}, "reason": "BackOff",
+                "involvedObject": {"kind": "Pod", "name": "web-1", "fieldPath": "spec.containers{web}"},
+                "source": {"component": "kubelet", "host": "node-1"}, "message": message});
+            decode_row(BuiltinKind::Event, &serde_json::to_vec(&json).unwrap(), &ctx).unwrap()
+        };
+        let (a, b) = (ev("e1", " Back-off restarting \u{1b}[1m "), ev("e2", "two\nlines"));
+        let shared = |r: &Row, col: &str| match &r.cells[crate::table::event::SPEC.index_of(col).unwrap()] {
+            Cell::Shared(s) => s.clone(),
+            other => panic!("{col}: {other:?}"),
+        };
+        for col in ["REASON", "SOURCE", "SUBOBJECT"] {
+            assert!(Arc::ptr_eq(&shared(&a, col), &shared(&b, col)), "{col}");
+        }
+        let (ia, ib) = (a.event.as_ref().unwrap(), b.event.as_ref().unwrap());
+        assert!(Arc::ptr_eq(&ia.involved.kind, &ib.involved.kind));
+        assert!(Arc::ptr_eq(&shared(&a, "MESSAGE"), &ia.message));
+        assert_eq!(&*ia.message, "Back-off restarting ^[[1m");
+        assert_eq!(super::cell(&b, "MESSAGE"), "two...");
+        assert_eq!(&*ib.message, "two\nlines");
     }
 
     #[test]

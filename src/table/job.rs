@@ -229,7 +229,7 @@ mod tests {
         );
         assert_eq!(r.health, Health::Warn);
         assert_eq!(
-            r.drill,
+            r.drill.map(|d| *d),
             Some(Drill::Selector("batch.kubernetes.io/controller-uid=abc".into()))
         );
         let failed = job(

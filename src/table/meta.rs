@@ -77,7 +77,7 @@ impl<A> ObjMeta<A> {
             labels: intern_labels(ctx, self.labels),
             cells: cells.into_boxed_slice(),
             health,
-            drill,
+            drill: drill.map(Box::new),
             event: None,
             owner: self.owner.map(|o| {
                 Box::new(Owner {

@@ -62,7 +62,7 @@ mod tests {
         assert_eq!(cells(BuiltinKind::Namespace, ns.clone()), ["Terminating", "400d"]);
         let r = row(BuiltinKind::Namespace, ns);
         assert_eq!(
-            (r.health, r.drill),
+            (r.health, r.drill.map(|d| *d)),
             (Health::Warn, Some(Drill::Namespace("team-a".into())))
         );
         assert_eq!(r.namespace, None);

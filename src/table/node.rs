@@ -264,7 +264,7 @@ mod tests {
         );
         let r = row(BuiltinKind::Node, n);
         assert_eq!(
-            (r.health, r.drill),
+            (r.health, r.drill.map(|d| *d)),
             (Health::Ok, Some(Drill::Node("node-1".into())))
         );
         let bare = json!({"metadata": {"name": "n"}, "status": {"nodeInfo": {"architecture": "amd64"}}});

@@ -113,7 +113,7 @@ mod tests {
         );
         assert_eq!(r.health, Health::Warn);
         assert_eq!(
-            r.drill,
+            r.drill.map(|d| *d),
             Some(Drill::Selector("app=web,pod-template-hash=5d9".into()))
         );
         assert_eq!(

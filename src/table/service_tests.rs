@@ -152,7 +152,7 @@ fn default_type_health_and_drill() {
             json!({}),
         ),
     );
-    assert_eq!(r.drill, Some(Drill::Selector("app=web".into())));
+    assert_eq!(r.drill.as_deref(), Some(&Drill::Selector("app=web".into())));
     assert_eq!(r.health, Health::Ok);
     let pending = row(
         BuiltinKind::Service,

@@ -92,7 +92,7 @@ mod tests {
         );
         let r = row(BuiltinKind::StatefulSet, sts);
         assert_eq!(r.health, Health::Ok);
-        assert_eq!(r.drill, Some(Drill::Selector("app=db".into())));
+        assert_eq!(r.drill.as_deref(), Some(&Drill::Selector("app=db".into())));
         assert_eq!(
             cells(BuiltinKind::StatefulSet, json!({"spec": {"replicas": 2}}))[0],
             "0/2"

@@ -148,6 +148,45 @@ fn repeated_occurrences_collapse_to_one_row_that_moves_to_the_top() {
 }
 
 #[test]
+fn same_instant_ties_go_by_name_then_first_arrival_and_keep_their_place_when_repeated() {
+    let (slot, mut w) = timeline(TimelineBounds::default());
+    let at = |uid: &str, count: i64| {
+        let mut e = event("same", json!({"lastTimestamp": ts(60), "count": count}));
+        e.metadata.uid = uid.into();
+        e
+    };
+    w.init();
+    w.init_apply(event("b", json!({"lastTimestamp": ts(60)})));
+    // Deleted and created again under one name within the same second: two events.
+    w.init_apply(at("uid-first", 1));
+    w.init_apply(at("uid-second", 1));
+    w.init_apply(event("a", json!({"lastTimestamp": ts(60)})));
+    w.init_done(Some("5".into()));
+    let uids = |slot: &Slot| -> Vec<String> { slot.peek().rows.iter().map(|r| r.uid.to_string()).collect() };
+    assert_eq!(names(&slot), ["a", "b", "same", "same"]);
+    assert_eq!(uids(&slot)[2..], ["uid-first", "uid-second"]);
+    // A repeat of the first at the same instant replaces it in place, a relist listing only
+    // the second expires the first and keeps both rows.
+    w.apply(at("uid-first", 4));
+    w.publish();
+    assert_eq!(uids(&slot)[2..], ["uid-first", "uid-second"]);
+    assert_eq!(format_cell(&slot.peek().rows[2].cells[4], NOW), "4");
+    w.init();
+    for e in [
+        event("a", json!({"lastTimestamp": ts(60)})),
+        event("b", json!({"lastTimestamp": ts(60)})),
+        at("uid-second", 1),
+    ] {
+        w.init_apply(e);
+    }
+    w.init_done(Some("9".into()));
+    let rows = slot.peek().rows.clone();
+    let expired: Vec<bool> = rows.iter().map(|r| r.event.as_ref().unwrap().expired).collect();
+    assert_eq!(expired, [false, false, true, false]);
+    assert_eq!(&*rows[2].uid, "uid-first");
+}
+
+#[test]
 fn messages_with_escapes_and_newlines_are_neutralised() {
     let (slot, mut w) = timeline(TimelineBounds::default());
     w.init();

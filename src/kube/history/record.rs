@@ -1,8 +1,9 @@
 //! [`History`]: the revisions ktui has observed of each object, per context. An object keeps
-//! its newest revision as compact JSON and, per older revision, a reverse patch; everything is
-//! counted against a byte budget (oldest revisions evicted first, then the least recently
-//! changed objects) and a per-object cap. Owns recording, eviction and reconstruction; must
-//! not decide what is worth recording (see `super::recorded`) nor how changes read.
+//! its newest revision as compact JSON (LZ4-packed, [`super::body`]) and, per older revision,
+//! a reverse patch; everything is counted against a byte budget (oldest revisions evicted
+//! first, then the least recently changed objects) and a per-object cap. Owns recording,
+//! eviction and reconstruction; must not decide what is worth recording (see
+//! `super::recorded`) nor how changes read.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::body::Packed;
 use super::managed::{self, ManagerEntry};
 use super::patch::{self, Op};
 use super::tape::{Tape, Val};
@@ -129,8 +131,8 @@ pub struct HistoryStats {
 }
 
 struct ObjectHistory {
-    /// The newest revision's body, compact JSON.
-    current: Box<[u8]>,
+    /// The newest revision's body, compact JSON, packed.
+    current: Packed,
     revisions: VecDeque<Revision>,
     uid: Box<str>,
     deleted: Option<UnixSecs>,
@@ -251,7 +253,7 @@ impl History {
                 back: None,
             };
             let mut h = ObjectHistory {
-                current: body.as_bytes().into(),
+                current: Packed::pack(&body),
                 revisions: VecDeque::from([rev]),
                 uid,
                 deleted: None,
@@ -270,14 +272,13 @@ impl History {
         let Some(tape) = Tape::parse(new) else {
             return false;
         };
-        let ops = if *h.current == *body.as_bytes() {
+        let old = h.current.unpack();
+        let ops = if old == new {
             Vec::new()
         } else {
-            // The stored body is text this function wrote (UTF-8, valid JSON).
-            let old = std::str::from_utf8(&h.current).unwrap_or("{}");
-            match Tape::parse(old) {
+            match Tape::parse(&old) {
                 Some(old) => rawdiff::reverse_values(tape.root(), old.root()),
-                None => rawdiff::reverse(new, old),
+                None => rawdiff::reverse(new, &old),
             }
         };
         if ops.is_empty() && h.uid == uid && h.deleted.is_none() {
@@ -304,7 +305,7 @@ impl History {
             recreated,
             back: Some(patch::encode(&ops)),
         });
-        h.current = body.as_bytes().into();
+        h.current = Packed::pack(new);
         h.uid = uid;
         h.deleted = None;
         h.deleted_unseen = false;
@@ -360,7 +361,7 @@ impl History {
                 h.evicted,
             )
         };
-        let mut body: Value = serde_json::from_slice(&current).unwrap_or_else(|_| patch::empty());
+        let mut body: Value = serde_json::from_str(&current.unpack()).unwrap_or_else(|_| patch::empty());
         let mut revisions = Vec::with_capacity(metas.len());
         for meta in metas.into_iter().rev() {
             let back = meta.back.as_deref().map(patch::decode);
