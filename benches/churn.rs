@@ -6,8 +6,9 @@
 //! with PUBLISH_INTERVAL (100 ms) that is one snapshot of 100 changes per interval: each
 //! iteration publishes such a snapshot (untimed: the writer runs on its own task) and times
 //! the next frame (`snapshot_frame`), or a character typed into the `/` prompt and its frame
-//! (`keystroke_*`, the first letter of a filter among them; goal ≤ 16 ms p99). Run: `cargo bench --bench churn` (wall time); it prints
-//! one line per case; under `cargo test` it only says how to run it. `CHURN_ITERS` overrides the iteration count (default 200).
+//! (`keystroke_*`, the first letter of a filter among them; goal ≤ 16 ms p99). Run: `cargo
+//! bench --bench churn` (wall time); it prints one line per case; under `cargo test` it only
+//! says how to run it. `CHURN_ITERS` overrides the iteration count (default 200).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 

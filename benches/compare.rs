@@ -3,8 +3,8 @@
 //! harness against it, and prints one table per N with ratios to ktui. Run it through
 //! `benches/compare/run.sh N…` (builds release ktui, finds or builds k9s and kubectl), or
 //! `cargo bench --bench compare -- --bench [--k9s PATH] [--kubectl PATH] [--nodes X]
-//! [--events Y] [--samples S] [--key-samples K] [--cpu-secs T] [--tools ktui,k9s,kubectl] N…`. Under
-//! `cargo test` it only says how to run it. Measuring and printing only; no figure is fixed.
+//! [--events Y] [--samples S] [--key-samples K] [--cpu-secs T] [--tools ktui,k9s,kubectl]
+//! N…`. Under `cargo test` it only says how to run it. Measuring and printing only; no figure is fixed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // measuring code may panic
 

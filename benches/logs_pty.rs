@@ -21,7 +21,7 @@ mod pty;
 
 mod harness;
 
-use harness::{cpu_ticks, demo_server, percentile, status_kb, KTUI};
+use harness::{cpu_ticks, demo_server, percentile, status_kb, ticks_percent, KTUI};
 
 use std::ffi::OsStr;
 use std::time::{Duration, Instant};
@@ -143,7 +143,7 @@ fn measure(rate: u64, pods: usize, secs: u64) {
         (Some(a), Some(b)) => (b - a) as f64 / (got1.0 - got0.0).as_secs_f64(),
         _ => f64::NAN,
     };
-    let cpu = (cpu_ticks(pid) - cpu0) as f64 / 100.0 / start.elapsed().as_secs_f64() * 100.0;
+    let cpu = ticks_percent(cpu_ticks(pid).saturating_sub(cpu0), start.elapsed());
     let hwm = status_kb(pid, "VmHWM:") as f64 / 1024.0;
     keys.sort_by(|a, b| a.total_cmp(b));
     let first_min = rss.iter().find(|(t, _)| *t >= 60).map_or(f64::NAN, |r| r.1);

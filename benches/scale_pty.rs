@@ -11,19 +11,11 @@ mod pty;
 
 mod harness;
 
-use harness::{cpu_ticks, demo_server, status_kb, Server, KTUI};
+use harness::{cpu_percent, demo_server, status_kb, Server, KTUI};
 
 use std::ffi::OsStr;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-fn cpu_percent(pid: u32, window: Duration) -> f64 {
-    let hz = 100.0; // USER_HZ on Linux
-    let a = cpu_ticks(pid);
-    std::thread::sleep(window);
-    let b = cpu_ticks(pid);
-    (b - a) as f64 / hz / window.as_secs_f64() * 100.0
-}
 
 fn server(pods: usize, churn: u32, kubeconfig: &Path) -> Server {
     let args = [

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::harness::{cpu_ticks, thread_ticks};
-use crate::measure::{cpu_percent, kubectl_watch, sync, Cell, Plan, Samples};
+use crate::harness::{cpu_percent, cpu_ticks, thread_ticks, ticks_percent};
+use crate::measure::{kubectl_watch, sync, Cell, Plan, Samples};
 use crate::pty::Tui;
 use crate::tools::{self, Tool};
 
@@ -41,8 +41,10 @@ fn cpu_and_main(pid: u32, window: Duration) -> (f64, f64) {
     let (a, ma) = (cpu_ticks(pid), thread_ticks(pid, pid));
     std::thread::sleep(window);
     let (b, mb) = (cpu_ticks(pid), thread_ticks(pid, pid));
-    let pct = |t: u64| t as f64 / 100.0 / window.as_secs_f64() * 100.0;
-    (pct(b.saturating_sub(a)), pct(mb.saturating_sub(ma)))
+    (
+        ticks_percent(b.saturating_sub(a), window),
+        ticks_percent(mb.saturating_sub(ma), window),
+    )
 }
 
 /// `samples` keystrokes into the open `/` prompt: `q` (narrows the view to far fewer pods)

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::api::Api;
-use crate::harness::{cpu_ticks, status_kb};
+use crate::harness::{cpu_percent, cpu_ticks, status_kb};
 use crate::pty::Tui;
 use crate::tools::{self, Bins, Tool};
 
@@ -103,14 +103,6 @@ const SETUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// CPU % of one core used by `pid` over `window` (from /proc ticks, 10 ms resolution).
-pub fn cpu_percent(pid: u32, window: Duration) -> f64 {
-    let a = cpu_ticks(pid);
-    std::thread::sleep(window);
-    let b = cpu_ticks(pid);
-    (b.saturating_sub(a)) as f64 / 100.0 / window.as_secs_f64() * 100.0
 }
 
 fn mb(pid: u32, field: &str) -> Cell {

@@ -51,6 +51,19 @@ pub fn thread_ticks(pid: u32, tid: u32) -> u64 {
     stat_ticks(&format!("/proc/{pid}/task/{tid}/stat"))
 }
 
+/// `ticks` of CPU time (from [`cpu_ticks`] or [`thread_ticks`]) spent over `over`, as a
+/// percentage of one core.
+pub fn ticks_percent(ticks: u64, over: Duration) -> f64 {
+    ticks as f64 / 100.0 / over.as_secs_f64() * 100.0
+}
+
+/// CPU % of one core used by `pid` over `window` (sleeps through it; 10 ms resolution).
+pub fn cpu_percent(pid: u32, window: Duration) -> f64 {
+    let a = cpu_ticks(pid);
+    std::thread::sleep(window);
+    ticks_percent(cpu_ticks(pid).saturating_sub(a), window)
+}
+
 /// utime + stime of a `stat` file; 0 when unreadable.
 fn stat_ticks(path: &str) -> u64 {
     let stat = std::fs::read_to_string(path).unwrap_or_default();
