@@ -1,40 +1,201 @@
-//! The layering rule of design.md as a test, not a comment: `src/kube`, `src/table` and
-//! `src/view` (each module's root file and everything under its directory) never mention
-//! `ratatui`, `crossterm`, `crate::app` or `crate::ui`, and `src/config` never mentions
-//! `crate::app`. Reads the source as text: comments are skipped (a module doc may state the
-//! rule), string and char literals are not code either; `use crate::{app, …}` groups count.
-//! It cannot see a path spelled through `super::super::app`; review catches that one.
+//! The layer table of README § Working on ktui as a test, row by row. Crates (`crates/*`):
+//! each one's Cargo.toml names only the ktui crates below it and none of the terminal or
+//! command-line crates the API side must not carry, so the compiler keeps those arrows.
+//! Modules of the `ktui` package (`src/<module>.rs` and `src/<module>/**`): each names, through
+//! `crate::` paths, only the modules its row allows, and the UI-free ones no terminal crate.
+//! Over `src/` and `crates/`: no file past 500 lines, no `#[path]` (a module with children
+//! owns a folder), every file opens with a `//!` line. Reads files as text (see `scan`); it
+//! cannot see a path spelled through `super::super::…`: the crate boundaries and review
+//! catch that one.
 
+mod scan;
+
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Names the UI-free layers must not mention: the terminal crates and the two UI modules.
-const UI: &[Needle] = &[
-    Needle::Word("ratatui"),
-    Needle::Word("crossterm"),
-    Needle::CratePath("app"),
-    Needle::CratePath("ui"),
+use scan::{crate_modules, mentions, Needle};
+
+/// One crate of the workspace: its folder under `crates/`, the ktui crates it may depend on,
+/// and external crates it must not depend on.
+struct CrateRow {
+    dir: &'static str,
+    may_use: &'static [&'static str],
+    must_not: &'static [&'static str],
+}
+
+/// The terminal and command-line crates.
+const UI_CRATES: &[&str] = &["ratatui", "crossterm", "clap", "clap_complete"];
+
+/// README's layer table, the crate rows.
+const CRATES: &[CrateRow] = &[
+    CrateRow {
+        dir: "kube",
+        may_use: &[],
+        must_not: UI_CRATES,
+    },
+    CrateRow {
+        dir: "table",
+        may_use: &["ktui-kube"],
+        must_not: UI_CRATES,
+    },
+    CrateRow {
+        dir: "view",
+        may_use: &["ktui-kube", "ktui-table"],
+        must_not: UI_CRATES,
+    },
+    CrateRow {
+        dir: "detail",
+        may_use: &["ktui-kube", "ktui-table"],
+        must_not: UI_CRATES,
+    },
+    // The demo server keeps clap for `ktui demo-server`'s flags; never the terminal.
+    CrateRow {
+        dir: "sim",
+        may_use: &["ktui-kube", "ktui-table", "ktui-view"],
+        must_not: &["ratatui", "crossterm"],
+    },
+];
+
+/// One module of the `ktui` package: the top-level modules it may name through `crate::`
+/// (besides itself and the crates below, re-exported as `crate::kube`, `crate::table`, …)
+/// and identifiers it must not mention.
+struct ModuleRow {
+    module: &'static str,
+    may_use: &'static [&'static str],
+    words: &'static [&'static str],
+}
+
+/// The lower layers as the `ktui` package re-exports them (`pub use ktui_kube as kube`, …).
+const BELOW: &[&str] = &["kube", "table", "view", "detail", "text"];
+
+/// README's layer table, the module rows of the `ktui` package.
+const MODULES: &[ModuleRow] = &[
+    ModuleRow {
+        module: "keys",
+        may_use: &[],
+        words: &["ratatui"],
+    },
+    ModuleRow {
+        module: "config",
+        may_use: &["keys"],
+        words: &["ratatui"],
+    },
 ];
 
 #[test]
-fn kube_table_and_view_never_mention_the_ui() {
-    let found = scan_layers(&["kube", "table", "view"], UI);
+fn each_crate_depends_only_on_the_layers_below_it() {
+    let root = repo();
+    let mut found = Vec::new();
+    let dirs: BTreeSet<String> = std::fs::read_dir(root.join("crates"))
+        .expect("read crates/")
+        .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    let rows: BTreeSet<String> = CRATES.iter().map(|c| c.dir.to_owned()).collect();
+    assert_eq!(
+        dirs, rows,
+        "every crate under crates/ has a row here and in the README"
+    );
+    for row in CRATES {
+        let path = root.join("crates").join(row.dir).join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).expect("read Cargo.toml");
+        let manifest: toml::Table = text.parse().expect("parse Cargo.toml");
+        // Normal dependencies only: tests may reach further (a dev-dependency is no arrow).
+        let deps = manifest
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .cloned()
+            .unwrap_or_default();
+        for name in deps.keys() {
+            let ours = name.starts_with("ktui");
+            if ours && !row.may_use.contains(&name.as_str()) {
+                found.push(format!("crates/{}: depends on {name}", row.dir));
+            }
+            if row.must_not.contains(&name.replace('-', "_").as_str()) {
+                found.push(format!("crates/{}: depends on {name}", row.dir));
+            }
+        }
+    }
     assert!(
         found.is_empty(),
-        "src/kube, src/table and src/view must not depend on the UI (design.md, layers):\n{}",
+        "dependencies against the layer table:\n{}",
         found.join("\n")
     );
 }
 
 #[test]
-fn config_never_mentions_app() {
-    let found = scan_layers(&["config"], &[Needle::CratePath("app")]);
+fn each_module_names_only_what_its_row_allows() {
+    let src = repo().join("src");
+    let mut found = Vec::new();
+    for row in MODULES {
+        for file in layer_files(&src, row.module) {
+            let text = std::fs::read_to_string(&file).expect("read source");
+            let shown = file.strip_prefix(repo()).unwrap_or(&file).display().to_string();
+            for (line, module) in crate_modules(&text) {
+                let allowed = module == row.module
+                    || row.may_use.contains(&module.as_str())
+                    || BELOW.contains(&module.as_str());
+                if !allowed {
+                    found.push(format!("{shown}:{line}: crate::{module}"));
+                }
+            }
+            let words: Vec<Needle> = row.words.iter().map(|w| Needle::Word(w)).collect();
+            for hit in mentions(&text, &words) {
+                found.push(format!("{shown}:{hit}"));
+            }
+        }
+    }
     assert!(
         found.is_empty(),
-        "src/config must not mention crate::app: this is the config → app cycle of issue 11 \
-         (the keymap types config parses live in app). It stays red until keys and actions \
-         move to a module both use; do not loosen this check.\n{}",
+        "imports against the layer table (README):\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn product_files_stay_small_own_their_folders_and_say_what_they_own() {
+    let mut files = Vec::new();
+    rust_files(&repo().join("src"), &mut files);
+    rust_files(&repo().join("crates"), &mut files);
+    assert!(
+        files.len() > 100,
+        "the walk found {} files: wrong root?",
+        files.len()
+    );
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read source");
+        let shown = file.strip_prefix(repo()).unwrap_or(&file).display().to_string();
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            found.push(format!("{shown}: {lines} lines (split it by concern)"));
+        }
+        if !text.starts_with("//!") {
+            found.push(format!("{shown}: does not open with a `//!` line"));
+        }
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[path") {
+                found.push(format!(
+                    "{shown}:{}: #[path] (a module with children owns a folder)",
+                    i + 1
+                ));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The file-size limit of product code (design.md: split past ~400; never past this).
+const MAX_LINES: usize = 500;
+
+/// The checks above must fail on what they forbid: a module row against a made-up file.
+#[test]
+fn the_module_rule_sees_a_forbidden_import() {
+    let sneaky = "//! x\nuse crate::{kube::key, ui::draw};\nfn f() { crate::runtime::run(); }";
+    let names: Vec<String> = crate_modules(sneaky)
+        .into_iter()
+        .map(|(l, m)| format!("{l}:{m}"))
+        .collect();
+    assert_eq!(names, ["2:kube", "2:ui", "3:runtime"]);
 }
 
 /// The scanner itself: it must find each kind of mention, and not the look-alikes.
@@ -65,50 +226,32 @@ fn the_scanner_finds_mentions_and_ignores_comments_strings_and_look_alikes() {
     assert_eq!(hits("let q = '\"'; use crate::app;"), ["1: crate::app"]);
 }
 
-/// What a layer must not mention.
-#[derive(Debug, Clone, Copy)]
-enum Needle {
-    /// An identifier, matched whole (`ratatui`, not `ratatuix`).
-    Word(&'static str),
-    /// A top-level module of the crate: `crate::NAME…` or an item of `crate::{…}`.
-    CratePath(&'static str),
+/// What the scanner test looks for.
+const UI: &[Needle] = &[
+    Needle::Word("ratatui"),
+    Needle::Word("crossterm"),
+    Needle::CratePath("app"),
+    Needle::CratePath("ui"),
+];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-impl Needle {
-    fn label(self) -> String {
-        match self {
-            Needle::Word(w) => w.to_owned(),
-            Needle::CratePath(m) => format!("crate::{m}"),
-        }
-    }
-}
-
-/// Every mention of `needles` in the layers `layers` (`src/NAME.rs` and `src/NAME/**.rs`),
-/// as `path:line: needle`.
-fn scan_layers(layers: &[&str], needles: &[Needle]) -> Vec<String> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// A module's files: `src/<module>.rs` and everything under `src/<module>/`.
+fn layer_files(src: &Path, module: &str) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for layer in layers {
-        let root = src.join(format!("{layer}.rs"));
-        let dir = src.join(layer);
-        assert!(
-            root.is_file() || dir.is_dir(),
-            "layer src/{layer} not found: the architecture test scans nothing"
-        );
-        if root.is_file() {
-            files.push(root);
-        }
-        rust_files(&dir, &mut files);
+    let root = src.join(format!("{module}.rs"));
+    let dir = src.join(module);
+    assert!(
+        root.is_file() || dir.is_dir(),
+        "module src/{module} not found: the test scans nothing"
+    );
+    if root.is_file() {
+        files.push(root);
     }
-    let mut found = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
-        let shown = file.strip_prefix(src.parent().unwrap()).unwrap_or(&file);
-        for hit in mentions(&text, needles) {
-            found.push(format!("{}:{hit}", shown.display()));
-        }
-    }
-    found
+    rust_files(&dir, &mut files);
+    files
 }
 
 /// The `.rs` files under `dir`, recursively (nothing when `dir` does not exist).
@@ -125,196 +268,4 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// The mentions of `needles` in Rust source `src`, as `line: needle` (1-based lines).
-fn mentions(src: &str, needles: &[Needle]) -> Vec<String> {
-    let code = code_only(src);
-    let mut out = Vec::new();
-    for (i, line) in code.lines().enumerate() {
-        for n in needles {
-            if let Needle::Word(w) = n {
-                if has_word(line, w) {
-                    out.push(format!("{}: {}", i + 1, n.label()));
-                }
-            }
-        }
-    }
-    // `crate::` paths may span lines (`use crate::{\n app,\n};`): scan the whole text.
-    for (at, item) in crate_path_items(&code) {
-        for n in needles {
-            if let Needle::CratePath(m) = n {
-                if item == *m {
-                    let line = code[..at].matches('\n').count() + 1;
-                    out.push(format!("{line}: {}", n.label()));
-                }
-            }
-        }
-    }
-    out
-}
-
-fn is_ident(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
-}
-
-/// Whether `word` occurs in `line` as a whole identifier.
-fn has_word(line: &str, word: &str) -> bool {
-    line.match_indices(word).any(|(at, _)| {
-        let before = line[..at].chars().next_back();
-        let after = line[at + word.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
-}
-
-/// The first segment of every path after `crate::`, with the byte offset of its `crate`:
-/// `crate::app::x` gives `app`; `crate::{kube, app::y}` gives `kube` and `app`.
-fn crate_path_items(code: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    for (at, _) in code.match_indices("crate") {
-        if code[..at].chars().next_back().is_some_and(is_ident) {
-            continue;
-        }
-        let rest = code[at + "crate".len()..].trim_start();
-        let Some(rest) = rest.strip_prefix("::") else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        if let Some(group) = rest.strip_prefix('{') {
-            // Top-level items of the group: split on commas outside nested braces.
-            let mut depth = 0;
-            let mut item_start = true;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => item_start = true,
-                    c if item_start && is_ident(c) && depth == 0 => {
-                        item_start = false;
-                        out.push((at, leading_ident(&group[j..])));
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.push((at, leading_ident(rest)));
-        }
-    }
-    out
-}
-
-fn leading_ident(s: &str) -> String {
-    s.chars().take_while(|c| is_ident(*c)).collect()
-}
-
-/// `src` with comments, string literals and char literals replaced by spaces (newlines
-/// kept, so line numbers stay).
-fn code_only(src: &str) -> String {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = String::with_capacity(src.len());
-    let blank = |out: &mut String, c: char| out.push(if c == '\n' { '\n' } else { ' ' });
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                blank(&mut out, chars[i]);
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    out.push_str("  ");
-                    i += 2;
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    out.push_str("  ");
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    blank(&mut out, chars[i]);
-                    i += 1;
-                }
-            }
-        } else if c == 'r'
-            && matches!(next, Some('"' | '#'))
-            && !out.chars().next_back().is_some_and(is_ident)
-        {
-            // Raw string r"…" / r#"…"#: ends at a quote followed by as many hashes.
-            let mut j = i + 1;
-            let mut hashes = 0;
-            while chars.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if chars.get(j) != Some(&'"') {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            j += 1;
-            while j < chars.len() {
-                if chars[j] == '"' && (1..=hashes).all(|k| chars.get(j + k) == Some(&'#')) {
-                    j += 1 + hashes;
-                    break;
-                }
-                j += 1;
-            }
-            for &ch in &chars[i..j.min(chars.len())] {
-                blank(&mut out, ch);
-            }
-            i = j;
-        } else if c == '"' {
-            blank(&mut out, c);
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    blank(&mut out, chars[i]);
-                    i += 1;
-                }
-                if i < chars.len() {
-                    blank(&mut out, chars[i]);
-                    i += 1;
-                }
-            }
-            if i < chars.len() {
-                blank(&mut out, chars[i]);
-                i += 1;
-            }
-        } else if c == '\'' {
-            // A char literal ('x', '\n', '\u{1b}') or a lifetime ('a): only the former closes.
-            let end = if next == Some('\\') {
-                chars[i + 2..]
-                    .iter()
-                    .position(|&ch| ch == '\'')
-                    .map(|p| i + 2 + p)
-            } else if chars.get(i + 2) == Some(&'\'') {
-                Some(i + 2)
-            } else {
-                None
-            };
-            match end {
-                Some(e) => {
-                    for &ch in &chars[i..=e] {
-                        blank(&mut out, ch);
-                    }
-                    i = e + 1;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
 }

@@ -1,0 +1,229 @@
+//! The informer hook of history: [`Captured`] keeps a list/watch item's JSON text as it came
+//! (one scan and one copy, no `Value`), decodes the informer's slim type from that text, and
+//! hands the text to the history; [`Recording`] is the sink wrapper that does so around any other sink. Used only
+//! for kinds that are recorded (see `super::recorded_by_lists`), so the pod informer pays
+//! nothing. Owns that hook; must not decide revisions (that is `super::record`).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use tokio::time::Instant;
+
+use super::record::{id_of_raw, History, ObjId};
+use crate::key::ResourceKey;
+use crate::row::Versioned;
+use crate::sink::Sink;
+use crate::sync::SyncState;
+
+/// One list/watch item decoded as `T` and kept whole as JSON text until the sink has
+/// recorded it.
+#[derive(Debug, Clone)]
+pub struct Captured<T> {
+    /// The slim object the wrapped sink gets.
+    pub obj: T,
+    /// The whole object as the server sent it (its JSON text).
+    pub json: Box<RawValue>,
+}
+
+/// Decodes from serde_json's own deserializers (a list body, a watch line whose `type`
+/// comes before its `object` — the API server's order — or a `Value`). A watch line with
+/// `object` first is buffered by serde's tagged-enum machinery, where raw text cannot be
+/// kept: `kube::informer::lines` decodes such a line again field by field.
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Captured<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let json = Box::<RawValue>::deserialize(d)?;
+        let obj = serde_json::from_str(json.get()).map_err(D::Error::custom)?;
+        Ok(Captured { obj, json })
+    }
+}
+
+impl<T: Versioned> Versioned for Captured<T> {
+    fn version(&self) -> Option<&str> {
+        self.obj.version()
+    }
+}
+
+/// A sink that records every object into a [`History`] and passes the slim object on to
+/// `inner`; after a complete list without selectors, the recorded objects it no longer
+/// listed are marked deleted (they went during a watch gap).
+pub struct Recording<S> {
+    inner: S,
+    history: Arc<History>,
+    /// `Kind::full_name` of what the informer lists.
+    resource: Box<str>,
+    listing: bool,
+    /// The namespace a complete list covers (`Some(None)`: all); `None` when the informer
+    /// has selectors (its list says nothing of the objects it does not match).
+    scope: Option<Option<Box<str>>>,
+    /// The objects the list in progress has listed.
+    seen: HashSet<ObjId>,
+}
+
+impl<S> Recording<S> {
+    /// Wraps `inner`, recording objects of `resource` (`plural.group`) into `history`.
+    pub fn new(inner: S, history: Arc<History>, resource: &str) -> Self {
+        Recording {
+            inner,
+            history,
+            resource: resource.into(),
+            listing: false,
+            scope: None,
+            seen: HashSet::new(),
+        }
+    }
+
+    /// What the informer lists (`key`): a list without selectors marks the objects of its
+    /// namespace (or of all) it no longer finds deleted.
+    pub fn scoped(mut self, key: &ResourceKey) -> Self {
+        self.scope =
+            (key.labels.is_none() && key.fields.is_none()).then(|| key.namespace.as_deref().map(Into::into));
+        self
+    }
+}
+
+fn now() -> i64 {
+    jiff::Timestamp::now().as_second()
+}
+
+impl<T: Send, S: Sink<T>> Sink<Captured<T>> for Recording<S> {
+    fn init(&mut self) {
+        self.listing = true;
+        self.seen.clear();
+        self.inner.init();
+    }
+    fn init_apply(&mut self, c: Captured<T>) {
+        if self.scope.is_some() {
+            if let Some(id) = id_of_raw(&self.resource, &c.json) {
+                self.seen.insert(id);
+            }
+        }
+        self.history.observe_raw(&self.resource, &c.json, true, now());
+        self.inner.init_apply(c.obj);
+    }
+    fn init_delete(&mut self, c: Captured<T>) {
+        self.history.deleted_raw(&self.resource, &c.json, now());
+        self.inner.init_delete(c.obj);
+    }
+    fn init_done(&mut self, rv: Option<String>) {
+        self.listing = false;
+        if let Some(ns) = &self.scope {
+            self.history
+                .relisted(&self.resource, ns.as_deref(), &self.seen, now());
+            self.seen = HashSet::new();
+        }
+        self.inner.init_done(rv);
+    }
+    fn apply(&mut self, c: Captured<T>) {
+        self.history
+            .observe_raw(&self.resource, &c.json, self.listing, now());
+        self.inner.apply(c.obj);
+    }
+    fn delete(&mut self, c: Captured<T>) {
+        self.history.deleted_raw(&self.resource, &c.json, now());
+        self.inner.delete(c.obj);
+    }
+    fn set_state(&mut self, state: SyncState) {
+        self.inner.set_state(state);
+    }
+    fn set_resource_version(&mut self, rv: &str) {
+        self.inner.set_resource_version(rv);
+    }
+    fn flush(&mut self) -> Option<Instant> {
+        self.inner.flush()
+    }
+    fn publish(&mut self) {
+        self.inner.publish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::builtin::BuiltinKind;
+    use crate::history::HistoryConfig;
+
+    struct Nothing;
+
+    impl Sink<u8> for Nothing {
+        fn init(&mut self) {}
+        fn init_apply(&mut self, _: u8) {}
+        fn init_done(&mut self, _: Option<String>) {}
+        fn apply(&mut self, _: u8) {}
+        fn delete(&mut self, _: u8) {}
+        fn set_state(&mut self, _: SyncState) {}
+    }
+
+    fn cm(name: &str) -> Captured<u8> {
+        Captured {
+            obj: 0,
+            json: serde_json::value::to_raw_value(
+                &json!({"metadata": {"name": name, "namespace": "shop", "uid": name, "resourceVersion": "1"}}),
+            )
+            .unwrap(),
+        }
+    }
+
+    fn deleted(h: &History, name: &str) -> bool {
+        let id = ObjId {
+            resource: "configmaps".into(),
+            namespace: Some("shop".into()),
+            name: name.into(),
+        };
+        h.record(&id).unwrap().deleted_unseen
+    }
+
+    #[test]
+    fn a_relist_without_selectors_marks_the_objects_it_lost() {
+        let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("shop"));
+        for (key, marks) in [(key.clone(), true), (key.with_labels("app=web"), false)] {
+            let h = History::new(HistoryConfig::default(), 0);
+            let mut r = Recording::new(Nothing, h.clone(), "configmaps").scoped(&key);
+            r.init();
+            r.init_apply(cm("a"));
+            r.init_apply(cm("b"));
+            r.init_done(None);
+            assert!(!deleted(&h, "b"));
+            // The watch broke; the relist no longer has `b`.
+            r.init();
+            r.init_apply(cm("a"));
+            r.init_done(None);
+            assert_eq!(deleted(&h, "b"), marks, "{key}");
+            assert!(!deleted(&h, "a"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod decode_tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::Captured;
+
+    #[derive(Deserialize, Debug)]
+    struct Named {
+        metadata: Meta,
+    }
+    #[derive(Deserialize, Debug)]
+    struct Meta {
+        name: String,
+    }
+
+    /// A list page whose items failed as a whole is decoded again item by item from
+    /// `Value`s (`informer::page`): the text is then the value's.
+    #[test]
+    fn decodes_from_text_and_from_a_value() {
+        let text = r#"{"metadata":{"name":"a","labels":{"x":"1"}}}"#;
+        let c: Captured<Named> = serde_json::from_str(text).unwrap();
+        assert_eq!((c.obj.metadata.name.as_str(), c.json.get()), ("a", text));
+        let c = Captured::<Named>::deserialize(json!({"metadata": {"name": "b"}})).unwrap();
+        assert_eq!(c.obj.metadata.name, "b");
+        assert_eq!(c.json.get(), r#"{"metadata":{"name":"b"}}"#);
+        assert!(serde_json::from_str::<Captured<Named>>(r#"{"metadata":{"name":4}}"#).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! Entry points of the demo cluster for the binary: `ktui demo-server` (foreground server
+//! plus a kubeconfig file) and `ktui --demo` (an in-process server with a kubeconfig in a
+//! temporary directory). Owns flags and kubeconfig files; must not know the UI.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::faults::FaultSpec;
+use super::{DemoOptions, DemoServer};
+
+/// Flags of `ktui demo-server`.
+#[derive(Debug, Clone, Args)]
+pub struct DemoServerArgs {
+    /// Address to listen on (loopback; port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub addr: SocketAddr,
+    /// Where to write a kubeconfig for the server (`http://`, dummy token).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig_out: Option<PathBuf>,
+    /// Total pods: the scenario's plus load pods up to this number.
+    #[arg(long, default_value_t = 0)]
+    pub pods: usize,
+    /// Load-pod changes per second.
+    #[arg(long, default_value_t = 0)]
+    pub churn: u32,
+    /// Seed of every random choice: the same seed gives the same cluster.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Faults, e.g. `drop-watch=10s,gone=0.05,no-bookmarks,error-rate=0.1:500|429,delay=200ms`
+    /// (also `malformed=PREFIX`, `freeze`, `watch-list=refuse|ignore`).
+    #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
+    pub faults: Option<FaultSpec>,
+    /// Seconds between watch bookmarks.
+    #[arg(long, default_value_t = 5.0)]
+    pub bookmark_secs: f64,
+    /// Log generator: pods `loggen-N` in namespace `demo` print this many lines per second.
+    #[arg(long, default_value_t = 0, value_name = "LINES_PER_SEC")]
+    pub log_rate: u64,
+    /// Log generator: how many `loggen-N` pods (with `--log-rate`).
+    #[arg(long, default_value_t = 1)]
+    pub log_pods: usize,
+    /// Deployments in all (load deployments without pods make up the difference).
+    #[arg(long, default_value_t = 0)]
+    pub deployments: usize,
+    /// Load configmaps; with `--deployments`, a fifth of `--churn` changes these objects.
+    #[arg(long, default_value_t = 0)]
+    pub configmaps: usize,
+    /// Load nodes (`load-node-NNNNN`, 1 in 50 NotReady) beside the demo's own.
+    #[arg(long, default_value_t = 0)]
+    pub nodes: usize,
+    /// Load core/v1 events (old-style count/lastTimestamp) in `events-NN` namespaces.
+    #[arg(long, default_value_t = 0)]
+    pub events: usize,
+}
+
+fn parse_faults(s: &str) -> Result<FaultSpec, String> {
+    s.parse()
+}
+
+impl DemoServerArgs {
+    /// The server options these flags describe.
+    pub fn options(&self) -> DemoOptions {
+        DemoOptions {
+            addr: self.addr,
+            pods: self.pods,
+            churn: self.churn,
+            seed: self.seed,
+            faults: self.faults.clone().unwrap_or_default(),
+            bookmark_every: std::time::Duration::from_secs_f64(self.bookmark_secs.clamp(0.01, 3600.0)),
+            log_rate: self.log_rate,
+            log_pods: self.log_pods,
+            deployments: self.deployments,
+            configmaps: self.configmaps,
+            nodes: self.nodes,
+            events: self.events,
+            ..DemoOptions::default()
+        }
+    }
+}
+
+/// Writes the server's kubeconfig to `path` (parent directories created, mode 0600).
+pub fn write_kubeconfig(server: &DemoServer, path: &Path) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(path, server.kubeconfig_yaml())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+    }
+    Ok(())
+}
+
+/// `ktui demo-server`: serves in the foreground until SIGINT or SIGTERM.
+pub async fn run_demo_server(args: DemoServerArgs) -> anyhow::Result<()> {
+    let server = DemoServer::start(args.options()).await?;
+    println!("ktui demo server listening on {}", server.url());
+    if let Some(path) = &args.kubeconfig_out {
+        write_kubeconfig(&server, path)?;
+        println!(
+            "kubeconfig written to {}  (try: KUBECONFIG={} kubectl get pods -A)",
+            path.display(),
+            path.display()
+        );
+    }
+    wait_for_signal().await?;
+    server.shutdown();
+    if let Some(path) = &args.kubeconfig_out {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+async fn wait_for_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r?,
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await?;
+    Ok(())
+}
+
+/// An in-process demo server and its kubeconfig; dropping it stops the server and removes
+/// the temporary directory.
+pub struct DemoHandle {
+    /// The running server.
+    pub server: DemoServer,
+    /// Its kubeconfig (context `ktui-demo`, namespace `default`).
+    pub kubeconfig: PathBuf,
+    dir: PathBuf,
+}
+
+impl DemoHandle {
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.server.addr
+    }
+
+    /// Stops the server now (also done on drop).
+    pub fn shutdown(&self) {
+        self.server.shutdown();
+    }
+}
+
+impl DemoHandle {
+    /// For a process about to exit: stops the server and removes its kubeconfig, then leaks
+    /// the server's objects instead of freeing them one by one (see `ktui::app::quit`).
+    pub fn close_for_exit(self) {
+        self.server.shutdown();
+        let _ = std::fs::remove_dir_all(&self.dir);
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for DemoHandle {
+    fn drop(&mut self) {
+        self.server.shutdown();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `ktui --demo`: starts a server on a random loopback port on the current tokio runtime
+/// (call it from the network runtime) and writes its kubeconfig into a fresh temporary
+/// directory.
+pub async fn start_in_process(opts: DemoOptions) -> anyhow::Result<DemoHandle> {
+    let server = DemoServer::start(opts).await?;
+    let dir = std::env::temp_dir().join(format!("ktui-demo-{}-{}", std::process::id(), server.addr.port()));
+    let kubeconfig = dir.join("kubeconfig");
+    let handle = DemoHandle {
+        server,
+        kubeconfig,
+        dir,
+    };
+    write_kubeconfig(&handle.server, &handle.kubeconfig)?;
+    Ok(handle)
+}
