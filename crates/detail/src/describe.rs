@@ -67,8 +67,13 @@ pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
         let owner = format!("{}/{}", str_of(&o["kind"]), str_of(&o["name"]));
         field(&mut out, "Controlled By", &owner);
     }
-    // A pod says it in its `Status:` line, as kubectl does.
-    if meta["deletionTimestamp"].is_string() && *kind != BuiltinKind::Pod {
+    // A pod, PV or PVC says it in its `Status:` line, as kubectl does.
+    let says_status = [
+        BuiltinKind::Pod,
+        BuiltinKind::PersistentVolume,
+        BuiltinKind::PersistentVolumeClaim,
+    ];
+    if meta["deletionTimestamp"].is_string() && !says_status.iter().any(|k| kind == k) {
         let since = format!("since {}", str_of(&meta["deletionTimestamp"]));
         field(&mut out, "Deleting", &since);
     }
@@ -87,8 +92,8 @@ pub fn describe(obj: &Value, kind: &Kind, now: i64) -> Vec<String> {
         Some(BuiltinKind::Namespace) => service_node::namespace(o, obj),
         Some(BuiltinKind::Event) => storage_event::event(o, obj),
         Some(BuiltinKind::HorizontalPodAutoscaler) => storage_event::hpa(o, obj),
-        Some(BuiltinKind::PersistentVolume) => storage_event::pv(o, obj),
-        Some(BuiltinKind::PersistentVolumeClaim) => storage_event::pvc(o, obj),
+        Some(BuiltinKind::PersistentVolume) => storage_event::pv(o, obj, now),
+        Some(BuiltinKind::PersistentVolumeClaim) => storage_event::pvc(o, obj, now),
         _ => {
             for part in ["spec", "status"] {
                 if obj[part].is_object() {
@@ -119,23 +124,17 @@ fn pod(out: &mut Vec<String>, obj: &Value, now: i64) {
         field(out, "Service Account", sa);
     }
     field(out, "Node", spec["nodeName"].as_str().unwrap_or("<none>"));
+    let finished = matches!(status["phase"].as_str(), Some("Succeeded" | "Failed"));
     match obj["metadata"]["deletionTimestamp"].as_str() {
-        // kubectl: `Terminating (lasts <time since the deletion timestamp>)`; a graceful
-        // deletion's timestamp lies ahead (now + grace period), which kubectl prints as
-        // `<invalid>`.
-        Some(at) => {
-            let lasts = at
-                .parse::<jiff::Timestamp>()
-                .ok()
-                .map(|t| now - t.as_second())
-                .filter(|d| *d >= 0)
-                .map_or_else(|| "<invalid>".to_owned(), ktui_table::format::human_duration);
-            field(out, "Status", &format!("Terminating (lasts {lasts})"));
+        // A pod that already finished (held by a finalizer) keeps its terminal phase, as in
+        // kubectl (kubernetes/kubectl#1595) and the list's STATUS.
+        Some(at) if !finished => {
+            field(out, "Status", &terminating(at, now));
             if let Some(g) = obj["metadata"]["deletionGracePeriodSeconds"].as_i64() {
                 field(out, "Termination Grace Period", &format!("{g}s"));
             }
         }
-        None => field(out, "Status", str_of(&status["phase"])),
+        _ => field(out, "Status", str_of(&status["phase"])),
     }
     if let Some(r) = status["reason"].as_str() {
         field(out, "Reason", r);
@@ -149,6 +148,19 @@ fn pod(out: &mut Vec<String>, obj: &Value, now: i64) {
     }
     pod_containers(out, 0, spec, Some((status, now)));
     pod_spec_tail(out, TOP, spec);
+}
+
+/// `Terminating (lasts <time since the deletion timestamp>)`, kubectl's `Status:` of a
+/// deleted pod, PV or PVC (`at`: `metadata.deletionTimestamp`); a graceful deletion's
+/// timestamp lies ahead (now + grace period), which kubectl prints as `<invalid>`.
+fn terminating(at: &str, now: i64) -> String {
+    let lasts = at
+        .parse::<jiff::Timestamp>()
+        .ok()
+        .map(|t| now - t.as_second())
+        .filter(|d| *d >= 0)
+        .map_or_else(|| "<invalid>".to_owned(), ktui_table::format::human_duration);
+    format!("Terminating (lasts {lasts})")
 }
 
 /// Secrets: type and key names with sizes — never values.

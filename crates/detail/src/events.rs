@@ -49,7 +49,11 @@ pub fn lines(snap: Option<&Snapshot>, uid: &str, now: i64) -> Vec<String> {
     if rows.is_empty() {
         let state = match &snap.state {
             SyncState::Live => "<none>".to_owned(),
-            other => format!("<none yet: {other}>"),
+            // Still coming: none *yet*.
+            SyncState::Pending | SyncState::Syncing { .. } => format!("<none yet: {}>", snap.state),
+            // Refused: there may well be events, ktui may not read them.
+            SyncState::Forbidden { verb, resource } => format!("events: forbidden ({verb} {resource})"),
+            other => format!("events: {other}"),
         };
         out.push(format!("Events:           {}", sanitize(&state)));
         return out;
@@ -159,6 +163,19 @@ mod tests {
         assert!(lines(Some(&snap), "u1", now)
             .join("\n")
             .contains("Events:           <none>"));
+        snap.state = SyncState::Forbidden {
+            verb: "list".into(),
+            resource: "events".into(),
+        };
+        let text = lines(Some(&snap), "u1", now).join("\n");
+        assert!(
+            text.contains("Events:           events: forbidden (list events)") && !text.contains("none yet"),
+            "{text}"
+        );
+        snap.state = SyncState::Syncing { received: 0 };
+        assert!(lines(Some(&snap), "u1", now)
+            .join("\n")
+            .contains("Events:           <none yet: syncing 0…>"));
     }
 
     fn parse(s: &str) -> i64 {

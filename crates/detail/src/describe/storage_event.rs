@@ -112,9 +112,29 @@ pub(super) fn hpa(out: &mut Vec<String>, obj: &Value) {
         let target = &spec_m["target"];
         let name = str_of(&spec_m["name"]).to_owned();
         let metric_name = str_of(&spec_m["metric"]["name"]).to_owned();
+        // `resource cpu on pods`, `resource cpu of container "web" on pods`.
+        let resource = if ty == "ContainerResource" {
+            format!(
+                "resource {name} of container \"{}\" on pods",
+                str_of(&spec_m["container"])
+            )
+        } else {
+            format!("resource {name} on pods")
+        };
+        // kubectl reads an external metric's average value when one is set, an object
+        // metric's when its target type says `AverageValue`.
+        let average = match ty {
+            "External" => !target["averageValue"].is_null(),
+            _ => str_of(&target["type"]) == "AverageValue",
+        };
+        let (v, wording) = if average {
+            ("averageValue", "target average value")
+        } else {
+            ("value", "target value")
+        };
         let (label, cur, tgt) = match (ty, str_of(&target["type"])) {
             ("Resource" | "ContainerResource", "Utilization") => (
-                format!("resource {name} on pods  (as a percentage of request)"),
+                format!("{resource}  (as a percentage of request)"),
                 cur_m.map_or_else(unknown, |c| {
                     format!(
                         "{}% ({})",
@@ -125,7 +145,7 @@ pub(super) fn hpa(out: &mut Vec<String>, obj: &Value) {
                 format!("{}%", scalar(&target["averageUtilization"])),
             ),
             ("Resource" | "ContainerResource", _) => (
-                format!("resource {name} on pods"),
+                resource,
                 cur_m.map_or_else(unknown, |c| scalar_or(&c["averageValue"])),
                 scalar(&target["averageValue"]),
             ),
@@ -134,18 +154,23 @@ pub(super) fn hpa(out: &mut Vec<String>, obj: &Value) {
                 cur_m.map_or_else(unknown, |c| scalar_or(&c["averageValue"])),
                 scalar(&target["averageValue"]),
             ),
-            (_, t) => {
-                let v = if t == "AverageValue" {
-                    "averageValue"
-                } else {
-                    "value"
-                };
+            ("Object", _) => {
+                let o = &spec_m["describedObject"];
                 (
-                    format!("\"{metric_name}\" ({})", ty.to_ascii_lowercase()),
+                    format!(
+                        "\"{metric_name}\" on {}/{} ({wording})",
+                        str_of(&o["kind"]),
+                        str_of(&o["name"])
+                    ),
                     cur_m.map_or_else(unknown, |c| scalar_or(&c[v])),
                     scalar(&target[v]),
                 )
             }
+            _ => (
+                format!("\"{metric_name}\" ({wording})"),
+                cur_m.map_or_else(unknown, |c| scalar_or(&c[v])),
+                scalar(&target[v]),
+            ),
         };
         out.push(format!("  {label}:  {cur} / {tgt}"));
     }
@@ -155,6 +180,7 @@ pub(super) fn hpa(out: &mut Vec<String>, obj: &Value) {
         &scalar_or(&spec["minReplicas"]).replace("<unknown>", "1"),
     );
     field(out, "Max replicas", &scalar(&spec["maxReplicas"]));
+    behavior(out, &spec["behavior"]);
     field(
         out,
         &format!("{} pods", str_of(&r["kind"])),
@@ -164,6 +190,39 @@ pub(super) fn hpa(out: &mut Vec<String>, obj: &Value) {
             status["desiredReplicas"].as_i64().unwrap_or(0)
         ),
     );
+}
+
+/// `Behavior:` (`spec.behavior`), when set: per direction the stabilization window, the
+/// select policy (`Max` when unset) and each policy, as kubectl prints them.
+fn behavior(out: &mut Vec<String>, b: &Value) {
+    if !b.is_object() {
+        return;
+    }
+    out.push("Behavior:".into());
+    for (label, key) in [("Scale Up", "scaleUp"), ("Scale Down", "scaleDown")] {
+        let rules = &b[key];
+        if !rules.is_object() {
+            continue;
+        }
+        out.push(format!("  {label}:"));
+        if let Some(w) = rules["stabilizationWindowSeconds"].as_i64() {
+            out.push(format!("    Stabilization Window: {w} seconds"));
+        }
+        let policies = items(&rules["policies"]);
+        if !policies.is_empty() {
+            let select = rules["selectPolicy"].as_str().unwrap_or("Max");
+            out.push(format!("    Select Policy: {select}"));
+            out.push("    Policies:".into());
+            for p in policies {
+                out.push(format!(
+                    "      - Type: {}  Value: {}  Period: {} seconds",
+                    str_of(&p["type"]),
+                    scalar(&p["value"]),
+                    scalar(&p["periodSeconds"])
+                ));
+            }
+        }
+    }
 }
 
 fn unknown() -> String {
@@ -183,12 +242,20 @@ fn same_metric(a: &Value, b: &Value) -> bool {
     str_of(&a["name"]) == str_of(&b["name"]) && str_of(&a["metric"]["name"]) == str_of(&b["metric"]["name"])
 }
 
+/// `Status:` of a PV or PVC: `Terminating (lasts 5m)` once deleted, else `status.phase`.
+fn phase(out: &mut Vec<String>, obj: &Value, now: i64) {
+    match obj["metadata"]["deletionTimestamp"].as_str() {
+        Some(at) => field(out, "Status", &super::terminating(at, now)),
+        None => field(out, "Status", str_of(&obj["status"]["phase"])),
+    }
+}
+
 /// PersistentVolume: class, phase, claim, reclaim policy, access modes, mode, capacity,
 /// message and the volume source's type.
-pub(super) fn pv(out: &mut Vec<String>, obj: &Value) {
+pub(super) fn pv(out: &mut Vec<String>, obj: &Value, now: i64) {
     let (spec, status) = (&obj["spec"], &obj["status"]);
     field(out, "StorageClass", str_of(&spec["storageClassName"]));
-    field(out, "Status", str_of(&status["phase"]));
+    phase(out, obj, now);
     let c = &spec["claimRef"];
     let claim = if c.is_object() {
         format!("{}/{}", str_of(&c["namespace"]), str_of(&c["name"]))
@@ -246,10 +313,10 @@ pub(super) fn pv(out: &mut Vec<String>, obj: &Value) {
 }
 
 /// PersistentVolumeClaim: class, phase, volume, capacity, access modes, mode.
-pub(super) fn pvc(out: &mut Vec<String>, obj: &Value) {
+pub(super) fn pvc(out: &mut Vec<String>, obj: &Value, now: i64) {
     let (spec, status) = (&obj["spec"], &obj["status"]);
     field(out, "StorageClass", str_of(&spec["storageClassName"]));
-    field(out, "Status", str_of(&status["phase"]));
+    phase(out, obj, now);
     field(out, "Volume", str_of(&spec["volumeName"]));
     field(out, "Capacity", str_of(&status["capacity"]["storage"]));
     field(out, "Access Modes", &access_modes(&status["accessModes"]));

@@ -49,6 +49,18 @@ fn evicted_and_terminating_pods_say_so_as_kubectl_does() {
         &text(&overdue, BuiltinKind::Pod),
         &["Status:           Terminating (lasts 5m)"],
     );
+    // Deleted after it finished, held by a finalizer: the terminal phase (kubectl#1595).
+    for phase in ["Succeeded", "Failed"] {
+        let done = json!({"metadata": {"name": "p", "deletionTimestamp": at(-11),
+                                       "deletionGracePeriodSeconds": 0, "finalizers": ["example.com/keep"]},
+            "spec": {}, "status": {"phase": phase}});
+        let t = text(&done, BuiltinKind::Pod);
+        assert_has(&t, &[&format!("Status:           {phase}\n")]);
+        assert!(
+            !t.contains("Terminating") && !t.contains("Termination Grace"),
+            "{t}"
+        );
+    }
 }
 
 #[test]
@@ -103,4 +115,48 @@ fn hpa_pv_and_pvc_like_kubectl() {
     assert_has(&text(&pvc, BuiltinKind::PersistentVolumeClaim), &[
         "StorageClass:     standard\nStatus:           Bound\nVolume:           pv-1\nCapacity:         10Gi\nAccess Modes:     RWO,RWX\nVolumeMode:       Filesystem",
     ]);
+}
+
+#[test]
+fn hpa_object_external_and_container_metrics_name_their_source_and_target_kind() {
+    let hpa = json!({"metadata": {"name": "web", "namespace": "shop"},
+        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "minReplicas": 1, "maxReplicas": 5,
+                 "metrics": [
+                     {"type": "Object", "object": {"metric": {"name": "requests-per-second"},
+                         "describedObject": {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "name": "main-route"},
+                         "target": {"type": "Value", "value": "10k"}}},
+                     {"type": "External", "external": {"metric": {"name": "queue_messages_ready"},
+                         "target": {"type": "AverageValue", "averageValue": "30"}}},
+                     {"type": "External", "external": {"metric": {"name": "backlog"},
+                         "target": {"type": "Value", "value": "500"}}},
+                     {"type": "ContainerResource", "containerResource": {"name": "cpu", "container": "app",
+                         "target": {"type": "Utilization", "averageUtilization": 60}}}],
+                 "behavior": {"scaleDown": {"stabilizationWindowSeconds": 300,
+                     "policies": [{"type": "Percent", "value": 10, "periodSeconds": 60}]}}},
+        "status": {"currentReplicas": 2, "desiredReplicas": 2, "currentMetrics": [
+            {"type": "Object", "object": {"metric": {"name": "requests-per-second"},
+                "describedObject": {"kind": "Ingress", "name": "main-route"}, "current": {"value": "2k"}}},
+            {"type": "External", "external": {"metric": {"name": "queue_messages_ready"}, "current": {"averageValue": "12"}}}]}});
+    assert_has(&text(&hpa, BuiltinKind::HorizontalPodAutoscaler), &[
+        "  \"requests-per-second\" on Ingress/main-route (target value):  2k / 10k\n",
+        "  \"queue_messages_ready\" (target average value):  12 / 30\n",
+        "  \"backlog\" (target value):  <unknown> / 500\n",
+        "  resource cpu of container \"app\" on pods  (as a percentage of request):  <unknown> / 60%\n",
+        "Behavior:\n  Scale Down:\n    Stabilization Window: 300 seconds\n    Select Policy: Max\n    Policies:\n      - Type: Percent  Value: 10  Period: 60 seconds\n",
+    ]);
+}
+
+#[test]
+fn deleted_pv_and_pvc_say_terminating_as_kubectl_does() {
+    let pvc = json!({"metadata": {"name": "data", "namespace": "shop", "deletionTimestamp": at(-120),
+                                  "finalizers": ["kubernetes.io/pvc-protection"]},
+        "spec": {"volumeName": "pv-1"}, "status": {"phase": "Bound"}});
+    let t = text(&pvc, BuiltinKind::PersistentVolumeClaim);
+    assert_has(&t, &["Status:           Terminating (lasts 2m)\n"]);
+    assert!(!t.contains("Deleting:"), "{t}");
+    let pv = json!({"metadata": {"name": "pv-1", "deletionTimestamp": at(-120)}, "spec": {}, "status": {"phase": "Released"}});
+    assert_has(
+        &text(&pv, BuiltinKind::PersistentVolume),
+        &["Status:           Terminating (lasts 2m)\n"],
+    );
 }
