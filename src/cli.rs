@@ -16,7 +16,8 @@ pub struct Cli {
     #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
 
-    /// Namespace to open (default: the context's namespace, else `default`).
+    /// Namespace to open (default: the context's namespace, else `default`; with --demo,
+    /// whose contexts set none, all namespaces).
     /// Must be a valid namespace name (DNS-1123 label; `-n ''` is refused: `-A` means all).
     #[arg(short = 'n', long, value_name = "NS", value_parser = namespace_arg)]
     pub namespace: Option<String>,
@@ -29,7 +30,9 @@ pub struct Cli {
     #[arg(short = 'c', long = "command", value_name = "VIEW")]
     pub command: Option<String>,
 
-    /// Refuse every write operation (accepted now; enforced once actions exist).
+    /// Read-only: no write exists in any view (delete, scale, restart, edit, rollback,
+    /// shell, attach, exec, debug, port-forward…): not bound, not in the footer or help; the
+    /// header says `[read-only]`. Same as `readonly = true` for a context in the config.
     #[arg(long)]
     pub readonly: bool,
 
@@ -101,5 +104,14 @@ mod tests {
             assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation, "{bad}");
             assert!(e.to_string().contains("namespace name"), "{e}");
         }
+    }
+
+    /// `--help` says what the flags do now, not what they once might.
+    #[test]
+    fn help_says_what_readonly_does() {
+        use clap::CommandFactory as _;
+        let help = Cli::command().render_long_help().to_string();
+        assert!(!help.contains("once actions exist"), "{help}");
+        assert!(help.contains("no write exists in any view"), "{help}");
     }
 }

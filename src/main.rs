@@ -90,7 +90,8 @@ fn main() -> ExitCode {
                 cli.kubeconfig = Some(h.kubeconfig.clone());
                 // The demo kubeconfig's contexts: the admin's (current) and the viewer's.
                 cli.context = cli.context.take().filter(|c| c == "ktui-demo-viewer");
-                // A newcomer should see the whole demo cluster at once.
+                // Its contexts set no namespace: a newcomer sees the whole demo cluster at
+                // once (`-n` still picks one).
                 if cli.namespace.is_none() {
                     cli.all_namespaces = true;
                 }

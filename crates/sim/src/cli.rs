@@ -135,7 +135,7 @@ async fn wait_for_signal() -> anyhow::Result<()> {
 pub struct DemoHandle {
     /// The running server.
     pub server: DemoServer,
-    /// Its kubeconfig (context `ktui-demo`, namespace `default`).
+    /// Its kubeconfig (context `ktui-demo`, no namespace set: see [`crate::kubeconfig_for`]).
     pub kubeconfig: PathBuf,
     dir: PathBuf,
 }

@@ -221,23 +221,51 @@ impl DemoServer {
         self.cancel.cancel();
     }
 
-    /// A kubeconfig for this server: `http://` (no TLS); context `ktui-demo` (current, the
-    /// admin, who may do everything) and context `ktui-demo-viewer` (user `viewer`: get, list,
-    /// watch and pods/log only; see [`authz`]), whose cluster `ktui-demo-viewer` is the same
-    /// server under [`authz::VIEWER_PREFIX`] (kubectl sends no token over `http://`).
+    /// A kubeconfig for this server: see [`kubeconfig_for`].
     pub fn kubeconfig_yaml(&self) -> String {
-        format!(
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: ktui-demo\n  cluster:\n    server: {}\n\
-             - name: ktui-demo-viewer\n  cluster:\n    server: {}{}\n\
-             contexts:\n- name: ktui-demo\n  context:\n    cluster: ktui-demo\n    user: ktui-demo\n    namespace: default\n\
-             - name: ktui-demo-viewer\n  context:\n    cluster: ktui-demo-viewer\n    user: ktui-demo-viewer\n    namespace: default\n\
-             current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: {}\n\
-             - name: ktui-demo-viewer\n  user:\n    token: {}\npreferences: {{}}\n",
-            self.url(),
-            self.url(),
-            authz::VIEWER_PREFIX,
-            authz::ADMIN_TOKEN,
-            authz::VIEWER_TOKEN
-        )
+        kubeconfig_for(&self.url())
+    }
+}
+
+/// A kubeconfig for the demo server at `url`: `http://` (no TLS); context `ktui-demo`
+/// (current, the admin, who may do everything) and context `ktui-demo-viewer` (user
+/// `viewer`: get, list, watch and pods/log only; see [`authz`]), whose cluster
+/// `ktui-demo-viewer` is the same server under [`authz::VIEWER_PREFIX`] (kubectl sends no
+/// token over `http://`). Neither context sets a namespace: kubectl then uses `default`, and
+/// `ktui --demo` opens all namespaces (README § Set up).
+pub fn kubeconfig_for(url: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: ktui-demo\n  cluster:\n    server: {url}\n\
+         - name: ktui-demo-viewer\n  cluster:\n    server: {url}{}\n\
+         contexts:\n- name: ktui-demo\n  context:\n    cluster: ktui-demo\n    user: ktui-demo\n\
+         - name: ktui-demo-viewer\n  context:\n    cluster: ktui-demo-viewer\n    user: ktui-demo-viewer\n\
+         current-context: ktui-demo\nusers:\n- name: ktui-demo\n  user:\n    token: {}\n\
+         - name: ktui-demo-viewer\n  user:\n    token: {}\npreferences: {{}}\n",
+        authz::VIEWER_PREFIX,
+        authz::ADMIN_TOKEN,
+        authz::VIEWER_TOKEN
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The demo opens all namespaces; its kubeconfig must not claim a namespace it ignores.
+    #[test]
+    fn the_demo_kubeconfig_sets_no_namespace() {
+        let k = super::kubeconfig_for("http://127.0.0.1:1");
+        assert!(k.contains("current-context: ktui-demo\n"), "{k}");
+        assert!(k.contains("- name: ktui-demo-viewer\n  context:"), "{k}");
+        assert!(!k.contains("namespace:"), "{k}");
+    }
+
+    /// README's words about the demo match it: the namespaces it opens, and the error its
+    /// shell prints as started by `s` (`ash`, the first of bash, ash, sh it has).
+    #[test]
+    fn the_readme_describes_the_demo_as_it_is() {
+        let readme = include_str!("../../../README.md");
+        assert!(readme.contains("`--demo` opens all namespaces"));
+        let shell = crate::stream::shell::Shell::new(Default::default(), "/bin/ash", false).run("nope");
+        let said = format!("`{}`", shell.err.trim_end().replace("nope", "X"));
+        assert!(readme.contains(&said), "README should quote {said}");
     }
 }

@@ -2,7 +2,8 @@
 //! container (no process runs anywhere). It answers a few commands from the pod object
 //! (`hostname`, `env`, `ls`, `cat /etc/os-release`, `echo`, `stty size`, `exit N`…), edits
 //! the line as a terminal would when a tty was asked for (echo, backspace, `ctrl-c`,
-//! `ctrl-d`), and says `sh: X: not found` (status 127) for anything else. Pure: bytes in,
+//! `ctrl-d`), and says `$0: X: not found` (status 127; `sh:` or `ash:`, after the name it was
+//! started as, as BusyBox does) for anything else. Pure: bytes in,
 //! bytes out; must not touch the network or the store.
 
 use super::words::{split, Word};
@@ -336,6 +337,9 @@ mod tests {
         assert_eq!(sh.feed(b"exit 3\r").exit, Some(3));
         let mut sh = Shell::new(container(), "sh", true);
         assert_eq!(sh.feed(b"\x04").exit, Some(0));
+        // Named after `$0`, as BusyBox does: ktui's `s` starts `ash` (README § the demo).
+        let mut ash = Shell::new(container(), "/bin/ash", true);
+        assert!(String::from_utf8_lossy(&ash.feed(b"nope\r").out).contains("ash: nope: not found\r\n"));
     }
 
     #[test]
