@@ -115,6 +115,7 @@ impl World {
         }
         s.set_creation_age(9 * DAY);
         s.apply(id::CRD, o::gizmo_crd())?;
+        s.set_creation_age(8 * DAY);
         for (name, color, size, phase) in [
             ("sprocket", "red", 3, "Ready"),
             ("widget", "blue", 5, "Pending"),
@@ -305,6 +306,9 @@ impl World {
         ] {
             s.apply(id::PDB, pdb)?;
         }
+        // What the controllers create now (the daemonset's pods, a first job) came after
+        // the workloads above (2 days 7 hours).
+        s.set_creation_age(2 * DAY);
         w.watch_pods();
         w.reconcile();
         s.set_creation_age(0);

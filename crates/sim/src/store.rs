@@ -183,7 +183,9 @@ impl Store {
         self.write_locked(&mut t, kind, v, Some(true))
     }
 
-    fn write(&self, kind: KindId, obj: Value, exists: Option<bool>) -> Result<Stored, StoreError> {
+    fn write(&self, kind: KindId, mut obj: Value, exists: Option<bool>) -> Result<Stored, StoreError> {
+        // Before this kind's lock: it reads the namespace's, owners' and CRD's tables.
+        self.backdate(kind, &mut obj);
         let mut t = self.table(kind);
         self.write_locked(&mut t, kind, obj, exists)
     }
@@ -234,12 +236,9 @@ impl Store {
             m.insert("uid".into(), uid);
         }
         if m.get("creationTimestamp").is_none_or(Value::is_null) {
+            // A backdated new object got its timestamp in `write` (see `backdate`).
             let ts = if created.is_null() {
-                let age = self.creation_age.load(Ordering::Relaxed);
-                // Spread ages a little, deterministically per name, so a backdated group
-                // does not share one second.
-                let jitter = crate::pods::fxhash(&key) % (age / 10 + 1);
-                Value::String(ago_rfc3339(age + jitter))
+                Value::String(now_rfc3339())
             } else {
                 created
             };
@@ -366,8 +365,9 @@ impl Store {
     }
 
     /// Makes objects written from now on without a creationTimestamp look `secs` old (plus up
-    /// to 10 % jitter): the scenario's setup uses it so the demo looks like a cluster that has
-    /// been running for a while. 0 = now.
+    /// to 10 % jitter, never older than their namespace, owners or CRD: see `backdate`): the
+    /// scenario's setup uses it so the demo looks like a cluster that has been running for a
+    /// while. 0 = now.
     pub fn set_creation_age(&self, secs: u64) {
         self.creation_age.store(secs, Ordering::Relaxed);
     }
@@ -389,6 +389,7 @@ pub fn ago_rfc3339(secs: u64) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+mod backdate;
 mod cas;
 mod index;
 mod read;
