@@ -1,6 +1,6 @@
 //! The detail overlay of one list row (`v` on any row, `enter` on an event): NAME, NAMESPACE
 //! and every column of the kind (wide ones too) in full, wrapped, plus an event's involved
-//! object, exact time and whole message; wrapped (`w`: else shifted by `detail_hscroll`) and
+//! and related objects, action, exact time and whole message; wrapped (`w`: else shifted by `detail_hscroll`) and
 //! scrolled by `detail_scroll`, both clamped to the content here. Read-only; must not change state.
 
 use ratatui::layout::Rect;
@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::app::state::UiState;
-use crate::kube::row::{Row, UnixSecs};
+use crate::kube::row::{ObjRef, Row, UnixSecs};
 use crate::kube::sanitize::sanitize;
 use crate::table::format::{age, format_cell};
 use crate::view::cut::width;
@@ -38,16 +38,26 @@ fn lines(row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) -> Vec<Line<
         ]));
     }
     if let Some(ev) = event {
-        let o = &ev.involved;
-        let ns = o
-            .namespace
-            .as_deref()
-            .map(|n| format!("{n}/"))
-            .unwrap_or_default();
+        let object = |o: &ObjRef| {
+            let ns = o
+                .namespace
+                .as_deref()
+                .map(|n| format!("{n}/"))
+                .unwrap_or_default();
+            format!("{}/{ns}{} {}", o.kind, o.name, o.uid)
+                .trim_end()
+                .to_owned()
+        };
         lines.push(Line::from(vec![
             label("INVOLVED"),
-            Span::raw(format!("{}/{ns}{} {}", o.kind, o.name, o.uid)),
+            Span::raw(object(&ev.involved)),
         ]));
+        if let Some(r) = &ev.related {
+            lines.push(Line::from(vec![label("RELATED"), Span::raw(object(r))]));
+        }
+        if let Some(a) = &ev.action {
+            lines.push(Line::from(vec![label("ACTION"), Span::raw(a.to_string())]));
+        }
         let at = ev.last_seen.and_then(|t| jiff::Timestamp::from_second(t).ok());
         let at = at.map_or_else(
             || "<unknown>".to_owned(),

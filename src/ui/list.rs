@@ -56,7 +56,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     } else {
         format!(" </{}>", crate::kube::sanitize::sanitize(&l.filter))
     };
-    let kind = crate::kube::sanitize::sanitize(&l.key.kind.to_string()).into_owned();
+    let kind = crate::kube::sanitize::sanitize(&state.conn.registry.title(&l.key.kind)).into_owned();
     let title = format!(" {kind}{ns_title}[{count}]{filter} ");
     let title_w = cut::width(&title);
     let block = Block::default()
@@ -132,7 +132,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         .shown
         .iter()
         .map(|&(i, w)| {
-            let h = sort_mark(&grid.cols[i].header, l, &spec);
+            let h = sort_mark(&grid.cols[i].header, grid.sorted == Some(i), l);
             Line::from(cut::fit(&h, w, cut::Cut::End).into_owned())
         })
         .collect();
@@ -180,6 +180,8 @@ struct Grid {
     cols: Vec<ColumnIn>,
     body: Vec<Vec<String>>,
     name_col: Option<usize>,
+    /// The column the sort uses, which alone gets the `↑`/`↓` (none in a timeline).
+    sorted: Option<usize>,
 }
 
 impl Grid {
@@ -227,17 +229,32 @@ impl Grid {
                 cells
             })
             .collect();
+        // The one column the sort uses: ktui's NAME (a CRD's own `Name` column is another),
+        // the kind's AGE, or its status column.
+        let first = heads.len() - kind_cols.len();
+        let sorted = match l.sort {
+            _ if l.is_timeline() => None,
+            SortBy::Name => name_col,
+            SortBy::Age => kind_cols.iter().position(|&i| spec.columns[i].header == "AGE"),
+            SortBy::Status => kind_cols.iter().position(|&i| Some(i) == spec.status_col),
+        }
+        .map(|p| if l.sort == SortBy::Name { p } else { first + p });
         let cols = heads
             .iter()
             .enumerate()
             .map(|(c, (h, wide))| {
                 let mut col = ColumnIn::measure(h, *wide, body.iter().map(|r| r[c].as_str()));
                 // The header is drawn with its sort mark: `NAME↑` must fit as well as `NAME`.
-                col.natural = col.natural.max(cut::width(&sort_mark(h, l, spec)));
+                col.natural = col.natural.max(cut::width(&sort_mark(h, sorted == Some(c), l)));
                 col
             })
             .collect();
-        Grid { cols, body, name_col }
+        Grid {
+            cols,
+            body,
+            name_col,
+            sorted,
+        }
     }
 }
 
@@ -274,17 +291,9 @@ fn hidden_note(grid: &Grid, fitted: &columns::Fitted, room: usize) -> Option<Str
     Some(bare)
 }
 
-/// The header with `↑`/`↓` on the sorted column (NAME, AGE or the kind's status column).
-fn sort_mark(header: &str, l: &ListState, spec: &KindSpec) -> String {
-    let sorted = match l.sort {
-        SortBy::Name => header == "NAME",
-        SortBy::Age => header == "AGE",
-        SortBy::Status => spec
-            .status_col
-            .and_then(|i| spec.columns.get(i))
-            .is_some_and(|c| c.header == header),
-    };
-    if !sorted || l.is_timeline() {
+/// The header with `↑`/`↓` when it heads the sorted column (see [`Grid::sorted`]).
+fn sort_mark(header: &str, sorted: bool, l: &ListState) -> String {
+    if !sorted {
         return header.to_owned();
     }
     format!("{header}{}", if l.reverse { "↓" } else { "↑" })

@@ -11,6 +11,7 @@
 #[path = "../support/screen.rs"]
 mod screen;
 
+mod crd_screens;
 mod detail_screens;
 mod fit_screens;
 mod help_screens;

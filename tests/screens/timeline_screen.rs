@@ -122,6 +122,41 @@ fn tail_mode_follows_and_counts_new_events_when_scrolled_away() {
 }
 
 #[test]
+fn the_event_detail_names_the_action_and_the_related_object() {
+    let mut f = fixture();
+    draw(&mut f.state);
+    let mut bound: EventObj = serde_json::from_value(json!({
+        "metadata": {"name": "bound", "namespace": "shop", "uid": "u-bound", "resourceVersion": "2"},
+        "type": "Normal", "reason": "Scheduled", "action": "Binding", "message": "Successfully assigned",
+        "involvedObject": {"kind": "Pod", "name": "web-0", "namespace": "shop", "uid": "p1"},
+        "related": {"kind": "Node", "name": "node-2", "uid": "n2"},
+        "reportingComponent": "default-scheduler", "eventTime": ts(1)
+    }))
+    .unwrap();
+    f.writer.apply(bound.clone());
+    f.writer.publish();
+    draw(&mut f.state);
+    assert_eq!(selected_name(&f.state), "bound");
+    update(&mut f.state, Action::Enter);
+    let screen = draw(&mut f.state);
+    assert!(screen.contains("RELATED       Node/node-2 n2"), "{screen}");
+    assert!(screen.contains("ACTION        Binding"), "{screen}");
+    update(&mut f.state, Action::Back);
+    // Without them: no empty lines for them.
+    bound.action = String::new();
+    bound.related = None;
+    f.writer.apply(bound);
+    f.writer.publish();
+    draw(&mut f.state);
+    update(&mut f.state, Action::Enter);
+    let screen = draw(&mut f.state);
+    assert!(
+        !screen.contains("RELATED") && !screen.contains("ACTION "),
+        "{screen}"
+    );
+}
+
+#[test]
 fn enter_opens_the_detail_and_expired_events_are_marked() {
     let mut f = fixture();
     f.writer.delete(ev("e00", 30, true, "BackOff"));

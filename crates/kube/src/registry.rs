@@ -180,6 +180,18 @@ impl Registry {
         })
     }
 
+    /// What a view of `kind` is called in its title: `plural.group` (the plural for
+    /// built-ins and core), or `plural.version.group` when `kind` is another version than
+    /// the one the server prefers (`widgets.v1beta1.example.com`), as it is typed after `:`.
+    pub fn title(&self, kind: &Kind) -> String {
+        match self.current(kind) {
+            Some(k) if k.version() != kind.version() => {
+                format!("{}.{}.{}", kind.plural(), kind.version(), kind.group())
+            }
+            _ => kind.to_string(),
+        }
+    }
+
     /// Names to complete after `:`: plurals, `plural.group` and short names. Sorted, without
     /// duplicates.
     pub fn names(&self) -> Vec<String> {

@@ -152,6 +152,12 @@ pub struct ObjRef {
 pub struct EventInfo {
     /// `involvedObject`.
     pub involved: ObjRef,
+    /// `action` (events.k8s.io/v1's `action`, also on core/v1): what was done or failed
+    /// (`Binding`, `Killing`), sanitized; `None` when empty.
+    pub action: Option<Box<str>>,
+    /// `related` (events.k8s.io/v1's `related`): a second object the event is about (the
+    /// pod a ReplicaSet failed to create, the node a pod was bound to); `None` when absent.
+    pub related: Option<Box<ObjRef>>,
     /// The instant kubectl shows as LAST SEEN: `series.lastObservedTime` (when `series` is
     /// set) → `lastTimestamp` → `firstTimestamp` → `eventTime`; `None` when all are null.
     pub last_seen: Option<UnixSecs>,

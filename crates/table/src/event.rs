@@ -1,8 +1,8 @@
 //! Events (core/v1) as the timeline shows them: LAST SEEN, TYPE, REASON, OBJECT, COUNT,
 //! MESSAGE, SOURCE, then the wide SUBOBJECT and FIRST SEEN — `kubectl get events`'s cells
 //! (COUNT 0/absent shown as 1), in the timeline's order — plus the [`EventInfo`] the timeline
-//! orders and filters by. Times are stored, never formatted here; must not keep annotations
-//! or related objects.
+//! orders and filters by. Times are stored, never formatted here; must not keep annotations;
+//! `action` and `related` are kept only when set (boxed, for the detail pane).
 
 use std::borrow::Cow;
 use serde::Deserialize;
@@ -32,6 +32,10 @@ pub struct EventObj {
     pub type_: String,
     /// `source`.
     pub source: EventSource,
+    /// `action` (events.k8s.io/v1's `action`, mirrored on core/v1).
+    pub action: String,
+    /// `related` (events.k8s.io/v1's `related`, mirrored on core/v1).
+    pub related: Option<InvolvedObject>,
     /// `reportingComponent` (Go field ReportingController).
     pub reporting_component: String,
     /// `reportingInstance`.
@@ -224,18 +228,26 @@ impl IntoRow for EventObj {
             shared_or(ctx, &self.involved_object.field_path, ""),
             Cell::Age(self.first_seen()),
         ];
-        let io = &self.involved_object;
+        let obj_ref = |o: &InvolvedObject| ObjRef {
+            kind: ctx.interner.intern(&sanitize(&o.kind)),
+            name: sanitize(&o.name).into(),
+            namespace: o
+                .namespace
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map(|n| ctx.interner.intern(&sanitize(n))),
+            uid: sanitize(&o.uid).into(),
+        };
         let info = EventInfo {
-            involved: ObjRef {
-                kind: ctx.interner.intern(&sanitize(&io.kind)),
-                name: sanitize(&io.name).into(),
-                namespace: io
-                    .namespace
-                    .as_deref()
-                    .filter(|n| !n.is_empty())
-                    .map(|n| ctx.interner.intern(&sanitize(n))),
-                uid: sanitize(&io.uid).into(),
-            },
+            involved: obj_ref(&self.involved_object),
+            action: Some(self.action.trim())
+                .filter(|a| !a.is_empty())
+                .map(|a| sanitize(a).into()),
+            related: self
+                .related
+                .as_ref()
+                .filter(|r| !r.kind.is_empty() || !r.name.is_empty())
+                .map(|r| Box::new(obj_ref(r))),
             last_seen: self.timeline_instant(),
             count,
             warning: self.type_ == "Warning",
@@ -348,6 +360,25 @@ mod tests {
         assert_eq!(&*ia.message, "Back-off restarting ^[[1m");
         assert_eq!(super::cell(&b, "MESSAGE"), "two...");
         assert_eq!(&*ib.message, "two\nlines");
+    }
+
+    #[test]
+    fn action_and_related_are_kept_for_the_detail_pane() {
+        let r = row(
+            BuiltinKind::Event,
+            json!({"action": "Binding", "involvedObject": {"kind": "Pod", "name": "web-1"},
+                "related": {"kind": "Node", "name": "node-\u{1b}2", "uid": "n2"}}),
+        );
+        let info = r.event.as_ref().unwrap();
+        assert_eq!(info.action.as_deref(), Some("Binding"));
+        let related = info.related.as_deref().unwrap();
+        assert_eq!(
+            (&*related.kind, &*related.name, related.namespace.as_deref(), &*related.uid),
+            ("Node", "node-^[2", None, "n2")
+        );
+        let plain = row(BuiltinKind::Event, json!({"action": "", "related": null}));
+        let info = plain.event.as_ref().unwrap();
+        assert!(info.action.is_none() && info.related.is_none());
     }
 
     #[test]

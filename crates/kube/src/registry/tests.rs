@@ -204,4 +204,10 @@ fn other_versions_resolve_only_when_named_and_builtins_only_at_their_version() {
         !r.names().iter().any(|n| n.contains("v1alpha1")),
         "completion offers preferred versions"
     );
+    // A view's title names a version only when it is not the preferred one.
+    let alpha = r.resolve("gizmos.v1alpha1.demo.ktui.dev").unwrap();
+    assert_eq!(r.title(&alpha), "gizmos.v1alpha1.demo.ktui.dev");
+    assert_eq!(r.title(&r.resolve("gz").unwrap()), "gizmos.demo.ktui.dev");
+    assert_eq!(r.title(&v1), "horizontalpodautoscalers.v1.autoscaling");
+    assert_eq!(r.title(&r.resolve("hpa").unwrap()), "horizontalpodautoscalers");
 }
