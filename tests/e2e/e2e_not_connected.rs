@@ -49,10 +49,14 @@ fn a_hung_exec_plugin_is_named_with_its_context_in_the_header() {
         h.contains("context: hung") && h.contains("connecting")
     });
     let said = format!("exec plugin {} did not answer within 15s", plugin.display());
-    k.wait_until("the plugin's timeout in the header", Duration::from_secs(40), |sc| {
-        let h = header(sc);
-        h.contains("context: hung") && h.contains(&said)
-    });
+    k.wait_until(
+        "the plugin's timeout in the header",
+        Duration::from_secs(40),
+        |sc| {
+            let h = header(sc);
+            h.contains("context: hung") && h.contains(&said)
+        },
+    );
     k.press_ctrl_c();
     k.wait_exit(SLOW).expect("ktui exits on ctrl-c");
 }

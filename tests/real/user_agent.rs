@@ -102,7 +102,10 @@ async fn ktui_requests_are_found_in_the_audit_log_by_user_agent() {
         let review = by_ktui(&|e| e["objectRef"]["resource"] == "selfsubjectaccessreviews");
         let discovery = by_ktui(&|e| e["requestURI"].as_str().is_some_and(|u| u.starts_with("/apis")));
         let created_ns = by_ktui(&|e| e["objectRef"]["resource"] == "namespaces" && e["verb"] == "create");
-        assert!(others.is_empty(), "requests without ktui's user agent: {others:?}");
+        assert!(
+            others.is_empty(),
+            "requests without ktui's user agent: {others:?}"
+        );
         if needed.is_subset(&verbs) && review && discovery && created_ns {
             break;
         }

@@ -382,7 +382,13 @@ async fn fault_suite_lists_under_errors() {
     let client = client(&demo).await;
     println!("paged list of {pods} pods (pages of 500) under injected 500|429 errors:");
     println!("  {:>6}  {:>8}  {:>13}", "errors", "time", "list requests");
-    let lists = |demo: &DemoHandle| -> u64 { demo.server.agents.seen().get("list").map_or(0, |a| a.values().sum()) };
+    let lists = |demo: &DemoHandle| -> u64 {
+        demo.server
+            .agents
+            .seen()
+            .get("list")
+            .map_or(0, |a| a.values().sum())
+    };
     let mut at_20 = None;
     for rate in [0.05, 0.2, 0.5] {
         demo.server

@@ -275,27 +275,40 @@ async fn pages_between_errors_keep_the_backoff_low() {
 async fn one_page_after_a_streak_decays_the_backoff_without_resetting_it() {
     let mut h = start();
     let (_, send) = next(&mut h.handle).await;
-    respond(send, 200, list_body(vec![pod("a", 1, "Running")], 10, Some("tok1")));
+    respond(
+        send,
+        200,
+        list_body(vec![pod("a", 1, "Running")], 10, Some("tok1")),
+    );
     for _ in 0..6 {
         let (uri, send) = next(&mut h.handle).await;
         assert!(uri.contains("continue=tok1"), "{uri}");
         respond(send, 500, serde_json::to_vec(&status(500, "Flaky")).unwrap());
     }
     let (_, send) = next(&mut h.handle).await;
-    respond(send, 200, list_body(vec![pod("b", 2, "Running")], 10, Some("tok2")));
+    respond(
+        send,
+        200,
+        list_body(vec![pod("b", 2, "Running")], 10, Some("tok2")),
+    );
     let (_, send) = next(&mut h.handle).await;
     respond(send, 500, serde_json::to_vec(&status(500, "Flaky")).unwrap());
     let failed = Instant::now();
     // (The streak's own state said attempt 6.)
     let snap = h
-        .wait_until("reconnecting after the page", |s| {
-            matches!(s.state, ktui::kube::sync::SyncState::Reconnecting { attempt, .. } if attempt != 6)
-        })
+        .wait_until(
+            "reconnecting after the page",
+            |s| matches!(s.state, ktui::kube::sync::SyncState::Reconnecting { attempt, .. } if attempt != 6),
+        )
         .await;
     let ktui::kube::sync::SyncState::Reconnecting { attempt, .. } = snap.state else {
         unreachable!()
     };
-    assert_eq!(attempt, 4, "six failures, halved by one page, plus one: {:?}", snap.state);
+    assert_eq!(
+        attempt, 4,
+        "six failures, halved by one page, plus one: {:?}",
+        snap.state
+    );
     let (_, send) = next(&mut h.handle).await;
     assert!(
         failed.elapsed() >= Duration::from_secs(4),

@@ -43,7 +43,10 @@ async fn every_kind_of_request_carries_ktuis_user_agent() {
     let (slot, _stats, task) = informer(client.clone(), InformerConfig::default());
     let t = std::time::Instant::now();
     while !slot.peek().state.is_live() {
-        assert!(t.elapsed() < Duration::from_secs(20), "the informer never went live");
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the informer never went live"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     task.abort();

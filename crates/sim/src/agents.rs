@@ -42,9 +42,8 @@ impl Agents {
 
 /// The class of a request, as [`Agents`] tallies it.
 pub fn class(method: &Method, route: &Route, query: &str) -> &'static str {
-    let watch = || {
-        form_urlencoded::parse(query.as_bytes()).any(|(k, v)| k == "watch" && (v == "true" || v == "1"))
-    };
+    let watch =
+        || form_urlencoded::parse(query.as_bytes()).any(|(k, v)| k == "watch" && (v == "true" || v == "1"));
     match (method, route) {
         (_, Route::Sub { sub, .. }) if super::stream::is_stream(sub) => match sub.as_str() {
             "exec" => "exec",

@@ -121,7 +121,10 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         return reply::status(406, "only application/json is served");
     }
     let r = route(&path);
-    let agent = req.headers().get(http::header::USER_AGENT).and_then(|v| v.to_str().ok());
+    let agent = req
+        .headers()
+        .get(http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok());
     state
         .agents
         .record(super::agents::class(req.method(), &r, &query), agent);

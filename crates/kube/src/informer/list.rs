@@ -18,7 +18,12 @@ impl Informer {
             self.ghosts = None;
         }
         let page = match self.fetch_page::<T>(continue_token.clone()).await {
-            Ok(page) => page,
+            Ok(page) => {
+                // A page received is progress: the backoff decays (it resets at the end of
+                // the list), so errors between pages do not pile up into minutes.
+                self.backoff.decay();
+                page
+            }
             Err(Failure::Gone) => {
                 // Expired continue token: start the list over, gently.
                 return Phase::Waiting {
