@@ -365,7 +365,7 @@ async fn fault_suite_table() {
 /// Lists under errors (issue 37): how long ktui's informer, with its default tunables (pages
 /// of 500, backoff 1 s … 30 s), takes to list 20,000 pods when 5 %, 20 % and 50 % of the
 /// requests fail with 500 or 429 (`Retry-After: 1`), each failed page fetched again with its
-/// continue token. A page received is progress and the backoff decays on it; before, the
+/// continue token. A page received is progress and the backoff starts over on it; before, the
 /// 20 % list took about 185 s (`reconnecting (attempt 13, 17s)`). The 20 % list must finish
 /// within 20 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -39,18 +39,10 @@ impl Backoff {
         self.attempt
     }
 
-    /// Forgets failures: call after a complete list or a real watch event, never after a
-    /// mere successful connection.
+    /// Forgets failures: call on real progress — a list page, a complete list, a watch
+    /// event — never after a mere successful connection.
     pub fn reset(&mut self) {
         self.attempt = 0;
-    }
-
-    /// Forgets half the failures (rounding down): call on partial progress, a list page
-    /// received. Pages between errors keep the delay near `base` (a 20k-pod list at 20 %
-    /// errors: 185 s before, the attempt growing across the whole list), while one page
-    /// after a long streak does not bring a struggling server back to the base delay at once.
-    pub fn decay(&mut self) {
-        self.attempt /= 2;
     }
 }
 
@@ -73,11 +65,6 @@ mod tests {
             "at the cap the delay stays high: {capped:?}"
         );
         assert_eq!(b.attempt(), 22);
-        b.decay();
-        assert_eq!(b.attempt(), 11);
-        b.decay();
-        b.decay();
-        assert_eq!(b.attempt(), 2);
         b.reset();
         assert!(b.next_delay() <= Duration::from_secs(1));
     }

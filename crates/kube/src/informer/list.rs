@@ -19,9 +19,10 @@ impl Informer {
         }
         let page = match self.fetch_page::<T>(continue_token.clone()).await {
             Ok(page) => {
-                // A page received is progress: the backoff decays (it resets at the end of
-                // the list), so errors between pages do not pile up into minutes.
-                self.backoff.decay();
+                // A page received is real progress: the backoff starts over, so errors
+                // between pages do not pile up into minutes (a 20k-pod list at 20 % errors
+                // took 185 s, the attempt growing across the whole list).
+                self.backoff.reset();
                 page
             }
             Err(Failure::Gone) => {
