@@ -169,7 +169,8 @@ async fn client(a: Args) -> anyhow::Result<()> {
 
     ktui::kube::client::install_crypto_provider();
     let rss_start = proc_mib("VmRSS");
-    let config = kube::Config::new(format!("http://{addr}").parse()?);
+    let mut config = kube::Config::new(format!("http://{addr}").parse()?);
+    ktui::kube::client::identify(&mut config)?;
     let client = kube::Client::try_from(config)?;
     let key = ResourceKey::new(BuiltinKind::Pod, None);
     let slot = Slot::new(key.clone(), 1);

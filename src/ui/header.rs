@@ -14,10 +14,13 @@ use crate::text::thousands;
 use super::theme::Theme;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
+    // Until connected, the context being connected (once the kubeconfig is read) and why
+    // there is no connection: the header says it whatever screen is open.
+    let named = |unknown: &str| state.conn.context.clone().unwrap_or_else(|| unknown.into());
     let (ctx, server) = match &state.conn.status {
         Conn::Connected(i) => (i.context.clone(), i.server.clone()),
-        Conn::Connecting => ("…".into(), "connecting…".into()),
-        Conn::Failed(_) => ("-".into(), "not connected".into()),
+        Conn::Connecting => (named("…"), "connecting…".into()),
+        Conn::Failed(why) => (named("-"), format!("not connected: {why}")),
     };
     // The view's namespace (a `:pods data` or a drill-down), else the session's; until the
     // kubeconfig is read the context's namespace is unknown.
@@ -172,9 +175,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             ]
         }
     };
-    // Narrow terminals: the server URL goes before the namespace is cut.
+    // Narrow terminals: the server URL goes before the namespace is cut; a reason for not
+    // being connected stays, the namespace goes.
     if Line::from(first.clone()).width() > usize::from(area.width) && first.len() > 4 {
-        first.drain(2..4);
+        match state.conn.status {
+            Conn::Failed(_) => first.drain(4..6),
+            _ => first.drain(2..4),
+        };
     }
     f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
 }

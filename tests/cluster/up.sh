@@ -5,7 +5,9 @@
 #   container runtime, so pods run, log, exec and port-forward; N=2 by default, node-1
 #   tainted control-plane when N >= 2 so pods land on node-2..node-N).
 # Writes DIR/kubeconfig (contexts ktui-test = admin, ktui-viewer = view in team-a only),
-# DIR/env (KUBECONFIG, KUBECTL), DIR/<component>.pid, DIR/<component>.log, DIR/ports.env
+# DIR/env (KUBECONFIG, KUBECTL), DIR/<component>.pid, DIR/<component>.log, DIR/ports.env,
+# DIR/audit.log (the API server's audit log, Metadata level, without the control plane's
+# own requests)
 # (nodes: DIR/hollow-node-I.{pid,log}, their files in DIR/node-I/).
 # Exits 0 only when the cluster answers; on failure prints the failing component's log
 # tail and stops everything it started. Stop it with tests/cluster/down.sh DIR.
@@ -190,8 +192,28 @@ for _ in $(seq 300); do
 done
 [[ $ETCD_HEALTHY == 1 ]] || { FAILED_COMPONENT=etcd; log "etcd not healthy"; exit 1; }
 
+# Audit: Metadata only (no bodies), one event per request (ResponseComplete; a watch also
+# ResponseStarted), the control plane's and the nodes' own traffic left out, so the file
+# stays small and the writes cheap; tests find ktui's requests by user agent in
+# DIR/audit.log (tests/real/user_agent.rs).
+cat >"$DIR/audit-policy.yaml" <<'POLICY'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  users: [system:kube-controller-manager, system:kube-scheduler, system:apiserver]
+- level: None
+  userGroups: [system:nodes, system:serviceaccounts:kube-system]
+- level: None
+  nonResourceURLs: [/healthz*, /readyz*, /livez*]
+- level: Metadata
+POLICY
+
 # The apiserver's arguments are kept in a file so force-410.sh can restart it identically.
 APISERVER_ARGS=(
+  --audit-policy-file "$DIR/audit-policy.yaml" --audit-log-path "$DIR/audit.log"
+  --audit-log-maxsize 100 --audit-log-maxbackup 1
   --etcd-servers "http://127.0.0.1:$ETCD_PORT"
   --bind-address 127.0.0.1 --secure-port "$API_PORT"
   --advertise-address 127.0.0.1 --endpoint-reconciler-type none

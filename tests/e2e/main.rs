@@ -33,6 +33,7 @@ mod e2e_history;
 mod e2e_history_real;
 mod e2e_logs;
 mod e2e_nav;
+mod e2e_not_connected;
 mod e2e_owner;
 mod e2e_session;
 mod e2e_shell;

@@ -25,3 +25,4 @@ mod hollow_kubelet;
 mod port_forward;
 mod real_cluster;
 mod streaming_lists;
+mod user_agent;

@@ -30,3 +30,4 @@ mod pool_scenarios;
 mod streaming_demo;
 mod streaming_scripted;
 mod timeline;
+mod user_agent;

@@ -39,8 +39,8 @@ impl Backoff {
         self.attempt
     }
 
-    /// Forgets failures: call after a complete list or a real watch event, never after a
-    /// mere successful connection.
+    /// Forgets failures: call on real progress — a list page, a complete list, a watch
+    /// event — never after a mere successful connection.
     pub fn reset(&mut self) {
         self.attempt = 0;
     }

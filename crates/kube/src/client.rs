@@ -15,6 +15,7 @@ use kube::config::{ExecAuthCluster, ExecConfig, ExecInteractiveMode, KubeConfigO
 
 use super::exec_auth::{ExecAuth, ExecAuthLayer};
 use super::exec_plugin;
+use super::failure::causes;
 
 /// Deadline of one exec credential plugin run (shorter than the app's connect deadline, so
 /// the plugin's own error is what the user reads).
@@ -70,29 +71,67 @@ pub fn load_kubeconfig(path: Option<&Path>) -> Result<Kubeconfig> {
     }
 }
 
-/// The messages of `e` and its sources, each left out when the one before already says it.
-fn causes(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut cur = Some(e);
-    while let Some(err) = cur {
-        let text = err.to_string();
-        if !parts.iter().any(|p| p.contains(text.as_str())) {
-            // A source that restates the part before it replaces nothing; a part that only
-            // prefixes its source is kept.
-            parts.push(text);
+/// What ktui says it is on every request (`User-Agent`): `ktui/<version> (<os>/<arch>)`, the
+/// way kubectl says `kubectl/v1.37.2 (linux/amd64) kubernetes/…`, so an API server's audit log
+/// and its `apiserver_request_total` tell ktui's requests from others'. The version is the
+/// workspace's, which the ktui package shares (`version.workspace = true`).
+pub fn user_agent() -> String {
+    format!(
+        "ktui/{} ({}/{})",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// Makes a client built from `config` send [`user_agent`] on every request: kube adds
+/// `config.headers` in its service stack, which websocket upgrades (exec, attach,
+/// port-forward) go through as well. Any client ktui builds must pass here.
+pub fn identify(config: &mut kube::Config) -> Result<()> {
+    let value = http::HeaderValue::from_str(&user_agent()).context("the user agent")?;
+    config
+        .headers
+        .retain(|(name, _)| name != http::header::USER_AGENT);
+    config.headers.push((http::header::USER_AGENT, value));
+    Ok(())
+}
+
+/// What is wrong with the context's entries before kube is asked to build from them, said as
+/// kubectl says it: a user or cluster the context names but the file lacks (kube would
+/// connect as `system:anonymous`, or fail with `Unable to load cluster of context`), a server
+/// URL that is not one (kube: `failed to parse cluster url: invalid uri character: invalid
+/// uri character`).
+fn check_entries(
+    kubeconfig: &Kubeconfig,
+    info: &ClusterInfo,
+    ctx: &kube::config::Context,
+    cluster: Option<&kube::config::Cluster>,
+) -> Result<()> {
+    let context = &info.context;
+    if let Some(user) = ctx.user.as_deref().filter(|u| !u.is_empty()) {
+        if !kubeconfig.auth_infos.iter().any(|n| n.name == user) {
+            return Err(anyhow!(
+                "user {user:?} not found in kubeconfig (context {context:?})"
+            ));
         }
-        cur = err.source();
     }
-    // Drop the tail a previous part already ends with (`…: No such file (os error 2)`).
-    let mut out: Vec<String> = Vec::new();
-    for p in parts {
-        match out.last_mut() {
-            Some(last) if last.ends_with(&p) => {}
-            Some(last) if p.starts_with(last.as_str()) => *last = p,
-            _ => out.push(p),
-        }
+    if cluster.is_none() {
+        return Err(anyhow!(
+            "cluster {:?} not found in kubeconfig (context {context:?})",
+            ctx.cluster
+        ));
     }
-    out.join(": ")
+    let server = info.server.as_str();
+    if server.is_empty() {
+        return Err(anyhow!("cluster {:?} has no server URL", ctx.cluster));
+    }
+    if let Err(e) = server.parse::<http::Uri>() {
+        return Err(anyhow!(
+            "cluster {:?}: host must be a URL or a host:port pair: {server:?} ({e})",
+            ctx.cluster
+        ));
+    }
+    Ok(())
 }
 
 /// Resolves the context and builds a client for it. An exec plugin of the context's user is
@@ -100,8 +139,16 @@ fn causes(e: &(dyn std::error::Error + 'static)) -> String {
 /// per request by [`ExecAuthLayer`], which runs it again near `expirationTimestamp` or after
 /// a 401, and a client certificate it returns is handed to kube as certificate data. kube's
 /// default retry is disabled (the informers own retrying), the connect timeout is 10 s, and
-/// the synchronous part of kube's build runs on a blocking thread, never on a worker.
+/// the synchronous part of kube's build runs on a blocking thread, never on a worker. Every
+/// request of the client carries [`user_agent`]. The error is one line, each cause said once.
 pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo)> {
+    connect_inner(opts)
+        .await
+        .map_err(|e| anyhow!(causes(AsRef::<dyn std::error::Error>::as_ref(&e))))
+}
+
+/// [`connect`], its causes still chained.
+async fn connect_inner(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo)> {
     let mut kubeconfig = load_kubeconfig(opts.kubeconfig.as_deref())?;
     for named in &mut kubeconfig.auth_infos {
         if let Some(exec) = named.auth_info.as_mut().and_then(|a| a.exec.as_mut()) {
@@ -109,6 +156,7 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
         }
     }
     let (info, ctx, cluster) = resolve(&kubeconfig, opts.context.as_deref())?;
+    check_entries(&kubeconfig, &info, &ctx, cluster.as_ref())?;
     let context = info.context.clone();
     let auth = match take_exec(&mut kubeconfig, ctx.user.as_deref()) {
         None => None,
@@ -150,6 +198,7 @@ pub async fn connect(opts: &ConnectOptions) -> Result<(kube::Client, ClusterInfo
             .context("building the client configuration")?;
         config.default_retry = false;
         config.connect_timeout = Some(Duration::from_secs(10));
+        identify(&mut config)?;
         let builder = kube::client::ClientBuilder::try_from(config).context("building the client")?;
         Ok(match auth {
             Some(auth) => builder.with_layer(&ExecAuthLayer(auth)).build(),

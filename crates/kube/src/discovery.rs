@@ -327,7 +327,7 @@ async fn get<T: DeserializeOwned>(
         Err(_) => Err(format!("timed out after {}s", deadline.as_secs())),
         Ok(Ok(v)) => Ok(v),
         Ok(Err(kube::Error::Api(s))) => Err(one_line(&format!("{}: {}", s.code, s.message))),
-        Ok(Err(e)) => Err(one_line(&e.to_string())),
+        Ok(Err(e)) => Err(crate::failure::words(&e)),
     }
 }
 

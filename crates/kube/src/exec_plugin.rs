@@ -151,14 +151,10 @@ pub fn running() -> usize {
     lock().len()
 }
 
-/// The plugin's name for messages: its command's file name.
+/// The plugin's name for messages: its command as the kubeconfig writes it (a path, or a
+/// name looked up in `PATH`), so the user can find the file that hung or failed.
 fn name(exec: &ExecConfig) -> String {
-    let cmd = exec.command.as_deref().unwrap_or("?");
-    let base = std::path::Path::new(cmd)
-        .file_name()
-        .and_then(|s| s.to_str())
-        .unwrap_or(cmd);
-    one_line(base)
+    one_line(exec.command.as_deref().unwrap_or("?"))
 }
 
 /// Runs `exec` once and returns its credential. Fails after `deadline` (the process group is

@@ -23,10 +23,9 @@ pub enum Failure {
 pub(super) fn classify(err: &kube::Error, verb: &'static str) -> Failure {
     match err {
         kube::Error::Api(status) => status_failure(status.code, &status.message, verb),
-        kube::Error::HyperError(e) => Failure::Unreachable(one_line(&e.to_string())),
-        kube::Error::Service(e) => Failure::Unreachable(one_line(&source_chain(e.as_ref()))),
-        kube::Error::Auth(e) => Failure::Other(one_line(&format!("credentials: {e}"))),
-        other => Failure::Other(one_line(&other.to_string())),
+        kube::Error::HyperError(_) | kube::Error::Service(_) => Failure::Unreachable(words(err)),
+        kube::Error::Auth(e) => Failure::Other(one_line(&format!("credentials: {}", causes(e)))),
+        _ => Failure::Other(words(err)),
     }
 }
 
@@ -42,16 +41,43 @@ pub(super) fn status_failure(code: u16, message: &str, verb: &'static str) -> Fa
     }
 }
 
-/// An error and its sources, `: `-joined (hyper hides the cause behind `Service`).
-fn source_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = e.to_string();
-    let mut cur = e.source();
-    while let Some(s) = cur {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        cur = s.source();
+/// A client error in one line, with its causes: the API's `Status` message when there is
+/// one, else kube's error and what caused it, each said once (`client error (Connect):
+/// invalid peer certificate: UnknownIssuer`; `to_string` alone says `ServiceError: client
+/// error (Connect)` and drops the reason). Sanitized and cut like [`one_line`].
+pub fn words(err: &kube::Error) -> String {
+    match err {
+        kube::Error::Api(s) => one_line(&s.message),
+        // kube's `ServiceError: ` prefix says nothing to a user.
+        kube::Error::Service(e) => one_line(&causes(e.as_ref())),
+        other => one_line(&causes(other)),
     }
-    out
+}
+
+/// The messages of `e` and its sources, `: `-joined, each left out when the one before
+/// already says it (kube's and hyper's errors often repeat their source in their own text).
+pub fn causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        let text = err.to_string();
+        if !parts.iter().any(|p| p.contains(text.as_str())) {
+            // A source that restates the part before it replaces nothing; a part that only
+            // prefixes its source is kept.
+            parts.push(text);
+        }
+        cur = err.source();
+    }
+    // Drop the tail a previous part already ends with (`…: No such file (os error 2)`).
+    let mut out: Vec<String> = Vec::new();
+    for p in parts {
+        match out.last_mut() {
+            Some(last) if last.ends_with(&p) => {}
+            Some(last) if p.starts_with(last.as_str()) => *last = p,
+            _ => out.push(p),
+        }
+    }
+    out.join(": ")
 }
 
 /// `s` sanitized and cut to 160 characters (with `...`), for a header or footer line.

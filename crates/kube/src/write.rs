@@ -203,7 +203,7 @@ pub fn from_kube(e: kube::Error) -> WriteError {
             reason: s.reason.clone(),
             message: s.message.clone(),
         },
-        other => WriteError::local(super::failure::one_line(&other.to_string())),
+        other => WriteError::local(super::failure::words(&other)),
     }
 }
 

@@ -50,6 +50,8 @@ pub struct ServerState {
     pub store: Arc<Store>,
     /// The faults in force.
     pub faults: Arc<Faults>,
+    /// The `User-Agent` of each request, per class.
+    pub agents: Arc<super::agents::Agents>,
     /// Tunables.
     pub settings: ServerSettings,
     /// Server shutdown: ends the accept loop, connections and watches.
@@ -119,6 +121,13 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         return reply::status(406, "only application/json is served");
     }
     let r = route(&path);
+    let agent = req
+        .headers()
+        .get(http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok());
+    state
+        .agents
+        .record(super::agents::class(req.method(), &r, &query), agent);
     if matches!(
         r,
         Route::Collection { .. } | Route::Item { .. } | Route::Sub { .. }

@@ -25,6 +25,7 @@
 //! `spec.nodeName`) and ktui's client-side `-l` filter against the apiserver's answer for the
 //! same set-based selector (`in`, `notin`, `!key`); only unit tests check those semantics.
 
+pub mod agents;
 pub mod api;
 pub mod apierr;
 pub mod authz;
@@ -162,6 +163,8 @@ pub struct DemoServer {
     pub store: Arc<Store>,
     /// Its fault injector (tests switch faults on and off).
     pub faults: Arc<Faults>,
+    /// The `User-Agent`s its requests carried, per request class (tests read it).
+    pub agents: Arc<agents::Agents>,
     cancel: CancellationToken,
     scenario: scenario::Control,
 }
@@ -183,9 +186,11 @@ impl DemoServer {
         if opts.log_rate > 0 {
             loggen::add(&store, opts.log_rate, opts.log_pods).context("log generator pods")?;
         }
+        let agents = Arc::new(agents::Agents::default());
         let state = Arc::new(ServerState {
             store: store.clone(),
             faults: faults.clone(),
+            agents: agents.clone(),
             settings: ServerSettings {
                 bookmark_every: opts.bookmark_every,
             },
@@ -199,6 +204,7 @@ impl DemoServer {
             addr,
             store,
             faults,
+            agents,
             cancel,
             scenario,
         })

@@ -152,3 +152,71 @@ fn a_missing_kubeconfig_is_one_sentence_with_its_cause_once() {
     assert_eq!(e.matches("os error 2").count(), 1, "the cause once: {e}");
     assert!(!e.contains("set KUBECONFIG"), "{e}");
 }
+
+/// A kubeconfig with context `ctx` of cluster `cluster` (the file's cluster `c` has server
+/// `server`) and user `user`; the file's users are `users` (a YAML flow list).
+fn kubeconfig_of(server: &str, cluster: &str, user: &str, users: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: ctx\nclusters:\n- name: c\n  cluster:\n    \
+         server: {server}\ncontexts:\n- name: ctx\n  context:\n    cluster: {cluster}\n    user: {user}\n\
+         users: {users}\n"
+    )
+}
+
+/// What `connect` says about `kubeconfig` (YAML) before any request.
+async fn refusal(kubeconfig: String) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config");
+    std::fs::write(&path, kubeconfig).unwrap();
+    let opts = ConnectOptions {
+        kubeconfig: Some(path),
+        context: None,
+    };
+    match connect(&opts).await {
+        Ok(_) => panic!("connected"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+/// Issue 37: kube connects as `system:anonymous` when the context's user is missing, and
+/// says `failed to parse cluster url: invalid uri character: invalid uri character` of a
+/// malformed server; ktui names the user and says it as kubectl does, once.
+#[tokio::test]
+async fn missing_entries_and_bad_urls_are_named() {
+    let anyone = "[{name: u, user: {token: t}}]";
+    assert_eq!(
+        refusal(kubeconfig_of("http://127.0.0.1:9", "c", "ghost", anyone)).await,
+        "user \"ghost\" not found in kubeconfig (context \"ctx\")"
+    );
+    assert_eq!(
+        refusal(kubeconfig_of("\"https://exa mple.com:abc\"", "c", "u", anyone)).await,
+        "cluster \"c\": host must be a URL or a host:port pair: \"https://exa mple.com:abc\" (invalid uri character)"
+    );
+    assert_eq!(
+        refusal(kubeconfig_of("http://127.0.0.1:9", "gone", "u", anyone)).await,
+        "cluster \"gone\" not found in kubeconfig (context \"ctx\")"
+    );
+}
+
+#[test]
+fn the_user_agent_names_ktui_its_version_and_platform() {
+    let ua = super::user_agent();
+    assert_eq!(
+        ua,
+        format!(
+            "ktui/{} ({}/{})",
+            env!("CARGO_PKG_VERSION"),
+            std::env::consts::OS,
+            std::env::consts::ARCH
+        )
+    );
+    let mut config = kube::Config::new("http://127.0.0.1:9".parse().unwrap());
+    super::identify(&mut config).unwrap();
+    super::identify(&mut config).unwrap();
+    let agents: Vec<_> = config
+        .headers
+        .iter()
+        .filter(|(n, _)| n == http::header::USER_AGENT)
+        .collect();
+    assert_eq!(agents.len(), 1, "once, however often identified");
+}

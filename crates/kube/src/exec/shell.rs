@@ -142,6 +142,6 @@ pub async fn find_shell(client: &kube::Client, t: &ExecTarget, r: &Resolved) -> 
 pub(super) fn api_words(e: &kube::Error) -> String {
     match e {
         kube::Error::Api(s) => sanitize(&s.message).into_owned(),
-        other => sanitize(&other.to_string()).into_owned(),
+        other => crate::failure::words(other),
     }
 }

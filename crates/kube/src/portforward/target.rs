@@ -162,7 +162,7 @@ fn port_in(pod: &Pod, port: &PortRef) -> Result<u16, String> {
 pub(super) fn words(e: &kube::Error) -> String {
     match e {
         kube::Error::Api(s) => sanitize(&s.message).into_owned(),
-        other => sanitize(&other.to_string()).into_owned(),
+        other => crate::failure::words(other),
     }
 }
 
