@@ -365,9 +365,11 @@ async fn fault_suite_table() {
 /// Lists under errors (issue 37): how long ktui's informer, with its default tunables (pages
 /// of 500, backoff 1 s … 30 s), takes to list 20,000 pods when 5 %, 20 % and 50 % of the
 /// requests fail with 500 or 429 (`Retry-After: 1`), each failed page fetched again with its
-/// continue token. A page received is progress and the backoff starts over on it; before, the
-/// 20 % list took about 185 s (`reconnecting (attempt 13, 17s)`). The 20 % list must finish
-/// within 20 s.
+/// continue token. A page received is progress and the backoff starts over on it, and a page
+/// failing mid-list is tried again on short delays (250 ms doubling to 4 s, or the server's
+/// `Retry-After`) before the informer's backoff applies; before, the 20 % list took about
+/// 185 s (`reconnecting (attempt 13, 17s)`). The 20 % list must finish within 20 s, the 50 %
+/// one within 60 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_suite_lists_under_errors() {
     let pods = 20_000;
@@ -390,6 +392,7 @@ async fn fault_suite_lists_under_errors() {
             .map_or(0, |a| a.values().sum())
     };
     let mut at_20 = None;
+    let mut at_50 = None;
     for rate in [0.05, 0.2, 0.5] {
         demo.server
             .faults
@@ -398,7 +401,7 @@ async fn fault_suite_lists_under_errors() {
         let (slot, _stats, task) = informer(client.clone(), InformerConfig::default());
         let started = Instant::now();
         let mut listed = None;
-        while started.elapsed() < Duration::from_secs(120) {
+        while started.elapsed() < Duration::from_secs(60) {
             if slot.peek().listed {
                 listed = Some(started.elapsed());
                 break;
@@ -407,10 +410,13 @@ async fn fault_suite_lists_under_errors() {
         }
         task.abort();
         let requests = lists(&demo) - before;
-        let time = listed.map_or_else(|| "> 120 s".to_owned(), |d| format!("{:.1} s", d.as_secs_f64()));
+        let time = listed.map_or_else(|| "> 60 s".to_owned(), |d| format!("{:.1} s", d.as_secs_f64()));
         println!("  {:>5.0}%  {time:>8}  {requests:>13}", rate * 100.0);
         if rate == 0.2 {
             at_20 = Some(listed);
+        }
+        if rate == 0.5 {
+            at_50 = Some(listed);
         }
     }
     demo.server.faults.set(FaultSpec::default());
@@ -419,4 +425,5 @@ async fn fault_suite_lists_under_errors() {
         at_20.is_some_and(|d| d <= Duration::from_secs(20)),
         "the 20 % list took {at_20:?} (goal ≤ 20 s)"
     );
+    assert!(at_50.flatten().is_some(), "the 50 % list did not finish in 60 s");
 }

@@ -315,3 +315,53 @@ async fn a_page_after_a_streak_starts_the_backoff_over() {
     h.wait_until("listed", |s| s.listed).await;
     h.task.abort();
 }
+
+/// A page that fails again and again mid-list: the first `PAGE_RETRIES` tries come quickly
+/// (the server answered the pages before), then the informer's own backoff takes over and
+/// grows, and the attempt the header shows counts on across both.
+#[tokio::test(start_paused = true)]
+async fn a_page_failing_again_and_again_falls_back_to_the_backoff() {
+    use ktui::kube::informer::{PAGE_RETRIES, PAGE_RETRY_CAP};
+    let mut h = start();
+    let (_, send) = next(&mut h.handle).await;
+    respond(
+        send,
+        200,
+        list_body(vec![pod("a", 1, "Running")], 10, Some("tok1")),
+    );
+    let tries = PAGE_RETRIES + 4;
+    let mut waits = Vec::new();
+    let mut failed = None::<Instant>;
+    for _ in 0..tries {
+        let (uri, send) = next(&mut h.handle).await;
+        if let Some(at) = failed {
+            waits.push(at.elapsed());
+        }
+        assert!(uri.contains("continue=tok1"), "{uri}");
+        respond(send, 500, serde_json::to_vec(&status(500, "Flaky")).unwrap());
+        failed = Some(Instant::now());
+    }
+    let snap = h
+        .wait_until("the last failure shown", |s| {
+            matches!(s.state, ktui::kube::sync::SyncState::Reconnecting { attempt, .. } if attempt == tries)
+        })
+        .await;
+    assert!(matches!(
+        snap.state,
+        ktui::kube::sync::SyncState::Reconnecting { .. }
+    ));
+    let quick = &waits[..PAGE_RETRIES as usize];
+    assert!(
+        quick
+            .iter()
+            .all(|w| *w <= PAGE_RETRY_CAP + Duration::from_millis(50)),
+        "short waits first: {waits:?}"
+    );
+    // Then the informer's backoff (1 s doubling, jittered to [d/2, d]): its third delay is
+    // at least 2 s.
+    assert!(
+        waits[waits.len() - 1] >= Duration::from_secs(2),
+        "then the backoff grows: {waits:?}"
+    );
+    h.task.abort();
+}

@@ -59,6 +59,15 @@ pub trait Decoders: Send + Sync + 'static {
     ) -> BoxFuture<'static, ()>;
 }
 
+/// The first delay before a failed page is fetched again mid-list (see `page_backoff`).
+pub const PAGE_RETRY_BASE: Duration = Duration::from_millis(250);
+/// The longest delay between tries of one page mid-list, unless the server's `Retry-After`
+/// asks for more.
+pub const PAGE_RETRY_CAP: Duration = Duration::from_secs(4);
+/// Failed tries of one page in a row on the short delays; past them the informer's backoff
+/// (up to `backoff_cap`) takes over.
+pub const PAGE_RETRIES: u32 = 6;
+
 /// One informer: what it lists and watches, with what, and the loop's retry memory. The only
 /// carrier of the list-watch loop; [`Informer::run`] consumes it.
 pub struct Informer {
@@ -82,6 +91,10 @@ pub struct Informer {
     /// make the loop relist in a tight loop).
     gone_streak: u32,
     gone_backoff: Backoff,
+    /// Retries of a page the server failed in the middle of a list it has been answering:
+    /// short ([`PAGE_RETRY_BASE`] doubling to [`PAGE_RETRY_CAP`]) for [`PAGE_RETRIES`] tries
+    /// in a row, then `backoff` takes over (a server that stopped answering is not polled).
+    page_backoff: Backoff,
     /// The server's `Retry-After` on the last failed request; the next wait is at least this.
     retry_after: Option<Duration>,
     /// Objects of the list in progress that could not be decoded (`kind/ns/name: error`).
@@ -152,6 +165,10 @@ impl Informer {
     ) -> Self {
         let backoff = Backoff::new(config.backoff_base, config.backoff_cap);
         let gone_backoff = Backoff::new(config.backoff_base, config.backoff_cap);
+        let page_backoff = Backoff::new(
+            config.backoff_base.min(PAGE_RETRY_BASE),
+            config.backoff_cap.min(PAGE_RETRY_CAP),
+        );
         Informer {
             key,
             client,
@@ -164,6 +181,7 @@ impl Informer {
             silent_ends: 0,
             gone_streak: 0,
             gone_backoff,
+            page_backoff,
             retry_after: None,
             skipped: Vec::new(),
             drift: drift::Newest::default(),
@@ -228,7 +246,7 @@ impl Informer {
                     reason,
                     continue_token,
                 } => {
-                    self.wait(&mut sink, reason).await;
+                    self.retry_page(&mut sink, reason).await;
                     Phase::Listing {
                         continue_token: Some(continue_token),
                     }

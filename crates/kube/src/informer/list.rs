@@ -23,6 +23,7 @@ impl Informer {
                 // between pages do not pile up into minutes (a 20k-pod list at 20 % errors
                 // took 185 s, the attempt growing across the whole list).
                 self.backoff.reset();
+                self.page_backoff.reset();
                 page
             }
             Err(Failure::Gone) => {
