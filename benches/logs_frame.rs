@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ktui::app::logs::{LogSettings, LogsState};
+use ktui::app::logs::model::{LogSettings, LogsState};
 use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Screen, UiState};
 use ktui::keys::Action;

@@ -16,6 +16,7 @@ pub mod detail;
 pub mod keys;
 pub mod kube;
 pub mod logging;
+pub mod runtime;
 pub mod sim;
 pub mod subcommands;
 pub mod table;

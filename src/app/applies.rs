@@ -4,7 +4,7 @@
 
 use crate::kube::builtin::BuiltinKind;
 
-use super::state::{ListState, Screen, UiState};
+use crate::app::state::{ListState, Screen, UiState};
 use crate::keys::{Action, KeyMode};
 
 impl Screen {
@@ -39,7 +39,8 @@ impl UiState {
     /// Whether `action` is offered in the footer and `?` help: it applies and the RBAC gate
     /// does not know it to be forbidden (see `access`).
     pub fn offers(&self, action: Action) -> bool {
-        self.applies(action) && super::access::forbidden(self, action, std::time::Instant::now()).is_none()
+        self.applies(action)
+            && crate::app::writes::access::forbidden(self, action, std::time::Instant::now()).is_none()
     }
 
     /// Whether `action` does something in the current view (with no prompt or overlay
@@ -49,19 +50,19 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
-        if let Some(applies) = super::history_rollback::applies(self, action) {
+        if let Some(applies) = crate::app::history::rollback::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::actions::applies(self, action) {
+        if let Some(applies) = crate::app::writes::actions::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::forwards::applies(self, action) {
+        if let Some(applies) = crate::app::forwards::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::session::applies(self, action) {
+        if let Some(applies) = crate::app::session::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::logs_keys::applies(self, action) {
+        if let Some(applies) = crate::app::logs::applies::applies(self, action) {
             return applies;
         }
         let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();

@@ -6,8 +6,8 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, ResolveError};
 
-use super::effect::Effect;
-use super::state::{ListState, Screen, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
 const COMMANDS: [&str; 7] = [
@@ -35,12 +35,12 @@ pub fn run_command(state: &mut UiState, line: &str) -> Vec<Effect> {
 pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     // A new command replaces one still waiting for discovery.
     state.screens.pending_command = None;
-    let expanded = super::configure::expand_alias(state, line);
+    let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
-    if super::forwards::command(state, line) || super::session_command::command(state, line) {
+    if crate::app::forwards::command(state, line) || crate::app::session::command::command(state, line) {
         return;
     }
-    let (cmd, arg, labels) = match super::command_args::parse(line) {
+    let (cmd, arg, labels) = match crate::app::command_args::parse(line) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => return,
         Err(e) => {
@@ -55,12 +55,12 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
-        "logs" | "log" => super::logs_update::command(state, arg, labels),
+        "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
         "informers" | "watches" | "informer" | "watch" => {
-            super::nav::open(state, Screen::Informers { selected: 0 });
+            crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }
         "ns" | "namespace" | "namespaces" if arg.is_some() && labels.is_none() => {
-            super::nav::set_namespace(state, arg.unwrap_or_default());
+            crate::app::nav::set_namespace(state, arg.unwrap_or_default());
         }
         "ar" | "api-resources" | "apiresources" => {
             state.emit(Effect::Rediscover);
@@ -70,7 +70,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             });
         }
         "ctx" | "context" | "contexts" => match arg {
-            Some(name) => super::update::switch_context(state, name),
+            Some(name) => crate::app::update::switch_context(state, name),
             None => {
                 let selected = state
                     .conn
@@ -143,7 +143,7 @@ pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Opti
     }
     let mut view = ListState::new(key, None);
     view.ns_chosen = chosen;
-    super::nav::open(state, Screen::List(Box::new(view)));
+    crate::app::nav::open(state, Screen::List(Box::new(view)));
 }
 
 /// Completes the command's first word against ktui's commands, `[aliases]` and the

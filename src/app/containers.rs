@@ -7,7 +7,7 @@ use crate::kube::key::ResourceKey;
 use crate::kube::logs::pods::{CState, ContainerInfo, PodInfo};
 use crate::kube::logs::{ContainerPick, PodPick};
 
-use super::state::{ObjectFeed, Screen, UiState};
+use crate::app::state::{ObjectFeed, Screen, UiState};
 
 /// The UI-local state of a containers view.
 pub struct ContainersState {
@@ -91,7 +91,7 @@ pub fn open(state: &mut UiState) -> bool {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return false;
     };
-    let ns = super::logs_update::row_namespace(state, row.namespace.as_deref());
+    let ns = crate::app::logs::update::row_namespace(state, row.namespace.as_deref());
     let view = ContainersState::new(&ns, &row.name);
     state.push(Screen::Containers(Box::new(view)));
     true
@@ -120,7 +120,7 @@ pub fn handle(state: &mut UiState, action: crate::keys::Action) -> bool {
                 return true;
             };
             let title = format!("pod/{name} -c {container}");
-            super::logs_update::open(
+            crate::app::logs::update::open(
                 state,
                 ns,
                 PodPick::Named(name),

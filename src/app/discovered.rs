@@ -8,8 +8,8 @@ use std::sync::Arc;
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, Registry};
 
-use super::effect::Effect;
-use super::state::{ListState, Screen, UiState, ViewId};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Screen, UiState, ViewId};
 
 /// What a new registry means for one view.
 enum Fate {
@@ -82,7 +82,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
             // Its "waiting" note is answered now, one way or the other.
             state.screens.message = None;
             state.screens.info = false;
-            super::command::run(state, &line, asked_again);
+            crate::app::command::run(state, &line, asked_again);
         }
     }
     if !notes.is_empty() && state.screens.message.is_none() {

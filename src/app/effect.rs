@@ -4,7 +4,7 @@
 
 use crate::kube::key::ResourceKey;
 
-use super::state::ViewId;
+use crate::app::state::ViewId;
 
 /// A side-effect request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub enum Effect {
     Write(Box<WriteRequest>),
     /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
     /// answer feeds the RBAC gate (`access`).
-    CheckAccess(super::access::AccessQuery),
+    CheckAccess(crate::app::writes::access::AccessQuery),
     /// Put this text on the terminal's clipboard (OSC 52, see `clipboard`).
     Copy(String),
     /// Fetch the revisions of a deployment for the rollback dialog.
@@ -51,12 +51,12 @@ pub enum Effect {
     EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
-    HandOver(Box<super::handover::Handover>),
+    HandOver(Box<crate::runtime::handover::Handover>),
     /// Find the container, OS and shell of a session off the loop; the result comes back as
     /// `Event::SessionPrepared` (see `app::session`).
-    PrepareSession(Box<super::session::SessionRequest>),
+    PrepareSession(Box<crate::app::session::SessionRequest>),
     /// Read the ports of a `shift-f` target off the loop; `Event::ForwardOffer` brings them.
-    OfferForward(Box<super::forwards::Offer>),
+    OfferForward(Box<crate::app::forwards::Offer>),
     /// Start a port-forward in the session's manager (the footer says how it went).
     StartForward(Box<crate::kube::portforward::ForwardSpec>),
     /// Stop port-forward `id`.

@@ -10,8 +10,8 @@ use crate::kube::portforward::{ForwardInfo, ForwardSpec, ForwardTarget};
 use crate::kube::row::Drill;
 use crate::kube::sanitize::sanitize;
 
-use super::effect::Effect;
-use super::state::{Prompt, Screen, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{Prompt, Screen, UiState};
 
 /// The kinds `shift-f` works on besides pods and services: workloads, by their pods'
 /// selector.
@@ -46,7 +46,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 fn offer_of(state: &UiState) -> Option<Offer> {
     let l = state.top_list()?;
     let row = l.cache.selected_row(l.selected)?;
-    let namespace = super::logs_update::row_namespace(state, row.namespace.as_deref());
+    let namespace = crate::app::logs::update::row_namespace(state, row.namespace.as_deref());
     let kind = l.kind().clone();
     let target = if kind == BuiltinKind::Pod {
         ForwardTarget::Pod(row.name.to_string())

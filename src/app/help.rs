@@ -7,8 +7,8 @@ use crate::keys::{Action, KeyMode};
 use crate::kube::builtin::BuiltinKind;
 use crate::view::{Query, TextFilter};
 
-use super::scroll::{self, Page};
-use super::state::{Prompt, Screen, UiState};
+use crate::app::scroll::{self, Page};
+use crate::app::state::{Prompt, Screen, UiState};
 
 /// One line of the help.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,12 +151,12 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
         Action::Top => Some(i64::MIN / 2),
         Action::Bottom => None,
         Action::ScrollLeft => {
-            h.hscroll = h.hscroll.saturating_sub(super::yaml_update::HSTEP);
+            h.hscroll = h.hscroll.saturating_sub(crate::app::detail::keys::HSTEP);
             return true;
         }
         Action::ScrollRight => {
             let max = scroll::max_hscroll(&text, page.cols, h.wrap);
-            h.hscroll = (h.hscroll + super::yaml_update::HSTEP).min(max);
+            h.hscroll = (h.hscroll + crate::app::detail::keys::HSTEP).min(max);
             return true;
         }
         Action::Wrap => {

@@ -2,14 +2,14 @@
 //! (wheel, click to select). Owns that translation; must not perform I/O (it returns the
 //! effects `update` asks for).
 
-use super::effect::Effect;
-use super::state::UiState;
-use super::update::{type_char, update};
+use crate::app::effect::Effect;
+use crate::app::state::UiState;
+use crate::app::update::{type_char, update};
 use crate::keys::{KeyMode, KeyPress, Lookup};
 
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
 /// `None` when the event changes nothing; else the effects asked for.
-pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<Vec<Effect>> {
+pub fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<Vec<Effect>> {
     use crate::keys::Action;
     use crossterm::event::{MouseButton, MouseEventKind};
     let mut effects = Vec::new();
@@ -45,15 +45,15 @@ pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> 
 
 /// One key press: an action from the keymap, part of a chord, or a typed character; returns
 /// the effects asked for.
-pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
+pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
     // A write's dialog and the drain overlay are modal: they take every key.
     if state.screens.dialog.is_some() {
         state.screens.message = None;
-        super::dialog::key(state, key);
+        crate::app::writes::dialog::key(state, key);
         return state.take_effects();
     }
     if state.screens.drain.is_some() {
-        super::drain_view::key(state, key);
+        crate::app::writes::drain::key(state, key);
         return state.take_effects();
     }
     let mode = state.key_mode();

@@ -6,12 +6,14 @@
 //! Owns the remembered places and how a stack is saved and rebuilt; must not perform I/O
 //! (rebuilt views are subscribed again through the usual effects).
 
+pub mod stack;
+
 use crate::keys::Action;
 use crate::kube::key::ResourceKey;
 use crate::kube::row::ObjRef;
 use crate::kube::store::ObjKey;
 
-use super::state::{ListState, Screen, SortBy, UiState};
+use crate::app::state::{ListState, Screen, SortBy, UiState};
 
 /// Places kept in each direction; older ones are forgotten.
 pub const MAX_PLACES: usize = 50;
@@ -253,5 +255,4 @@ pub fn refused(state: &mut UiState, action: Action) {
 }
 
 #[cfg(test)]
-#[path = "nav_tests.rs"]
 mod tests;

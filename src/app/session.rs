@@ -3,14 +3,17 @@
 //! and the handover of the terminal to the session. Owns those transitions; must not do I/O
 //! (the loop runs `Effect::PrepareSession` and the session itself).
 
+pub mod command;
+pub mod debug;
+
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
 use crate::kube::sanitize::sanitize;
 
-use super::effect::Effect;
-use super::handover::{Handover, Job, Then};
-use super::state::{Screen, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{Screen, UiState};
+use crate::runtime::handover::{Handover, Job, Then};
 
 /// What a session runs once prepared.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +63,7 @@ fn target(state: &UiState) -> Option<ExecTarget> {
         Screen::List(l) if l.key.kind == BuiltinKind::Pod => {
             let row = l.cache.selected_row(l.selected)?;
             Some(ExecTarget {
-                namespace: super::logs_update::row_namespace(state, row.namespace.as_deref()),
+                namespace: crate::app::logs::update::row_namespace(state, row.namespace.as_deref()),
                 pod: row.name.to_string(),
                 container: None,
             })
@@ -114,7 +117,7 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
             (Some(crate::kube::exec::shell_argv(shell)), shell)
         }
         (SessionKind::Shell, Some(ShellSearch::None(_)) | None) => {
-            super::session_command::offer(state, &target, &container, &tried_words(&resolved));
+            crate::app::session::command::offer(state, &target, &container, &tried_words(&resolved));
             return Vec::new();
         }
     };

@@ -15,9 +15,9 @@ use crate::kube::registry::Registry;
 use crate::kube::row::{ObjRef, Row};
 use crate::kube::store::{ObjKey, Snapshot};
 
-use super::effect::Effect;
-pub use super::feed::{Feed, ObjectFeed, Source};
-use super::list::ListCache;
+use crate::app::effect::Effect;
+pub use crate::app::feed::{Feed, ObjectFeed, Source};
+use crate::app::list::cache::ListCache;
 use crate::keys::{KeyPress, Keymap};
 
 /// How the list is sorted. Pressing the same sort key again flips `reverse`.
@@ -96,7 +96,7 @@ pub struct ListState {
     /// owner selected); dropped once found or once the list is complete without it.
     pub target: Option<ObjKey>,
     /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
-    pub marks: super::marks::Marks,
+    pub marks: crate::app::writes::marks::Marks,
     /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
     /// out the rest (see `view::columns::fit`, which clamps it).
     pub hscroll: usize,
@@ -165,15 +165,15 @@ pub enum Screen {
     /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
     ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
-    Yaml(Box<super::yaml::DetailState>),
+    Yaml(Box<crate::app::detail::model::DetailState>),
     /// `l`: the logs of a pod, a container, or a set of pods (merged).
-    Logs(Box<super::logs::LogsState>),
+    Logs(Box<crate::app::logs::model::LogsState>),
     /// `enter` on a pod: its containers.
-    Containers(Box<super::containers::ContainersState>),
+    Containers(Box<crate::app::containers::ContainersState>),
     /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
-    Revisions(Box<super::revisions::RevisionsState>),
+    Revisions(Box<crate::app::history::revisions::RevisionsState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -194,7 +194,7 @@ pub struct Settings {
     /// Show status icons in the header.
     pub icons: bool,
     /// `[logs]`: log view bounds and defaults.
-    pub logs: super::logs::LogSettings,
+    pub logs: crate::app::logs::model::LogSettings,
     /// `[actions] protected`: contexts where a write needs the typed name (or count).
     pub protected: Vec<regex::Regex>,
 }
@@ -222,7 +222,7 @@ pub struct Connection {
     /// restored when the user switches back.
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
     /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
-    pub access: super::access::AccessCache,
+    pub access: crate::app::writes::access::AccessCache,
 }
 
 /// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
@@ -237,7 +237,7 @@ pub struct Screens {
     /// The help overlay is open.
     pub help: bool,
     /// The help's lines, filter and scroll while it is open (see `app::help`).
-    pub help_view: super::help::HelpState,
+    pub help_view: crate::app::help::HelpState,
     /// The detail overlay wraps long lines (`w`; on when it opens); else `←`/`→` scroll it.
     pub detail_wrap: bool,
     /// Cells the unwrapped detail overlay is scrolled to the right.
@@ -267,11 +267,11 @@ pub struct Screens {
     /// see the pool).
     pub informers_len: usize,
     /// The open confirmation dialog of a write (modal: it takes every key).
-    pub dialog: Option<Box<super::dialog::Dialog>>,
+    pub dialog: Option<Box<crate::app::writes::dialog::Dialog>>,
     /// The drain in progress or last finished, shown over the view while open.
-    pub drain: Option<super::drain_view::DrainState>,
+    pub drain: Option<crate::app::writes::drain::DrainState>,
     /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
-    pub edit: Option<super::edit::EditSession>,
+    pub edit: Option<crate::app::writes::edit::EditSession>,
     /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
     pub detail_scroll: u16,
     /// The furthest `detail_scroll` can go, from the layout before each draw
@@ -281,11 +281,11 @@ pub struct Screens {
     /// opens). See `app::prompt_edit`.
     pub prompt_cursor: Option<usize>,
     /// ↑/↓ history of the prompts (loaded by the loop at start).
-    pub history: super::prompt_history::PromptHistory,
+    pub history: crate::app::prompt::history::PromptHistory,
     /// The session's port-forwards as of the last draw (the loop reads the manager).
     pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
     /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
-    pub nav: super::nav::Nav,
+    pub nav: crate::app::nav::Nav,
 }
 
 /// The whole UI state.
@@ -312,7 +312,7 @@ impl Settings {
             favourites: Vec::new(),
             fallback: Vec::new(),
             icons: true,
-            logs: super::logs::LogSettings::default(),
+            logs: crate::app::logs::model::LogSettings::default(),
             protected: Vec::new(),
         }
     }

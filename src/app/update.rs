@@ -5,10 +5,10 @@ use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 use crate::kube::row::{Drill, ObjRef};
 
-pub use super::command::run_command;
+pub use crate::app::command::run_command;
 
-use super::effect::Effect;
-use super::state::{ListState, Prompt, Screen, SortBy, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Prompt, Screen, SortBy, UiState};
 use crate::keys::Action;
 
 /// Applies one action; returns the effects it asks for, in order.
@@ -19,7 +19,7 @@ pub fn update(state: &mut UiState, action: Action) -> Vec<Effect> {
 
 /// A printable character typed while a prompt is open; returns the effects it asks for.
 pub fn type_char(state: &mut UiState, c: char) -> Vec<Effect> {
-    super::prompt_keys::typed(state, c);
+    crate::app::prompt::keys::typed(state, c);
     state.take_effects()
 }
 
@@ -44,32 +44,34 @@ fn apply(state: &mut UiState, action: Action) {
     }
     if let Some(prompt) = state.screens.prompt.clone() {
         // Also over the help, whose `/` filter is typed here.
-        return super::prompt_keys::update_prompt(state, prompt, action);
+        return crate::app::prompt::keys::update_prompt(state, prompt, action);
     }
-    if state.screens.help && super::help::key(state, action) {
+    if state.screens.help && crate::app::help::key(state, action) {
         return;
     }
-    if state.screens.detail.is_some() && super::cells::overlay_key(state, action) {
+    if state.screens.detail.is_some() && crate::app::list::cells::overlay_key(state, action) {
         return;
     }
     if !state.applies(action) {
-        super::nav::refused(state, action);
+        crate::app::nav::refused(state, action);
         return;
     }
-    super::tail::pin_before(state, action);
+    crate::app::list::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
         state.screens.prompt_cursor = None;
     }
-    if super::history_rollback::handle(state, action) || super::actions::handle(state, action) {
+    if crate::app::history::rollback::handle(state, action)
+        || crate::app::writes::actions::handle(state, action)
+    {
         return;
     }
-    if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
+    if crate::app::history::keys::handle(state, action) || crate::app::detail::keys::handle(state, action) {
         return;
     }
-    if super::logs_update::handle(state, action)
-        || super::containers::handle(state, action)
-        || super::forwards::handle(state, action)
+    if crate::app::logs::update::handle(state, action)
+        || crate::app::containers::handle(state, action)
+        || crate::app::forwards::handle(state, action)
     {
         return;
     }
@@ -92,7 +94,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::PageDown => move_by(state, page as i64),
         Action::Top => move_by(state, i64::MIN / 2),
         Action::Bottom => move_by(state, i64::MAX / 2),
-        Action::Help => super::help::open(state),
+        Action::Help => crate::app::help::open(state),
         Action::SortName => sort(state, SortBy::Name),
         Action::SortAge => sort(state, SortBy::Age),
         Action::SortStatus => sort(state, SortBy::Status),
@@ -109,20 +111,21 @@ fn apply(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
-        Action::JumpOwner => super::owner::jump(state),
-        Action::Yaml => super::yaml_update::open(state, false),
-        Action::Describe => super::yaml_update::open(state, true),
+        Action::JumpOwner => crate::app::list::owner::jump(state),
+        Action::Yaml => crate::app::detail::keys::open(state, false),
+        Action::Describe => crate::app::detail::keys::open(state, true),
         Action::Favourite(n) => favourite(state, n),
-        Action::Logs => super::logs_update::open_from_list(state),
-        Action::History => super::history_keys::open(state, false),
-        Action::Blame => super::history_keys::open(state, true),
+        Action::Logs => crate::app::logs::update::open_from_list(state),
+        Action::History => crate::app::history::keys::open(state, false),
+        Action::Blame => crate::app::history::keys::open(state, true),
         Action::MarkRevision => {}
-        Action::Shell | Action::Attach | Action::PortForward if super::access::refuse(state, action) => {}
-        Action::Shell | Action::Attach => super::session::open(state, action),
-        Action::PortForward => super::forwards::offer(state),
+        Action::Shell | Action::Attach | Action::PortForward
+            if crate::app::writes::access::refuse(state, action) => {}
+        Action::Shell | Action::Attach => crate::app::session::open(state, action),
+        Action::PortForward => crate::app::forwards::offer(state),
         Action::StopForward | Action::Wrap => {}
         Action::NavBack | Action::NavForward => {
-            super::nav::handle(state, action);
+            crate::app::nav::handle(state, action);
         }
         Action::LogPrevious
         | Action::LogTimestamps
@@ -130,7 +133,9 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::LogWindow(_)
         | Action::LogSearch
         | Action::PrevMatch => {}
-        Action::ScrollLeft | Action::ScrollRight | Action::Cells => super::cells::handle(state, action),
+        Action::ScrollLeft | Action::ScrollRight | Action::Cells => {
+            crate::app::list::cells::handle(state, action)
+        }
         Action::CursorLeft
         | Action::CursorRight
         | Action::CursorHome
@@ -189,7 +194,7 @@ fn back(state: &mut UiState) {
         state.pop();
     } else {
         // The last view: back to where the user was before the `:` command.
-        super::nav::back(state);
+        crate::app::nav::back(state);
     }
 }
 
@@ -206,7 +211,7 @@ pub(super) fn switch_context(state: &mut UiState, name: &str) {
 /// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
     if let Screen::Revisions(_) = state.top() {
-        return super::revisions::enter(state);
+        return crate::app::history::revisions::enter(state);
     }
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.conn.contexts.get(*selected).cloned() {
@@ -232,7 +237,7 @@ pub(super) fn enter(state: &mut UiState) {
         }
         return;
     }
-    if super::containers::open(state) {
+    if crate::app::containers::open(state) {
         return;
     }
     let Some(list) = state.top_list() else { return };
@@ -251,7 +256,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            super::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
+            crate::app::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -302,7 +307,7 @@ fn favourite(state: &mut UiState, n: u8) {
     state.conn.explicit_all = ns.is_none();
     state.conn.namespace = ns.clone();
     let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
-    super::nav::open(state, Screen::List(Box::new(view)));
+    crate::app::nav::open(state, Screen::List(Box::new(view)));
 }
 
 fn reset_position(l: &mut ListState) {
@@ -377,5 +382,4 @@ fn clamp_move(cur: usize, delta: i64, len: usize) -> usize {
 mod tests;
 
 #[cfg(test)]
-#[path = "update/prompt_tests.rs"]
 mod prompt_tests;

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::app::dialog::{Dialog, Field};
-use crate::app::drain_view::{DrainState, Tone};
+use crate::app::writes::dialog::{Dialog, Field};
+use crate::app::writes::drain::{DrainState, Tone};
 use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;

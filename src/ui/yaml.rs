@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::yaml::DetailState;
+use crate::app::detail::model::DetailState;
 use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;

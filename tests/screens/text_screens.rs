@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
+use ktui::app::detail::model::DetailState;
 use ktui::app::state::{ListState, ObjectFeed, Screen, Source, UiState};
 use ktui::app::update::{type_char, update};
-use ktui::app::yaml::DetailState;
 use ktui::keys::Action;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;

@@ -317,7 +317,7 @@ fn help_opens_scrolls_and_closes_with_esc_or_question_mark() {
 #[test]
 fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "settings");
+    let mut y = crate::app::detail::model::DetailState::new(key, "settings");
     y.lines = (0..60).map(|i| format!("  key{i}: v")).collect();
     y.lines[10] = "  mode: blue".into();
     y.lines[55] = "  mode: red".into();
@@ -342,7 +342,7 @@ fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
 #[test]
 fn detail_views_page_to_a_full_last_page_and_scroll_sideways_or_wrap() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "settings");
+    let mut y = crate::app::detail::model::DetailState::new(key, "settings");
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     y.lines[3] = format!("  long: {}", "x".repeat(100));
     let mut s = state();
@@ -465,7 +465,7 @@ fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
 #[test]
 fn after_g_a_detail_view_stays_on_its_last_page_as_the_text_grows_until_moved_up() {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "web");
+    let mut y = crate::app::detail::model::DetailState::new(key, "web");
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     let mut s = state();
     s.screens.page_rows = 10;

@@ -1,0 +1,71 @@
+//! The revisions view of a deployment (`u`): its ReplicaSets' revisions newest first
+//! (REVISION from `deployment.kubernetes.io/revision`, IMAGES, CHANGE-CAUSE from
+//! `kubernetes.io/change-cause`, AGE), the one in use marked; `enter` on an earlier one asks
+//! (the dialog names the context, "no" selected) and rolls back, as `kubectl rollout undo
+//! --to-revision`. Owns these transitions; must not do I/O (the revisions come from
+//! `Effect::ListRevisions`, the rollback is a `WriteOp`).
+
+use crate::keys::Action;
+use crate::kube::write::rollback::Revision;
+use crate::kube::write::Target;
+
+use crate::app::state::{Screen, UiState};
+
+/// The state of one revisions view.
+#[derive(Debug, Clone)]
+pub struct RevisionsState {
+    /// The deployment.
+    pub target: Target,
+    /// Its revisions, newest (in use) first.
+    pub revisions: Vec<Revision>,
+    /// The selected row.
+    pub selected: usize,
+}
+
+impl RevisionsState {
+    /// The selected revision and whether it is the one in use (the newest).
+    pub fn selected_revision(&self) -> Option<(&Revision, bool)> {
+        self.revisions.get(self.selected).map(|r| (r, self.selected == 0))
+    }
+}
+
+/// Opens the view on `revs` (newest first), the previous revision selected.
+pub fn open(state: &mut UiState, target: Target, revs: Vec<Revision>) {
+    if revs.is_empty() {
+        state.note(format!("{} has no revisions", target.label()));
+        return;
+    }
+    state.screens.message = None;
+    let selected = usize::from(revs.len() > 1);
+    state.push(Screen::Revisions(Box::new(RevisionsState {
+        target,
+        revisions: revs,
+        selected,
+    })));
+}
+
+/// `enter`: the rollback dialog for the selected revision. Nothing in read-only mode;
+/// `forbidden: patch deployments in NS` when the RBAC gate knows better; the revision in use
+/// is refused in words, as kubectl refuses it.
+pub fn enter(state: &mut UiState) {
+    if state.settings.readonly || crate::app::writes::access::refuse(state, Action::Rollback) {
+        return;
+    }
+    let Screen::Revisions(r) = state.top() else {
+        return;
+    };
+    let Some((rev, in_use)) = r.selected_revision() else {
+        return;
+    };
+    if in_use {
+        let msg = format!(
+            "revision {} is the one {} runs; choose an earlier one",
+            rev.number,
+            r.target.label()
+        );
+        state.note(msg);
+        return;
+    }
+    let (target, rev) = (r.target.clone(), rev.clone());
+    crate::app::writes::actions::rollback_dialog(state, target, vec![rev]);
+}
