@@ -40,7 +40,7 @@ pub enum Effect {
     Write(Box<WriteRequest>),
     /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
     /// answer feeds the RBAC gate (`access`).
-    CheckAccess(crate::app::writes::access::AccessQuery),
+    CheckAccess(crate::app::writes::model::AccessQuery),
     /// Put this text on the terminal's clipboard (OSC 52, see `clipboard`).
     Copy(String),
     /// Fetch the revisions of a deployment for the rollback dialog.
@@ -51,7 +51,7 @@ pub enum Effect {
     EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
-    HandOver(Box<crate::runtime::handover::Handover>),
+    HandOver(Box<crate::app::handover::Handover>),
     /// Find the container, OS and shell of a session off the loop; the result comes back as
     /// `Event::SessionPrepared` (see `app::session`).
     PrepareSession(Box<crate::app::session::SessionRequest>),

@@ -12,8 +12,8 @@ use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
 use crate::kube::sanitize::sanitize;
 
 use crate::app::effect::Effect;
+use crate::app::handover::{Handover, Job, Then};
 use crate::app::state::{Screen, UiState};
-use crate::runtime::handover::{Handover, Job, Then};
 
 /// What a session runs once prepared.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -96,7 +96,7 @@ pub struct ListState {
     /// owner selected); dropped once found or once the list is complete without it.
     pub target: Option<ObjKey>,
     /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
-    pub marks: crate::app::writes::marks::Marks,
+    pub marks: crate::app::writes::model::Marks,
     /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
     /// out the rest (see `view::columns::fit`, which clamps it).
     pub hscroll: usize,
@@ -222,7 +222,7 @@ pub struct Connection {
     /// restored when the user switches back.
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
     /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
-    pub access: crate::app::writes::access::AccessCache,
+    pub access: crate::app::writes::model::AccessCache,
 }
 
 /// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
@@ -267,11 +267,11 @@ pub struct Screens {
     /// see the pool).
     pub informers_len: usize,
     /// The open confirmation dialog of a write (modal: it takes every key).
-    pub dialog: Option<Box<crate::app::writes::dialog::Dialog>>,
+    pub dialog: Option<Box<crate::app::writes::model::Dialog>>,
     /// The drain in progress or last finished, shown over the view while open.
-    pub drain: Option<crate::app::writes::drain::DrainState>,
+    pub drain: Option<crate::app::writes::model::DrainState>,
     /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
-    pub edit: Option<crate::app::writes::edit::EditSession>,
+    pub edit: Option<crate::app::writes::model::EditSession>,
     /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
     pub detail_scroll: u16,
     /// The furthest `detail_scroll` can go, from the layout before each draw

@@ -9,6 +9,7 @@ pub mod dialog;
 pub mod drain;
 pub mod edit;
 pub mod marks;
+pub mod model;
 
 #[cfg(test)]
 mod tests;

@@ -226,7 +226,7 @@ impl Wiring<'_> {
             if let Some(old) = self.drain.take() {
                 old.abort();
             }
-            state.screens.drain = Some(crate::app::writes::drain::DrainState::new(
+            state.screens.drain = Some(crate::app::writes::model::DrainState::new(
                 node.name.clone(),
                 req.context.clone(),
             ));

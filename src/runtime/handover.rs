@@ -1,6 +1,7 @@
 //! Handing the terminal to a job (`Effect::HandOver`): a child process such as `$EDITOR`, or
-//! an in-process session. Owns the job vocabulary, running a job while the loop's events wait
-//! in a backlog, and what the outcome does to the state; must not draw. The terminal modes
+//! an in-process session. Owns running a job while the loop's events wait in a backlog; the
+//! job vocabulary is `crate::app::handover`'s and what the outcome does to the state is
+//! `crate::app::outcome::handed_back`'s; must not draw nor change UI state. The terminal modes
 //! themselves are `crate::terminal::lend`'s.
 //!
 //! Signals during a job: SIGINT belongs to the job (the tty sends `ctrl-c` to the child too,
@@ -16,79 +17,11 @@ use tokio_util::sync::CancellationToken;
 
 use crate::terminal::{lend, Lend};
 
-use crate::app::effect::Effect;
-use crate::app::state::UiState;
+use crate::app::handover::{CommandJob, Handover, Job, Outcome};
 use crate::runtime::run::Event;
 
 /// How long a child has to exit after SIGTERM before it is killed.
 pub const KILL_AFTER: Duration = Duration::from_secs(2);
-
-/// A job the terminal is handed to, and what to do with its outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Handover {
-    /// What the job is, for the footer (`vim /tmp/ktui-edit-….yaml`); already sanitized.
-    pub label: String,
-    /// What runs.
-    pub job: Job,
-    /// What the outcome does to the state once the terminal is back.
-    pub then: Then,
-}
-
-/// What runs while the terminal is lent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Job {
-    /// A child process on this machine with the terminal in cooked mode (`$EDITOR FILE`).
-    Command(CommandJob),
-    /// An exec or attach session through the API server, with the terminal in raw mode
-    /// (stdin pumped to the remote process, SIGWINCH forwarded as resizes).
-    Session(crate::app::session::SessionJob),
-}
-
-/// A child process: `program args…`, inheriting stdin, stdout, stderr and the environment
-/// plus `env`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandJob {
-    /// Looked up in `PATH` when it has no `/`.
-    pub program: String,
-    pub args: Vec<String>,
-    /// Set on top of ktui's own environment.
-    pub env: Vec<(String, String)>,
-}
-
-/// What the state does with a job's outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Then {
-    /// Show the outcome in the footer (`vim …: exit code 1`).
-    Note,
-    /// The editor of an `e` edit exited: judge the file (see `app::edit`).
-    Edit,
-}
-
-/// How a job ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// It exited with this code (a remote process's code for a session).
-    Exited(i32),
-    /// A child process was killed by this signal.
-    Signalled(i32),
-    /// It could not run or failed (the program is missing, the terminal could not be
-    /// lent, the connection broke), in words.
-    Failed(String),
-    /// The user detached from a session (`ctrl-p ctrl-q`); the remote process goes on.
-    Detached,
-}
-
-impl Outcome {
-    /// The outcome in words: `exit code 3`, `killed by signal 15`, or the failure.
-    pub fn words(&self) -> String {
-        match self {
-            Outcome::Exited(code) => format!("exit code {code}"),
-            Outcome::Signalled(n) => format!("killed by signal {n}"),
-            Outcome::Failed(e) => e.clone(),
-            Outcome::Detached => "detached".into(),
-        }
-    }
-}
 
 /// Lends the terminal (its event reader already stopped by the caller), runs `h`'s job to
 /// completion, and takes the terminal back. Events arriving meanwhile go to `backlog` for the
@@ -172,23 +105,5 @@ async fn run_command(c: CommandJob, cancel: CancellationToken) -> Outcome {
             (None, None) => Outcome::Failed(format!("{} ended: {st}", c.program)),
         },
         Err(e) => Outcome::Failed(format!("waiting for {} failed: {e}", c.program)),
-    }
-}
-
-/// What the state does once the terminal is back from `h` with `outcome`.
-pub fn handed_back(state: &mut UiState, h: &Handover, outcome: &Outcome) -> Vec<Effect> {
-    match h.then {
-        Then::Edit => crate::app::writes::edit::edited(state, outcome),
-        Then::Note => {
-            let text = format!("{}: {}", h.label, outcome.words());
-            match outcome {
-                Outcome::Exited(0) => state.note(text),
-                _ => {
-                    state.screens.message = Some(text);
-                    state.screens.info = false;
-                }
-            }
-            Vec::new()
-        }
     }
 }

@@ -65,7 +65,7 @@ pub enum Event {
     /// Log view `id` has new lines or stream states (coalesced: one until it is drawn).
     Logs(ViewId),
     /// A write, an RBAC answer, a drain step or revisions came back (see `write_exec`).
-    Write(crate::runtime::writes::WriteEvent),
+    Write(crate::app::outcome::WriteEvent),
     /// An exec/attach session was prepared (`Effect::PrepareSession`).
     SessionPrepared(Box<crate::app::session::Prepared>),
     /// A port-forward changed state or connections (coalescing is the draw's).
@@ -125,7 +125,7 @@ pub(crate) struct Wiring<'a> {
     /// The drain in progress, to cancel it.
     pub(crate) drain: Option<tokio::task::AbortHandle>,
     /// Jobs waiting for the terminal (`Effect::HandOver`), run by the loop in order.
-    pub(crate) handovers: VecDeque<Box<crate::runtime::handover::Handover>>,
+    pub(crate) handovers: VecDeque<Box<crate::app::handover::Handover>>,
     /// Events that arrived while the terminal was lent, handled before new ones.
     pub(crate) backlog: VecDeque<Event>,
     /// `[history]` bounds.
@@ -284,7 +284,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             reader = Some(spawn_terminal_reader(tx.clone()));
             w.clear = true;
             dirty = true;
-            let effects = crate::runtime::handover::handed_back(&mut state, &h, &outcome);
+            let effects = crate::app::outcome::handed_back(&mut state, &h, &outcome);
             if let Some(code) = w.execute(&mut state, effects) {
                 let held = std::mem::take(&mut w.histories);
                 return Ok(crate::runtime::quit::leave(
@@ -362,14 +362,14 @@ impl Wiring<'_> {
             Event::Write(e) => {
                 // Which answer came back, and whether an edit was waiting for it (the edit
                 // e2e once saw a replace answered but its footer never updated).
-                if let crate::runtime::writes::WriteEvent::Replaced(r) = &e {
+                if let crate::app::outcome::WriteEvent::Replaced(r) = &e {
                     tracing::info!(
                         ok = r.is_ok(),
                         editing = state.screens.edit.is_some(),
                         "replace answered"
                     );
                 }
-                (true, crate::runtime::writes::apply(state, e))
+                (true, crate::app::outcome::apply(state, e))
             }
             Event::SessionPrepared(p) => (true, crate::app::session::prepared(state, *p)),
             // The `:pf` rows and the header's count.

@@ -9,8 +9,8 @@ use tokio_util::sync::CancellationToken;
 use crate::kube::exec::{self, SessionEnd, SessionIo, SessionKind};
 use crate::terminal::StdinPump;
 
+use crate::app::handover::Outcome;
 use crate::app::session::{Prepared, SessionJob, SessionRequest};
-use crate::runtime::handover::Outcome;
 
 /// Finds the container and OS of the target and, for a shell, which shell exists.
 pub async fn prepare(client: &kube::Client, request: SessionRequest) -> Prepared {

@@ -3,38 +3,14 @@
 //! footer line, drain steps, RBAC answers, revisions). Owns spawning these and phrasing
 //! their outcomes; must not touch UI state (the loop applies the events, see [`apply`]).
 
-use std::time::Instant;
-
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::kube::write::{self, Target, WriteError};
 
 use crate::app::effect::{WriteOp, WriteRequest};
-use crate::app::state::UiState;
-use crate::app::writes::access::AccessQuery;
+use crate::app::outcome::WriteEvent;
+use crate::app::writes::model::AccessQuery;
 use crate::runtime::run::Event;
-
-/// What came back from the network for the write machinery.
-#[derive(Debug)]
-pub enum WriteEvent {
-    /// A write finished: what was requested, and the outcome line (`Err` = the server's
-    /// error verbatim, prefixed by the object it was about).
-    Wrote {
-        context: String,
-        summary: String,
-        result: Result<String, String>,
-    },
-    /// An RBAC answer.
-    Access(AccessQuery, Result<bool, String>),
-    /// A drain step.
-    Drain(write::drain::DrainEvent),
-    /// The revisions of a deployment (rollback dialog).
-    Revisions(Target, Result<Vec<write::rollback::Revision>, String>),
-    /// The object to edit (`e`).
-    EditFetched(Target, Result<serde_json::Value, String>),
-    /// The edit's replace came back.
-    Replaced(Result<(), WriteError>),
-}
 
 /// Starts `req` on `net`; returns the drain task's handle for a drain (so it can be
 /// cancelled).
@@ -185,28 +161,4 @@ pub fn fetch(net: &tokio::runtime::Handle, client: kube::Client, t: Target, tx: 
         let r = write::get(&client, &t.path()).await.map_err(|e| e.message);
         let _ = tx.send(Event::Write(WriteEvent::EditFetched(t, r)));
     });
-}
-
-/// Applies what came back to the UI state; the effects that follow (an edit's editor).
-pub fn apply(state: &mut UiState, e: WriteEvent) -> Vec<crate::app::effect::Effect> {
-    match e {
-        WriteEvent::EditFetched(t, r) => return crate::app::writes::edit::fetched(state, t, r),
-        WriteEvent::Replaced(r) => return crate::app::writes::edit::replaced(state, r),
-        WriteEvent::Wrote {
-            context,
-            summary,
-            result,
-        } => match result {
-            Ok(done) => state.note(format!("{done} (context {context})")),
-            Err(e) => state.screens.message = Some(format!("{summary} failed: {e}")),
-        },
-        WriteEvent::Access(q, r) => state.conn.access.answer(q, r, Instant::now()),
-        WriteEvent::Drain(e) => {
-            if let Some(d) = state.screens.drain.as_mut() {
-                d.apply(e);
-            }
-        }
-        WriteEvent::Revisions(t, r) => crate::app::writes::actions::revisions(state, t, r),
-    }
-    Vec::new()
 }

@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::app::writes::dialog::{Dialog, Field};
-use crate::app::writes::drain::{DrainState, Tone};
+use crate::app::writes::model::{Dialog, Field};
+use crate::app::writes::model::{DrainState, Tone};
 use crate::kube::sanitize::sanitize;
 
 use super::theme::Theme;

@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, KeyCode};
-use ktui::runtime::handover::{run, CommandJob, Handover, Job, Then};
+use ktui::app::handover::{CommandJob, Handover, Job, Then};
+use ktui::runtime::handover::run;
 use ktui::runtime::run::Event;
 use ktui::terminal::{EventReader, TerminalGuard};
 use ratatui::widgets::{Block, Paragraph};

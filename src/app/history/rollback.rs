@@ -299,7 +299,7 @@ mod tests {
         assert_eq!(d.context, "prod-eu");
         assert!(!d.yes, "no is selected");
         assert!(d.title.contains("deployment/web"), "{}", d.title);
-        let crate::app::writes::dialog::Field::Choice { options, at, .. } = &d.fields[0] else {
+        let crate::app::writes::model::Field::Choice { options, at, .. } = &d.fields[0] else {
             panic!()
         };
         assert!(options[*at].starts_with("1 "), "{options:?} at {at}");

@@ -16,8 +16,8 @@ use crate::kube::write::access::Permission;
 use crate::app::effect::Effect;
 use crate::app::session::SessionRequest;
 use crate::app::state::UiState;
-use crate::app::writes::access::AccessQuery;
-use crate::app::writes::dialog::{Dialog, Then};
+use crate::app::writes::model::AccessQuery;
+use crate::app::writes::model::{Dialog, Then};
 
 /// The `:debug` line offered for `container` of `target`.
 pub fn offer_line(target: &ExecTarget, container: &str) -> String {

@@ -6,62 +6,15 @@
 //! `forbidden: delete pods in team-a` without sending anything. Owns that rule and cache;
 //! must not perform I/O (the loop asks the server, see `Effect::CheckAccess`).
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::kind::Kind;
 use crate::kube::write::access::Permission;
 
+use super::model::AccessQuery;
 use crate::app::state::UiState;
-
-/// How long an answer is trusted.
-pub const TTL: Duration = Duration::from_secs(60);
-
-/// One question: a permission in a context.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct AccessQuery {
-    /// The kubeconfig context asked for.
-    pub context: String,
-    /// What is asked.
-    pub permission: Permission,
-}
-
-/// Answers and questions in flight.
-#[derive(Debug, Default)]
-pub struct AccessCache {
-    answers: HashMap<AccessQuery, (bool, Instant)>,
-    asked: HashMap<AccessQuery, Instant>,
-}
-
-impl AccessCache {
-    /// The answer to `q` if one younger than [`TTL`] is known at `now`.
-    pub fn get(&self, q: &AccessQuery, now: Instant) -> Option<bool> {
-        self.answers
-            .get(q)
-            .filter(|(_, at)| now.saturating_duration_since(*at) < TTL)
-            .map(|(ok, _)| *ok)
-    }
-
-    /// Records the server's answer (an error is not an answer: the action stays offered and
-    /// the server will say what it thinks when it is used).
-    pub fn answer(&mut self, q: AccessQuery, allowed: Result<bool, String>, now: Instant) {
-        self.asked.remove(&q);
-        if let Ok(ok) = allowed {
-            self.answers.insert(q, (ok, now));
-        }
-    }
-
-    /// Whether `q` should be asked now: no fresh answer and not asked in the last TTL.
-    fn due(&self, q: &AccessQuery, now: Instant) -> bool {
-        self.get(q, now).is_none()
-            && self
-                .asked
-                .get(q)
-                .is_none_or(|at| now.saturating_duration_since(*at) >= TTL)
-    }
-}
 
 /// The permission `action` needs on objects of `kind` in `namespace` (`""` for
 /// cluster-scoped kinds), or `None` when it needs none (it does not write).
@@ -187,6 +140,10 @@ pub fn wanted(state: &mut UiState, now: Instant) -> Vec<AccessQuery> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::app::writes::model::*;
+    #[allow(unused_imports)]
+    use std::time::Duration;
 
     #[test]
     fn needs_name_verb_resource_and_namespace() {

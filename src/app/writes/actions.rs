@@ -15,8 +15,8 @@ use crate::kube::write::Target;
 
 use crate::app::effect::Effect;
 use crate::app::state::{ListState, UiState};
-use crate::app::writes::dialog::{Dialog, Field, Then, FORCE_WARNING};
 use crate::app::writes::marks;
+use crate::app::writes::model::{Dialog, Field, Then, FORCE_WARNING};
 
 /// Most names listed in a bulk dialog; the rest are counted.
 const NAMES_SHOWN: usize = 5;

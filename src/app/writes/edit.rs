@@ -8,37 +8,21 @@
 //! file (0600, removed when done); like `save`, it writes files, and must not draw.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use crate::kube::write::{Target, WriteError};
 
+use super::model::EditSession;
 use crate::app::effect::{Effect, WriteOp, WriteRequest};
+use crate::app::handover::{CommandJob, Handover, Job, Outcome, Then};
 use crate::app::state::UiState;
-use crate::runtime::handover::{CommandJob, Handover, Job, Outcome, Then};
 
 /// The help comment at the top of the file (kubectl's words).
 const HEADER: &str = "# Please edit the object below. Lines beginning with a '#' will be ignored,\n\
 # and an empty file will abort the edit. If an error occurs while saving this file will be\n\
 # reopened with the relevant failures.\n#\n";
-
-/// An edit in progress.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EditSession {
-    /// The object.
-    pub target: Target,
-    /// The context it belongs to.
-    pub context: String,
-    /// The resourceVersion the replace is guarded by.
-    pub resource_version: String,
-    /// The text as first shown (without comments): saving it unchanged sends nothing.
-    pub original: String,
-    /// The file the editor edits.
-    pub path: PathBuf,
-    /// The user's last text, kept while the editor is reopened after an error.
-    pub pending: Option<String>,
-}
 
 /// `e` on a row: fetch the object (the loop GETs it, see `Effect::EditFetch`).
 pub fn start(state: &mut UiState, target: Target) {
@@ -343,6 +327,8 @@ pub fn replaced(state: &mut UiState, result: Result<(), WriteError>) -> Vec<Effe
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::app::writes::model::*;
     use crate::kube::builtin::BuiltinKind;
     use serde_json::json;
 

@@ -10,7 +10,7 @@ use crate::app::effect::{Effect, WriteOp};
 use crate::app::input::on_key;
 use crate::app::state::{Conn, ListState, Screen, Source, UiState};
 use crate::app::update::update;
-use crate::app::writes::dialog::{Field, Stage};
+use crate::app::writes::model::{Field, Stage};
 use crate::keys::{Action, KeyMode, KeyPress};
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::ClusterInfo;
