@@ -54,9 +54,9 @@ pub enum Effect {
     HandOver(Box<crate::app::handover::Handover>),
     /// Find the container, OS and shell of a session off the loop; the result comes back as
     /// `Event::SessionPrepared` (see `app::session`).
-    PrepareSession(Box<crate::app::session::SessionRequest>),
+    PrepareSession(Box<crate::app::session::model::SessionRequest>),
     /// Read the ports of a `shift-f` target off the loop; `Event::ForwardOffer` brings them.
-    OfferForward(Box<crate::app::forwards::Offer>),
+    OfferForward(Box<crate::app::forwards::model::Offer>),
     /// Start a port-forward in the session's manager (the footer says how it went).
     StartForward(Box<crate::kube::portforward::ForwardSpec>),
     /// Stop port-forward `id`.

@@ -4,6 +4,8 @@
 //! (`:pf`, alias `:port-forwards`), and `ctrl-d` in that view. Owns these transitions; must
 //! not do I/O (the session's `kube::portforward::PortForwards` runs the forwards).
 
+pub mod model;
+
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::portforward::{ForwardInfo, ForwardSpec, ForwardTarget};
@@ -11,6 +13,7 @@ use crate::kube::row::Drill;
 use crate::kube::sanitize::sanitize;
 
 use crate::app::effect::Effect;
+use crate::app::forwards::model::Offer;
 use crate::app::state::{Prompt, Screen, UiState};
 
 /// The kinds `shift-f` works on besides pods and services: workloads, by their pods'
@@ -21,15 +24,6 @@ const WORKLOADS: [BuiltinKind; 4] = [
     BuiltinKind::DaemonSet,
     BuiltinKind::ReplicaSet,
 ];
-
-/// `shift-f` asked for the ports of this target (`Effect::OfferForward`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Offer {
-    /// The target's namespace.
-    pub namespace: String,
-    /// The target.
-    pub target: ForwardTarget,
-}
 
 /// Whether `shift-f` or `ctrl-d` applies here; `None` for other actions.
 pub fn applies(state: &UiState, action: Action) -> Option<bool> {

@@ -20,7 +20,7 @@ pub enum Job {
     Command(CommandJob),
     /// An exec or attach session through the API server, with the terminal in raw mode
     /// (stdin pumped to the remote process, SIGWINCH forwarded as resizes).
-    Session(crate::app::session::SessionJob),
+    Session(crate::app::session::model::SessionJob),
 }
 
 /// A child process: `program args…`, inheriting stdin, stdout, stderr and the environment

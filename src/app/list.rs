@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod cells;
+pub mod model;
 pub mod owner;
 pub mod tail;
 

@@ -8,75 +8,13 @@
 
 pub mod stack;
 
+pub mod model;
+
 use crate::keys::Action;
 use crate::kube::key::ResourceKey;
-use crate::kube::row::ObjRef;
-use crate::kube::store::ObjKey;
 
-use crate::app::state::{ListState, Screen, SortBy, UiState};
-
-/// Places kept in each direction; older ones are forgotten.
-pub const MAX_PLACES: usize = 50;
-
-/// What is kept of one view to rebuild it: what it shows and how, never its rows or feeds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Saved {
-    /// A list of `key` with its title, filter, sort, columns and selection.
-    List(Box<SavedList>),
-    /// `:informers`.
-    Informers,
-    /// `:ctx`.
-    Contexts,
-    /// `:ar` with its filter.
-    ApiResources(String),
-    /// `:pf`.
-    Forwards,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct SavedList {
-    key: ResourceKey,
-    origin: Option<String>,
-    filter: String,
-    sort: SortBy,
-    reverse: bool,
-    wide: bool,
-    warnings_only: bool,
-    object: Option<ObjRef>,
-    selected: Option<ObjKey>,
-    hscroll: usize,
-    ns_chosen: bool,
-}
-
-/// One remembered view stack, bottom first (views that cannot be rebuilt without a
-/// request — YAML, logs, containers, revisions — and those above them are left out).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place(Vec<Saved>);
-
-/// The places behind and ahead of the current stack.
-#[derive(Debug, Default)]
-pub struct Nav {
-    back: Vec<Place>,
-    forward: Vec<Place>,
-}
-
-impl Nav {
-    /// Places `[` can go back to.
-    pub fn back_len(&self) -> usize {
-        self.back.len()
-    }
-
-    /// Places `]` can go forward to.
-    pub fn forward_len(&self) -> usize {
-        self.forward.len()
-    }
-
-    /// Forgets every place (another context: its keys mean nothing there).
-    pub fn clear(&mut self) {
-        self.back.clear();
-        self.forward.clear();
-    }
-}
+use crate::app::nav::model::{Place, Saved, SavedList, MAX_PLACES};
+use crate::app::state::{ListState, Screen, UiState};
 
 fn save(screen: &Screen) -> Option<Saved> {
     Some(match screen {

@@ -5,3 +5,4 @@
 pub mod edit;
 pub mod history;
 pub mod keys;
+pub mod model;

@@ -9,39 +9,14 @@ use std::sync::Arc;
 
 use crate::config::theme::ThemeSpec;
 use crate::kube::client::ClusterInfo;
-use crate::kube::key::ResourceKey;
-use crate::kube::kind::Kind;
 use crate::kube::registry::Registry;
-use crate::kube::row::{ObjRef, Row};
-use crate::kube::store::{ObjKey, Snapshot};
+use crate::kube::row::Row;
 
 use crate::app::effect::Effect;
 pub use crate::app::feed::{Feed, ObjectFeed, Source};
-use crate::app::list::cache::ListCache;
+pub use crate::app::list::model::{ListState, SortBy};
+pub use crate::app::prompt::model::Prompt;
 use crate::keys::{KeyPress, Keymap};
-
-/// How the list is sorted. Pressing the same sort key again flips `reverse`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum SortBy {
-    /// Namespace then name (the informer's order).
-    #[default]
-    Name,
-    /// Creation time, newest first.
-    Age,
-    /// The kind's status column.
-    Status,
-}
-
-/// The active prompt, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Prompt {
-    /// `:` command input.
-    Command(String),
-    /// `/` filter input (applied live while typing); in the YAML view, the search.
-    Filter(String),
-    /// A yes/no question; typing `y` confirms, anything else cancels.
-    Confirm(String),
-}
 
 /// The connection to the cluster, as far as the UI knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,101 +27,6 @@ pub enum Conn {
     Connected(ClusterInfo),
     /// No client could be built; the reason is shown.
     Failed(String),
-}
-
-/// The UI-local state of a list of one kind (what it shows, filter, sort, selection, its
-/// memoised rows); drawn by `ui::list`.
-pub struct ListState {
-    /// What to show; the namespace is `None` for all namespaces.
-    pub key: ResourceKey,
-    /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
-    pub origin: Option<String>,
-    /// Where rows come from: attached by the loop once connected.
-    pub source: Option<Source>,
-    /// The applied filter text (see `crate::view`).
-    pub filter: String,
-    /// Filter parse error, shown in the footer; the last valid filter stays applied.
-    pub filter_error: Option<String>,
-    /// Sort column and direction.
-    pub sort: SortBy,
-    /// Sort direction flipped.
-    pub reverse: bool,
-    /// Show wide columns.
-    pub wide: bool,
-    /// Selected position in the filtered, sorted rows.
-    pub selected: usize,
-    /// Identity of the selected row, to keep the selection on it when rows move.
-    pub selected_key: Option<ObjKey>,
-    /// First visible row.
-    pub offset: usize,
-    /// Memoised filter/sort result for the current snapshot.
-    pub cache: ListCache,
-    /// Event timeline: only Warning events.
-    pub warnings_only: bool,
-    /// Event timeline of one object (`shift-e`): events whose involvedObject matches.
-    pub object: Option<ObjRef>,
-    /// Event timeline tail mode: the cursor is on the newest row and follows new events.
-    pub follow: bool,
-    /// Event timeline: the row that was on top when the user scrolled away; rows above it
-    /// now are new (`↑ 17 new`).
-    pub anchor: Option<ObjKey>,
-    /// Event timeline: rows newer than `anchor`.
-    pub new_above: usize,
-    /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
-    /// owner selected); dropped once found or once the list is complete without it.
-    pub target: Option<ObjKey>,
-    /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
-    pub marks: crate::app::writes::model::Marks,
-    /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
-    /// out the rest (see `view::columns::fit`, which clamps it).
-    pub hscroll: usize,
-    /// The namespace (or all) was chosen for this view (`:pods all`): the context's
-    /// namespace, once known, must not replace an all-namespaces key.
-    pub ns_chosen: bool,
-}
-
-impl ListState {
-    /// A list of `key`, unfiltered, sorted by name.
-    pub fn new(key: ResourceKey, origin: Option<String>) -> Self {
-        ListState {
-            key,
-            origin,
-            source: None,
-            filter: String::new(),
-            filter_error: None,
-            sort: SortBy::Name,
-            reverse: false,
-            wide: false,
-            selected: 0,
-            selected_key: None,
-            offset: 0,
-            cache: ListCache::default(),
-            warnings_only: false,
-            object: None,
-            follow: true,
-            anchor: None,
-            new_above: 0,
-            target: None,
-            marks: Default::default(),
-            hscroll: 0,
-            ns_chosen: false,
-        }
-    }
-
-    /// The kind listed.
-    pub fn kind(&self) -> &Kind {
-        &self.key.kind
-    }
-
-    /// Whether this list is an event timeline.
-    pub fn is_timeline(&self) -> bool {
-        self.key.kind.is_timeline()
-    }
-
-    /// The latest snapshot, if subscribed.
-    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        self.source.as_ref().map(|s| s.slot.load())
-    }
 }
 
 /// Identity of one view on the stack, given when it is pushed and never reused: the loop
@@ -169,11 +49,11 @@ pub enum Screen {
     /// `l`: the logs of a pod, a container, or a set of pods (merged).
     Logs(Box<crate::app::logs::model::LogsState>),
     /// `enter` on a pod: its containers.
-    Containers(Box<crate::app::containers::ContainersState>),
+    Containers(Box<crate::app::containers::model::ContainersState>),
     /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
-    Revisions(Box<crate::app::history::revisions::RevisionsState>),
+    Revisions(Box<crate::app::history::model::RevisionsState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
@@ -237,7 +117,7 @@ pub struct Screens {
     /// The help overlay is open.
     pub help: bool,
     /// The help's lines, filter and scroll while it is open (see `app::help`).
-    pub help_view: crate::app::help::HelpState,
+    pub help_view: crate::app::help::model::HelpState,
     /// The detail overlay wraps long lines (`w`; on when it opens); else `←`/`→` scroll it.
     pub detail_wrap: bool,
     /// Cells the unwrapped detail overlay is scrolled to the right.
@@ -285,7 +165,7 @@ pub struct Screens {
     /// The session's port-forwards as of the last draw (the loop reads the manager).
     pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
     /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
-    pub nav: crate::app::nav::Nav,
+    pub nav: crate::app::nav::model::Nav,
 }
 
 /// The whole UI state.

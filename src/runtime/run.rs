@@ -67,11 +67,11 @@ pub enum Event {
     /// A write, an RBAC answer, a drain step or revisions came back (see `write_exec`).
     Write(crate::app::outcome::WriteEvent),
     /// An exec/attach session was prepared (`Effect::PrepareSession`).
-    SessionPrepared(Box<crate::app::session::Prepared>),
+    SessionPrepared(Box<crate::app::session::model::Prepared>),
     /// A port-forward changed state or connections (coalescing is the draw's).
     Forwards,
     /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
-    ForwardOffer(Box<crate::app::forwards::Offer>, Result<Vec<u16>, String>),
+    ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context

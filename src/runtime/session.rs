@@ -10,7 +10,7 @@ use crate::kube::exec::{self, SessionEnd, SessionIo, SessionKind};
 use crate::terminal::StdinPump;
 
 use crate::app::handover::Outcome;
-use crate::app::session::{Prepared, SessionJob, SessionRequest};
+use crate::app::session::model::{Prepared, SessionJob, SessionRequest};
 
 /// Finds the container and OS of the target and, for a shell, which shell exists.
 pub async fn prepare(client: &kube::Client, request: SessionRequest) -> Prepared {

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::app::help::{HelpContent, HelpLine, HelpState};
+use crate::app::help::model::{HelpLine, HelpState};
+use crate::app::help::HelpContent;
 use crate::app::scroll::{rows_of, Page};
 use crate::app::state::UiState;
 use crate::kube::sanitize::sanitize;

@@ -6,7 +6,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
-use crate::app::history::revisions::RevisionsState;
+use crate::app::history::model::RevisionsState;
 use crate::kube::row::UnixSecs;
 use crate::kube::sanitize::sanitize;
 use crate::table::format::age;

@@ -392,3 +392,21 @@ fn marked_indices(ids: &[RowId], marks: &[RowId]) -> Vec<usize> {
         .map(|(i, _)| i)
         .collect()
 }
+
+/// The state of one revisions view.
+#[derive(Debug, Clone)]
+pub struct RevisionsState {
+    /// The deployment.
+    pub target: crate::kube::write::Target,
+    /// Its revisions, newest (in use) first.
+    pub revisions: Vec<crate::kube::write::rollback::Revision>,
+    /// The selected row.
+    pub selected: usize,
+}
+
+impl RevisionsState {
+    /// The selected revision and whether it is the one in use (the newest).
+    pub fn selected_revision(&self) -> Option<(&crate::kube::write::rollback::Revision, bool)> {
+        self.revisions.get(self.selected).map(|r| (r, self.selected == 0))
+    }
+}

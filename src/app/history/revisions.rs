@@ -9,25 +9,8 @@ use crate::keys::Action;
 use crate::kube::write::rollback::Revision;
 use crate::kube::write::Target;
 
+use crate::app::history::model::RevisionsState;
 use crate::app::state::{Screen, UiState};
-
-/// The state of one revisions view.
-#[derive(Debug, Clone)]
-pub struct RevisionsState {
-    /// The deployment.
-    pub target: Target,
-    /// Its revisions, newest (in use) first.
-    pub revisions: Vec<Revision>,
-    /// The selected row.
-    pub selected: usize,
-}
-
-impl RevisionsState {
-    /// The selected revision and whether it is the one in use (the newest).
-    pub fn selected_revision(&self) -> Option<(&Revision, bool)> {
-        self.revisions.get(self.selected).map(|r| (r, self.selected == 0))
-    }
-}
 
 /// Opens the view on `revs` (newest first), the previous revision selected.
 pub fn open(state: &mut UiState, target: Target, revs: Vec<Revision>) {

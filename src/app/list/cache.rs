@@ -17,7 +17,7 @@ use crate::view::col_text::ColTexts;
 use crate::view::event_terms::{lens_keeps, split_scoped, EventLens, Scoped};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
-use crate::app::state::SortBy;
+use crate::app::list::model::SortBy;
 
 /// A snapshot narrowed by a lens, with what it was derived from.
 struct Lensed {

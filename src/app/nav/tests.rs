@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::app::effect::Effect;
+use crate::app::list::model::SortBy;
 use crate::app::update::{run_command, update};
 use crate::kube::builtin::BuiltinKind;
 

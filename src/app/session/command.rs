@@ -10,7 +10,7 @@ use crate::kube::exec::{ExecTarget, SessionKind};
 use crate::kube::sanitize::sanitize;
 
 use crate::app::effect::Effect;
-use crate::app::session::SessionRequest;
+use crate::app::session::model::SessionRequest;
 use crate::app::state::{Prompt, UiState};
 
 /// No shell exists in `container` of `target`: says so and offers the command prompt.

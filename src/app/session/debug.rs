@@ -14,7 +14,7 @@ use crate::kube::sanitize::sanitize;
 use crate::kube::write::access::Permission;
 
 use crate::app::effect::Effect;
-use crate::app::session::SessionRequest;
+use crate::app::session::model::SessionRequest;
 use crate::app::state::UiState;
 use crate::app::writes::model::AccessQuery;
 use crate::app::writes::model::{Dialog, Then};

@@ -109,7 +109,7 @@ pub enum Then {
     Drain(Target),
     /// Add a debug container and attach to it (`app::debug`): not a `WriteOp`, the session
     /// preparation makes it.
-    Debug(Box<crate::app::session::SessionRequest>),
+    Debug(Box<crate::app::session::model::SessionRequest>),
 }
 
 /// Which question is on screen.

@@ -65,7 +65,7 @@ fn every_screen() -> Vec<(String, Build)> {
         on_pods(detail(false)),
         on_pods(detail(true)),
         on_pods(|| {
-            Screen::Containers(Box::new(crate::app::containers::ContainersState::new(
+            Screen::Containers(Box::new(crate::app::containers::model::ContainersState::new(
                 "team-a", "x",
             )))
         }),
@@ -108,7 +108,7 @@ fn every_screen() -> Vec<(String, Build)> {
 }
 
 /// deployment/web in team-a at revision 2 (in use) with revision 1 before it.
-fn two_revisions() -> crate::app::history::revisions::RevisionsState {
+fn two_revisions() -> crate::app::history::model::RevisionsState {
     use crate::kube::write::rollback::Revision;
     let rev = |n: u64, image: &str| Revision {
         number: n,
@@ -117,7 +117,7 @@ fn two_revisions() -> crate::app::history::revisions::RevisionsState {
         images: vec![image.into()],
         created: Some(1_700_000_000),
     };
-    crate::app::history::revisions::RevisionsState {
+    crate::app::history::model::RevisionsState {
         target: Target::new(BuiltinKind::Deployment.into(), Some("team-a"), "web"),
         revisions: vec![rev(2, "app:2"), rev(1, "app:1")],
         selected: 1,

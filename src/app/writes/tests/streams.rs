@@ -31,7 +31,8 @@ fn forbidden_shell_attach_and_port_forward_say_why_and_send_nothing() {
 
 #[test]
 fn without_a_shell_the_prompt_offers_to_run_a_command() {
-    use crate::app::session::{prepared, Prepared, SessionRequest};
+    use crate::app::session::model::{Prepared, SessionRequest};
+    use crate::app::session::prepared;
     use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
     let mut f = pods(&["web"]);
     let target = ExecTarget {
