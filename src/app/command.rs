@@ -70,7 +70,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             });
         }
         "ctx" | "context" | "contexts" => match arg {
-            Some(name) => crate::app::update::switch_context(state, name),
+            Some(name) => crate::app::context::connect::switch_context(state, name),
             None => {
                 let selected = state
                     .conn

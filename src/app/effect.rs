@@ -4,7 +4,10 @@
 
 use crate::kube::key::ResourceKey;
 
-use crate::app::state::ViewId;
+/// Identity of one view on the stack, given when it is pushed and never reused: the loop
+/// keys its subscriptions and watches by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ViewId(pub u64);
 
 /// A side-effect request.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -71,7 +71,7 @@ pub fn apply(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
                 d.apply(e);
             }
         }
-        WriteEvent::Revisions(t, r) => crate::app::writes::actions::revisions(state, t, r),
+        WriteEvent::Revisions(t, r) => crate::app::history::revisions::listed(state, t, r),
     }
     Vec::new()
 }

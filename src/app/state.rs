@@ -13,6 +13,7 @@ use crate::kube::registry::Registry;
 use crate::kube::row::Row;
 
 use crate::app::effect::Effect;
+pub use crate::app::effect::ViewId;
 pub use crate::app::feed::{Feed, ObjectFeed, Source};
 pub use crate::app::list::model::{ListState, SortBy};
 pub use crate::app::prompt::model::Prompt;
@@ -28,11 +29,6 @@ pub enum Conn {
     /// No client could be built; the reason is shown.
     Failed(String),
 }
-
-/// Identity of one view on the stack, given when it is pushed and never reused: the loop
-/// keys its subscriptions and watches by it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ViewId(pub u64);
 
 /// One entry of the view stack.
 pub enum Screen {

@@ -111,7 +111,11 @@ fn apply(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
-        Action::JumpOwner => crate::app::list::owner::jump(state),
+        Action::JumpOwner => {
+            if !crate::app::list::owner::jump(state) {
+                enter(state);
+            }
+        }
         Action::Yaml => crate::app::detail::keys::open(state, false),
         Action::Describe => crate::app::detail::keys::open(state, true),
         Action::Favourite(n) => favourite(state, n),
@@ -198,15 +202,6 @@ fn back(state: &mut UiState) {
     }
 }
 
-/// Asks the loop to switch to `name`, if the kubeconfig has it.
-pub(super) fn switch_context(state: &mut UiState, name: &str) {
-    if !state.conn.contexts.iter().any(|c| c == name) {
-        state.screens.message = Some(format!("no context {name:?} in the kubeconfig"));
-        return;
-    }
-    state.emit(Effect::SwitchContext(name.to_owned()));
-}
-
 /// `enter`: switch to the selected context, open the selected resource of `:ar`, show a
 /// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
@@ -215,7 +210,7 @@ pub(super) fn enter(state: &mut UiState) {
     }
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.conn.contexts.get(*selected).cloned() {
-            switch_context(state, &name);
+            crate::app::context::connect::switch_context(state, &name);
         }
         return;
     }

@@ -66,3 +66,12 @@ impl UiState {
         self.take_effects()
     }
 }
+
+/// Asks the loop to switch to `name`, if the kubeconfig has it.
+pub fn switch_context(state: &mut UiState, name: &str) {
+    if !state.conn.contexts.iter().any(|c| c == name) {
+        state.screens.message = Some(format!("no context {name:?} in the kubeconfig"));
+        return;
+    }
+    state.emit(Effect::SwitchContext(name.to_owned()));
+}

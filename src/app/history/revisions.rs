@@ -52,3 +52,16 @@ pub fn enter(state: &mut UiState) {
     let (target, rev) = (r.target.clone(), rev.clone());
     crate::app::writes::actions::rollback_dialog(state, target, vec![rev]);
 }
+
+/// The revisions of a deployment arrived: its revisions view, or why
+/// there is none.
+pub fn listed(
+    state: &mut UiState,
+    target: crate::kube::write::Target,
+    revs: Result<Vec<crate::kube::write::rollback::Revision>, String>,
+) {
+    match revs {
+        Ok(r) => open(state, target, r),
+        Err(e) => state.screens.message = Some(format!("rollback {}: {e}", target.label())),
+    }
+}

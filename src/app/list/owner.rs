@@ -9,17 +9,18 @@ use crate::kube::row::{Cell, Owner};
 
 use crate::app::state::{ListState, Screen, UiState};
 
-/// Opens the owner's list with the owner selected (`esc` comes back).
-pub fn jump(state: &mut UiState) {
+/// Opens the owner's list with the owner selected (`esc` comes back). False when the
+/// selection is a service: its pods are its drill-down, which the dispatcher opens.
+pub fn jump(state: &mut UiState) -> bool {
     let Some(l) = state.top_list().filter(|l| !l.is_timeline()) else {
-        return;
+        return true;
     };
     let Some(row) = l.cache.selected_row(l.selected) else {
-        return;
+        return true;
     };
     let kind = l.key.kind.clone();
     if kind == BuiltinKind::Service {
-        return crate::app::update::enter(state);
+        return false;
     }
     let from = format!("{}/{}", kind.singular(), row.name);
     if let Some(owner) = &row.owner {
@@ -28,19 +29,21 @@ pub fn jump(state: &mut UiState) {
                 "owner {}/{} of {from}: that kind is not served",
                 owner.kind, owner.name
             ));
-            return;
+            return true;
         };
         let ns = row.namespace.as_deref().filter(|_| owner_kind.namespaced());
-        return open_selected(state, owner_kind, ns, &owner.name, from);
+        open_selected(state, owner_kind, ns, &owner.name, from);
+        return true;
     }
     if kind == BuiltinKind::Pod {
         match node_of(&row.cells) {
             Some(node) => open_selected(state, BuiltinKind::Node.into(), None, &node, from),
             None => state.screens.message = Some(format!("{from} has no owner and is not scheduled")),
         }
-        return;
+        return true;
     }
     state.screens.message = Some(format!("{from} has no owner"));
+    true
 }
 
 /// The kind an owner reference names: same group (from `apiVersion`) and `kind`.

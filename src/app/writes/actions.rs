@@ -376,15 +376,6 @@ fn desired_replicas(l: &ListState, cells: &[Cell]) -> Option<u32> {
     }
 }
 
-/// The revisions of a deployment arrived: its revisions view (`crate::app::history::revisions`), or why
-/// there is none.
-pub fn revisions(state: &mut UiState, target: Target, revs: Result<Vec<Revision>, String>) {
-    match revs {
-        Ok(r) => crate::app::history::revisions::open(state, target, r),
-        Err(e) => state.screens.message = Some(format!("rollback {}: {e}", target.label())),
-    }
-}
-
 /// The rollback dialog for `target` to the revision chosen among `older` (named with the
 /// context, "no" selected).
 pub(crate) fn rollback_dialog(state: &mut UiState, target: Target, older: Vec<Revision>) {
