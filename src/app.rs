@@ -15,6 +15,7 @@ pub mod detail;
 pub mod discovered;
 pub mod effect;
 pub mod feed;
+pub mod files;
 pub mod forwards;
 pub mod handover;
 pub mod help;

@@ -30,8 +30,13 @@ pub enum Effect {
     Rediscover,
     /// Repaint the whole terminal at the next draw (`ctrl-l`).
     Clear,
-    /// Write the prompt history file (its whole text, see `app::history`).
+    /// Write the prompt history file (its whole text, see `app::prompt::history`).
     SaveHistory(String),
+    /// Write a file (mode 0600, its directory 0700); what follows is [`FileWrite::then`],
+    /// applied by `outcome::written`.
+    WriteFile(Box<FileWrite>),
+    /// Remove a file ktui wrote (an edit's temp file once the edit ends); errors are ignored.
+    RemoveFile(std::path::PathBuf),
     /// Leave ktui with this exit code.
     Quit(u8),
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
@@ -118,4 +123,28 @@ pub struct LogRequest {
     pub plan: crate::kube::logs::StreamPlan,
     /// Buffer and stream bounds.
     pub limits: crate::kube::logs::LogLimits,
+}
+
+/// A file for the runtime to write: ktui's files are readable by the user only (mode 0600,
+/// directories 0700); an existing file is truncated and its mode narrowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    /// Where (absolute: the state and temp directories are in `Settings::dirs`).
+    pub path: std::path::PathBuf,
+    /// The whole text.
+    pub text: String,
+    /// Refuse to write over an existing file (`O_EXCL`), for a new temp file.
+    pub create_new: bool,
+    /// What the state does once the file is written (or not).
+    pub then: AfterWrite,
+}
+
+/// What follows a [`FileWrite`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AfterWrite {
+    /// Show this line in the footer as information (`saved …`); a failure says
+    /// `cannot save PATH: ERROR`.
+    Note(String),
+    /// The `e` edit's file is ready: hand the terminal to the editor (see `writes::edit`).
+    Editor,
 }

@@ -39,8 +39,9 @@ pub struct CommandJob {
 pub enum Then {
     /// Show the outcome in the footer (`vim …: exit code 1`).
     Note,
-    /// The editor of an `e` edit exited: judge the file (see `app::edit`).
-    Edit,
+    /// The editor of an `e` edit exited: the runtime reads this file back and the edit
+    /// judges its text (see `app::writes::edit`).
+    Edit(std::path::PathBuf),
 }
 
 /// How a job ended.

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::kube::write::{self, Target, WriteError};
 
-use crate::app::effect::Effect;
+use crate::app::effect::{AfterWrite, Effect, FileWrite, ViewId};
 use crate::app::handover::{Handover, Outcome, Then};
 use crate::app::state::UiState;
 use crate::app::writes::model::AccessQuery;
@@ -34,10 +34,19 @@ pub enum WriteEvent {
     Replaced(Result<(), WriteError>),
 }
 
-/// What the state does once the terminal is back from `h` with `outcome`.
-pub fn handed_back(state: &mut UiState, h: &Handover, outcome: &Outcome) -> Vec<Effect> {
-    match h.then {
-        Then::Edit => crate::app::writes::edit::edited(state, outcome),
+/// What the state does once the terminal is back from `h` with `outcome`; `read` is the
+/// text of the file an editor edited (`Then::Edit`), read back by the runtime.
+pub fn handed_back(
+    state: &mut UiState,
+    h: &Handover,
+    outcome: &Outcome,
+    read: Option<Result<String, String>>,
+) -> Vec<Effect> {
+    let mut effects = match &h.then {
+        Then::Edit(_) => {
+            let read = read.unwrap_or_else(|| Err("not read".into()));
+            crate::app::writes::edit::edited(state, outcome, read)
+        }
         Then::Note => {
             let text = format!("{}: {}", h.label, outcome.words());
             match outcome {
@@ -49,11 +58,19 @@ pub fn handed_back(state: &mut UiState, h: &Handover, outcome: &Outcome) -> Vec<
             }
             Vec::new()
         }
-    }
+    };
+    effects.extend(state.take_effects());
+    effects
 }
 
 /// Applies what came back to the UI state; the effects that follow (an edit's editor).
 pub fn apply(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
+    let mut effects = applied(state, e);
+    effects.extend(state.take_effects());
+    effects
+}
+
+fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
     match e {
         WriteEvent::EditFetched(t, r) => return crate::app::writes::edit::fetched(state, t, r),
         WriteEvent::Replaced(r) => return crate::app::writes::edit::replaced(state, r),
@@ -74,4 +91,31 @@ pub fn apply(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
         WriteEvent::Revisions(t, r) => crate::app::history::revisions::listed(state, t, r),
     }
     Vec::new()
+}
+
+/// `Effect::Save`: the file of view `id` (a YAML, describe or log view still on the stack),
+/// for the runtime to write.
+pub fn save(state: &mut UiState, id: ViewId) -> Vec<Effect> {
+    let file = match crate::app::logs::save::save(state, id) {
+        Some(file) => file,
+        None => crate::app::detail::save::save(state, id),
+    };
+    file.into_iter().collect()
+}
+
+/// A [`FileWrite`] is done (`Err` in words): the footer says so, or the edit goes on.
+pub fn written(state: &mut UiState, file: &FileWrite, result: Result<(), String>) -> Vec<Effect> {
+    let mut effects = match (&file.then, result) {
+        (AfterWrite::Note(note), Ok(())) => {
+            state.note(note.clone());
+            Vec::new()
+        }
+        (AfterWrite::Note(_), Err(e)) => {
+            state.screens.message = Some(format!("cannot save {}: {e}", file.path.display()));
+            Vec::new()
+        }
+        (AfterWrite::Editor, result) => crate::app::writes::edit::file_ready(state, file, result),
+    };
+    effects.extend(state.take_effects());
+    effects
 }

@@ -54,6 +54,9 @@ pub enum Screen {
 
 /// What the config says, for the context in use (see `configure::apply`).
 pub struct Settings {
+    /// Where ktui keeps its files and which editor `e` runs, resolved by the runtime at start
+    /// (transitions read no environment).
+    pub dirs: Dirs,
     /// The bindings in use.
     pub keymap: Keymap,
     /// Colours by role, adapted to the terminal once (see `configure::apply`); `ui::draw`
@@ -73,6 +76,17 @@ pub struct Settings {
     pub logs: crate::app::logs::model::LogSettings,
     /// `[actions] protected`: contexts where a write needs the typed name (or count).
     pub protected: Vec<regex::Regex>,
+}
+
+/// What the runtime learns from the environment once, at start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dirs {
+    /// ktui's state directory (`saved/` files, the prompt history), see `logging::state_dir`.
+    pub state: std::path::PathBuf,
+    /// The temp directory (`e` edits' files).
+    pub temp: std::path::PathBuf,
+    /// `$KUBE_EDITOR`, else `$EDITOR` (when set and not blank), for `e`.
+    pub editor: Option<String>,
 }
 
 /// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
@@ -190,6 +204,7 @@ impl Settings {
             icons: true,
             logs: crate::app::logs::model::LogSettings::default(),
             protected: Vec::new(),
+            dirs: Dirs::default(),
         }
     }
 }

@@ -70,11 +70,22 @@ impl Wiring<'_> {
                         &self.net,
                     ));
                 }
-                Effect::Save(id) => crate::app::detail::save::save(state, id),
+                Effect::Save(id) => queue.extend(crate::app::outcome::save(state, id)),
                 Effect::SaveHistory(text) => {
-                    if let Err(e) = crate::app::prompt::history::save(&text) {
+                    if let Err(e) = crate::runtime::files::write_private(
+                        &crate::runtime::files::history_path(),
+                        &text,
+                        false,
+                    ) {
                         tracing::warn!("cannot write the prompt history: {e}");
                     }
+                }
+                Effect::WriteFile(file) => {
+                    let result = crate::runtime::files::write(&file);
+                    queue.extend(crate::app::outcome::written(state, &file, result));
+                }
+                Effect::RemoveFile(path) => {
+                    let _ = std::fs::remove_file(path);
                 }
                 Effect::Rediscover => {
                     if let Some(s) = &self.session {
@@ -147,7 +158,11 @@ impl Wiring<'_> {
                         s.feeds.entry(id).or_default().logs = Some(feed);
                     }
                 }
-                Effect::Write(req) => self.write(state, *req),
+                Effect::Write(req) => {
+                    self.write(state, *req);
+                    // An abandoned edit's file removal.
+                    queue.extend(state.take_effects());
+                }
                 Effect::CheckAccess(q) => {
                     let Some(s) = &self.session else { continue };
                     crate::runtime::writes::check(&self.net, s.pool.client().clone(), q, self.tx.clone());
@@ -159,6 +174,7 @@ impl Wiring<'_> {
                 Effect::EditFetch(t) => {
                     let Some(s) = &self.session else {
                         crate::app::writes::edit::abandon(state, "not connected: nothing was sent");
+                        queue.extend(state.take_effects());
                         continue;
                     };
                     crate::runtime::writes::fetch(&self.net, s.pool.client().clone(), t, self.tx.clone());

@@ -284,7 +284,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             reader = Some(spawn_terminal_reader(tx.clone()));
             w.clear = true;
             dirty = true;
-            let effects = crate::app::outcome::handed_back(&mut state, &h, &outcome);
+            let read = match &h.then {
+                crate::app::handover::Then::Edit(path) => Some(crate::runtime::files::read(path)),
+                crate::app::handover::Then::Note => None,
+            };
+            let effects = crate::app::outcome::handed_back(&mut state, &h, &outcome, read);
             if let Some(code) = w.execute(&mut state, effects) {
                 let held = std::mem::take(&mut w.histories);
                 return Ok(crate::runtime::quit::leave(
@@ -319,7 +323,8 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
         None,
     )));
     let mut state = UiState::new(first, ns, cli.readonly);
-    state.screens.history = crate::app::prompt::history::load();
+    state.screens.history = crate::runtime::files::load_history();
+    state.settings.dirs = crate::runtime::files::dirs();
     state.conn.explicit_all = cli.all_namespaces;
     state.conn.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);

@@ -1,21 +1,25 @@
-//! `ctrl-s` in a log view: writes the whole buffer as shown (prefixes and timestamps when
-//! they are on, the filter applied) to `<state dir>/saved/<context>_logs_<namespace>_<what>_
-//! <time>.log`, mode 0600, and says where. Owns the file name; the writing is `save`'s.
+//! `ctrl-s` in a log view: the whole buffer as shown (prefixes and timestamps when they are
+//! on, the filter applied) for `<state dir>/saved/<context>_logs_<namespace>_<what>_
+//! <time>.log`, and the footer line once written. Owns the file name; must not write (the
+//! runtime does, mode 0600, see `Effect::WriteFile`).
 
+use crate::app::effect::{AfterWrite, Effect, FileWrite};
+use crate::app::files::file_safe;
 use crate::app::state::{Screen, UiState, ViewId};
 
-/// Saves log view `id`; false when `id` is not a log view.
-pub fn save(state: &mut UiState, id: ViewId) -> bool {
+/// The file of log view `id`: `None` when `id` is not a log view (`Some(None)` when it has
+/// nothing yet, said in the footer).
+pub fn save(state: &mut UiState, id: ViewId) -> Option<Option<Effect>> {
     // The whole buffer: a filter changed just before is finished first.
     if let Some((_, Screen::Logs(v))) = state.screens.views.iter_mut().find(|(i, _)| *i == id) {
         v.settle();
     }
     let Some((_, Screen::Logs(v))) = state.views().find(|(i, _)| *i == id) else {
-        return false;
+        return None;
     };
     let Some(hub) = v.hub.clone() else {
         state.screens.message = Some("nothing to save yet".into());
-        return true;
+        return Some(None);
     };
     let s = hub.lock();
     let mut text = String::new();
@@ -29,20 +33,22 @@ pub fn save(state: &mut UiState, id: ViewId) -> bool {
     let n = v.visible.seqs.len();
     let context = state.conn.context.as_deref().unwrap_or("default");
     let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    let what = crate::app::detail::save::file_safe(&v.title);
+    let what = file_safe(&v.title);
     let name = format!(
         "{}_logs_{}_{what}_{stamp}.log",
-        crate::app::detail::save::file_safe(context),
-        crate::app::detail::save::file_safe(&v.target.namespace)
+        file_safe(context),
+        file_safe(&v.target.namespace)
     );
-    let path = crate::logging::state_dir().join("saved").join(name);
-    match crate::app::detail::save::write_private(&path, &text) {
-        Ok(()) => state.note(format!(
-            "saved {} lines to {}",
-            crate::text::thousands(n as u64),
-            path.display()
-        )),
-        Err(e) => state.screens.message = Some(format!("cannot save {}: {e}", path.display())),
-    }
-    true
+    let path = state.settings.dirs.state.join("saved").join(name);
+    let note = format!(
+        "saved {} lines to {}",
+        crate::text::thousands(n as u64),
+        path.display()
+    );
+    Some(Some(Effect::WriteFile(Box::new(FileWrite {
+        path,
+        text,
+        create_new: false,
+        then: AfterWrite::Note(note),
+    }))))
 }

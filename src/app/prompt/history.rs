@@ -3,8 +3,6 @@
 //! lines). Owns recall and the file format; the loop reads and writes the file
 //! ([`load`], `Effect::SaveHistory`), `update` never does I/O.
 
-use std::path::PathBuf;
-
 /// Entries kept per prompt kind.
 pub const MAX: usize = 200;
 
@@ -128,22 +126,6 @@ impl PromptHistory {
         }
         h
     }
-}
-
-/// Where the history lives.
-pub fn path() -> PathBuf {
-    crate::logging::state_dir().join("prompt-history")
-}
-
-/// Reads the history file (empty when missing or unreadable).
-pub fn load() -> PromptHistory {
-    std::fs::read_to_string(path())
-        .map_or_else(|_| PromptHistory::default(), |t| PromptHistory::from_text(&t))
-}
-
-/// Writes the history file with mode 0600.
-pub fn save(text: &str) -> std::io::Result<()> {
-    crate::app::detail::save::write_private(&path(), text)
 }
 
 #[cfg(test)]

@@ -140,9 +140,7 @@ pub fn wanted(state: &mut UiState, now: Instant) -> Vec<AccessQuery> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::app::writes::model::*;
-    #[allow(unused_imports)]
+    use crate::app::writes::model::{AccessCache, TTL};
     use std::time::Duration;
 
     #[test]

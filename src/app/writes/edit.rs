@@ -4,10 +4,10 @@
 //! from. No change (or an empty file) sends nothing; invalid YAML, a rejected object (422,
 //! 400) or a conflict (409) reopen the editor with the error as a comment at the top and
 //! the user's text kept (after a conflict the newest resourceVersion is taken, so saving
-//! again replaces the newer object, as the comment says). Owns that sequence and its temp
-//! file (0600, removed when done); like `save`, it writes files, and must not draw.
+//! again replaces the newer object, as the comment says). Owns that sequence and what its
+//! temp file holds; must not touch files (the runtime writes the file with mode 0600, reads
+//! it back and removes it when done, as effects) nor draw.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde_json::Value;
@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::kube::write::{Target, WriteError};
 
 use super::model::EditSession;
-use crate::app::effect::{Effect, WriteOp, WriteRequest};
+use crate::app::effect::{AfterWrite, Effect, FileWrite, WriteOp, WriteRequest};
 use crate::app::handover::{CommandJob, Handover, Job, Outcome, Then};
 use crate::app::state::UiState;
 
@@ -98,13 +98,10 @@ pub fn judge(original: &str, edited: &str, target: &Target) -> Result<Option<Val
     Ok(Some(v))
 }
 
-/// The editor command for `path`: `$KUBE_EDITOR`, else `$EDITOR`, else `vi`, split at
-/// whitespace (`code -w`).
-pub fn editor(path: &Path, env: impl Fn(&str) -> Option<String>) -> CommandJob {
-    let line = env("KUBE_EDITOR")
-        .or_else(|| env("EDITOR"))
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "vi".into());
+/// The editor command for `path`: `line` (`$KUBE_EDITOR`, else `$EDITOR`, as the runtime
+/// found them, see `Dirs::editor`), else `vi`, split at whitespace (`code -w`).
+pub fn editor(path: &Path, line: Option<&str>) -> CommandJob {
+    let line = line.filter(|s| !s.trim().is_empty()).unwrap_or("vi");
     let mut words = line.split_whitespace().map(str::to_owned);
     let program = words.next().unwrap_or_else(|| "vi".into());
     let mut args: Vec<String> = words.collect();
@@ -116,27 +113,45 @@ pub fn editor(path: &Path, env: impl Fn(&str) -> Option<String>) -> CommandJob {
     }
 }
 
-fn write_file(path: &Path, text: &str, create: bool) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).truncate(true).mode(0o600);
-    if create {
-        o.create_new(true);
-    }
-    let mut f = o.open(path)?;
-    // An editor that saved by rename may have left wider permissions behind.
-    f.set_permissions(<std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o600))?;
-    f.write_all(text.as_bytes())
+/// Asks the runtime to write the edit's file (`create`: a new temp file, never over an
+/// existing one); the editor opens once it is written (see [`file_ready`]).
+fn write_file(path: &Path, text: String, create: bool) -> Effect {
+    Effect::WriteFile(Box::new(FileWrite {
+        path: path.to_path_buf(),
+        text,
+        create_new: create,
+        then: AfterWrite::Editor,
+    }))
 }
 
-fn hand_over(s: &EditSession) -> Effect {
-    let job = editor(&s.path, |k| std::env::var(k).ok());
+/// The edit's file was written (or not): hand the terminal to the editor, or end the edit.
+pub fn file_ready(state: &mut UiState, file: &FileWrite, result: Result<(), String>) -> Vec<Effect> {
+    let Some(s) = state.screens.edit.clone().filter(|s| s.path == file.path) else {
+        return Vec::new();
+    };
+    match result {
+        Ok(()) => vec![hand_over(&s, state.settings.dirs.editor.as_deref())],
+        Err(e) => {
+            state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
+            if file.create_new {
+                // Not ours to remove: the file that was there stays.
+                state.screens.edit = None;
+            } else {
+                finish(state);
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn hand_over(s: &EditSession, line: Option<&str>) -> Effect {
+    let job = editor(&s.path, line);
     let label =
         crate::kube::sanitize::sanitize(&format!("{} {}", job.program, s.path.display())).into_owned();
     Effect::HandOver(Box::new(Handover {
         label,
         job: Job::Command(job),
-        then: Then::Edit,
+        then: Then::Edit(s.path.clone()),
     }))
 }
 
@@ -168,13 +183,7 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
              saving again replaces that newer version with this text",
             target.label()
         );
-        if let Err(e) = write_file(&s.path, &file_text(Some(&error), &body), false) {
-            state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
-            finish(state);
-            return Vec::new();
-        }
-        let s = s.clone();
-        return vec![hand_over(&s)];
+        return vec![write_file(&s.path, file_text(Some(&error), &body), false)];
     }
     let Some(context) = state.conn.context.clone() else {
         return Vec::new();
@@ -189,14 +198,11 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
             }
         })
         .collect();
-    let path = std::env::temp_dir().join(format!(
+    let path = state.settings.dirs.temp.join(format!(
         "ktui-edit-{safe}-{}.yaml",
         crate::kube::write::cronjob::suffix()
     ));
-    if let Err(e) = write_file(&path, &file_text(None, &text), true) {
-        state.screens.message = Some(format!("edit: cannot write {}: {e}", path.display()));
-        return Vec::new();
-    }
+    let fx = write_file(&path, file_text(None, &text), true);
     let s = EditSession {
         target,
         context,
@@ -205,7 +211,6 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
         path,
         pending: None,
     };
-    let fx = hand_over(&s);
     state.screens.edit = Some(s);
     vec![fx]
 }
@@ -220,14 +225,16 @@ pub fn abandon(state: &mut UiState, why: &str) {
     finish(state);
 }
 
+/// Ends the edit; its file is removed (by the runtime).
 fn finish(state: &mut UiState) {
     if let Some(s) = state.screens.edit.take() {
-        let _ = std::fs::remove_file(&s.path);
+        state.emit(Effect::RemoveFile(s.path));
     }
 }
 
-/// The editor exited: judge the file; send the replace, reopen with the error, or stop.
-pub fn edited(state: &mut UiState, outcome: &Outcome) -> Vec<Effect> {
+/// The editor exited and the runtime read the file back (`read`): judge its text; send the
+/// replace, reopen with the error, or stop.
+pub fn edited(state: &mut UiState, outcome: &Outcome, read: Result<String, String>) -> Vec<Effect> {
     let Some(s) = state.screens.edit.clone() else {
         return Vec::new();
     };
@@ -236,7 +243,7 @@ pub fn edited(state: &mut UiState, outcome: &Outcome) -> Vec<Effect> {
         finish(state);
         return Vec::new();
     }
-    let text = match std::fs::read_to_string(&s.path) {
+    let text = match read {
         Ok(t) => t,
         Err(e) => {
             state.screens.message = Some(format!("edit: cannot read {}: {e}", s.path.display()));
@@ -284,13 +291,7 @@ fn reopen(state: &mut UiState, error: &str, body: &str) -> Vec<Effect> {
         return Vec::new();
     };
     s.pending = Some(body.to_owned());
-    if let Err(e) = write_file(&s.path, &file_text(Some(error), body), false) {
-        state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
-        finish(state);
-        return Vec::new();
-    }
-    let s = s.clone();
-    vec![hand_over(&s)]
+    vec![write_file(&s.path, file_text(Some(error), body), false)]
 }
 
 /// The replace's answer: done; a conflict (fetch the newest version, then reopen); a
@@ -327,8 +328,6 @@ pub fn replaced(state: &mut UiState, result: Result<(), WriteError>) -> Vec<Effe
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::app::writes::model::*;
     use crate::kube::builtin::BuiltinKind;
     use serde_json::json;
 
@@ -386,76 +385,95 @@ mod tests {
         );
         assert!(f.contains("# error: Operation cannot be fulfilled\n# second line\n#\na: 1\n"));
         assert_eq!(strip_comments(&f), "a: 1\n");
-        let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
-        };
         let p = Path::new("/tmp/x.yaml");
-        let j = editor(p, env(&[("EDITOR", "code -w"), ("KUBE_EDITOR", "nano")]));
+        let j = editor(p, Some("nano"));
         assert_eq!(
             (j.program.as_str(), j.args.clone()),
             ("nano", vec!["/tmp/x.yaml".to_owned()])
         );
-        let j = editor(p, env(&[("EDITOR", "code -w")]));
+        let j = editor(p, Some("code -w"));
         assert_eq!(
             (j.program.as_str(), j.args),
             ("code", vec!["-w".to_owned(), "/tmp/x.yaml".to_owned()])
         );
-        assert_eq!(editor(p, env(&[])).program, "vi");
+        assert_eq!(editor(p, None).program, "vi");
+        assert_eq!(editor(p, Some("  ")).program, "vi");
     }
 
-    #[test]
-    fn an_invalid_save_reopens_and_the_same_save_again_gives_up() {
+    fn editing() -> UiState {
         use crate::app::state::{ListState, Screen};
         let key = crate::kube::key::ResourceKey::new(BuiltinKind::ConfigMap, Some("a"));
         let mut st = UiState::new(Screen::List(Box::new(ListState::new(key, None))), None, false);
         st.conn.context = Some("dev".into());
-        let fx = fetched(&mut st, target(), Ok(cm()));
-        assert!(matches!(&fx[..], [Effect::HandOver(_)]));
-        let path = st.screens.edit.as_ref().unwrap().path.clone();
-        use std::os::unix::fs::PermissionsExt;
-        assert_eq!(
-            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-            0o600
+        st.settings.dirs.temp = "/tmp/t".into();
+        st.settings.dirs.editor = Some("nano".into());
+        st.take_effects();
+        st
+    }
+
+    /// The one file write `fx` asks for.
+    fn the_write(fx: &[Effect]) -> FileWrite {
+        match fx {
+            [Effect::WriteFile(f)] => (**f).clone(),
+            other => panic!("expected one file write, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_invalid_save_reopens_and_the_same_save_again_gives_up() {
+        let mut st = editing();
+        let file = the_write(&fetched(&mut st, target(), Ok(cm())));
+        let shown = file.path.display().to_string();
+        assert!(
+            file.create_new && shown.starts_with("/tmp/t/ktui-edit-configmap-cfg-"),
+            "{shown}"
         );
-        std::fs::write(&path, "data: [unclosed\n").unwrap();
-        let fx = edited(&mut st, &Outcome::Exited(0));
-        assert!(matches!(&fx[..], [Effect::HandOver(_)]), "reopened");
-        assert!(std::fs::read_to_string(&path)
-            .unwrap()
-            .contains("# error: invalid YAML"));
-        let fx = edited(&mut st, &Outcome::Exited(0));
-        assert!(fx.is_empty() && st.screens.edit.is_none());
+        assert_eq!(file.then, AfterWrite::Editor);
+        let fx = file_ready(&mut st, &file, Ok(()));
+        let [Effect::HandOver(h)] = &fx[..] else {
+            panic!("{fx:?}")
+        };
+        assert_eq!(h.then, crate::app::handover::Then::Edit(file.path.clone()));
+        assert!(h.label.starts_with("nano /tmp/t/ktui-edit-"), "{}", h.label);
+        let reopen = the_write(&edited(
+            &mut st,
+            &Outcome::Exited(0),
+            Ok("data: [unclosed\n".into()),
+        ));
+        assert!(
+            !reopen.create_new && reopen.path == file.path && reopen.text.contains("# error: invalid YAML")
+        );
+        let fx = edited(&mut st, &Outcome::Exited(0), Ok(reopen.text.clone()));
+        assert!(st.screens.edit.is_none());
         assert!(st
             .screens
             .message
             .as_deref()
             .unwrap()
             .contains("saved unchanged after an error"));
-        assert!(!path.exists(), "the temp file is removed");
+        assert!(fx.is_empty());
+        assert_eq!(
+            st.take_effects(),
+            [Effect::RemoveFile(file.path)],
+            "the temp file is removed"
+        );
     }
 
     #[test]
-    fn an_abandoned_edit_ends_removes_its_file_and_a_rewrite_narrows_permissions() {
-        use crate::app::state::{ListState, Screen};
-        use std::os::unix::fs::PermissionsExt;
-        let key = crate::kube::key::ResourceKey::new(BuiltinKind::ConfigMap, Some("a"));
-        let mut st = UiState::new(Screen::List(Box::new(ListState::new(key, None))), None, false);
-        st.conn.context = Some("dev".into());
-        fetched(&mut st, target(), Ok(cm()));
-        let path = st.screens.edit.as_ref().unwrap().path.clone();
-        // An editor that saved by rename left the file world-readable.
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        std::fs::write(&path, "data: [unclosed\n").unwrap();
-        edited(&mut st, &Outcome::Exited(0));
-        assert_eq!(
-            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
+    fn an_abandoned_edit_ends_and_removes_its_file_and_a_failed_write_ends_it() {
+        let mut st = editing();
+        let file = the_write(&fetched(&mut st, target(), Ok(cm())));
         abandon(&mut st, "read-only: nothing was sent");
-        assert!(st.screens.edit.is_none() && !path.exists());
+        assert!(st.screens.edit.is_none());
+        assert_eq!(st.take_effects(), [Effect::RemoveFile(file.path.clone())]);
         assert_eq!(
             st.screens.message.as_deref(),
             Some("edit configmap/cfg: read-only: nothing was sent")
         );
+        // A new temp file that cannot be written: the edit ends, and nothing is removed (the
+        // file in the way is not ours).
+        let file = the_write(&fetched(&mut st, target(), Ok(cm())));
+        assert!(file_ready(&mut st, &file, Err("exists".into())).is_empty());
+        assert!(st.screens.edit.is_none() && st.take_effects().is_empty());
     }
 }
