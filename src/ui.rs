@@ -92,7 +92,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
         Screen::Yaml(y) => {
-            let view_ns = crate::app::nav::view_namespace(state).unwrap_or(state.conn.namespace.as_deref());
+            let view_ns = state.view_namespace().unwrap_or(state.conn.namespace.as_deref());
             yaml::draw(f, body, y, view_ns, &theme)
         }
         Screen::Logs(v) => logs::draw(f, body, v, &theme),

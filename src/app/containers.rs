@@ -21,7 +21,7 @@ pub fn open(state: &mut UiState) -> bool {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return false;
     };
-    let ns = crate::app::logs::update::row_namespace(state, row.namespace.as_deref());
+    let ns = state.row_namespace(row.namespace.as_deref());
     let view = ContainersState::new(&ns, &row.name);
     state.push(Screen::Containers(Box::new(view)));
     true

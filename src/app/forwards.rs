@@ -40,7 +40,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 fn offer_of(state: &UiState) -> Option<Offer> {
     let l = state.top_list()?;
     let row = l.cache.selected_row(l.selected)?;
-    let namespace = crate::app::logs::update::row_namespace(state, row.namespace.as_deref());
+    let namespace = state.row_namespace(row.namespace.as_deref());
     let kind = l.kind().clone();
     let target = if kind == BuiltinKind::Pod {
         ForwardTarget::Pod(row.name.to_string())

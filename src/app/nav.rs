@@ -160,25 +160,6 @@ pub fn set_namespace(state: &mut UiState, ns: &str) {
     open(state, Screen::List(Box::new(ListState::new(key, None))));
 }
 
-/// The namespace of the topmost list of a namespaced kind on the stack (`Some(None)`: all
-/// namespaces); `None` when no such list is stacked.
-pub fn view_namespace(state: &UiState) -> Option<Option<&str>> {
-    let view = state.views().filter_map(|(_, s)| match s {
-        Screen::List(l) if l.key.kind.namespaced() => Some(l),
-        _ => None,
-    });
-    view.last().map(|l| l.key.namespace.as_deref())
-}
-
-/// The namespace the header shows: the view's (see [`view_namespace`]; `all` for all
-/// namespaces), else the session's (`None` while it is not known).
-pub fn shown_namespace(state: &UiState) -> Option<String> {
-    match view_namespace(state) {
-        Some(ns) => Some(ns.unwrap_or("all").to_owned()),
-        None => state.conn.namespace.clone(),
-    }
-}
-
 /// A key that does not apply but deserves a word: an unconfigured favourite namespace.
 pub fn refused(state: &mut UiState, action: Action) {
     if let Action::Favourite(n @ 1..=9) = action {

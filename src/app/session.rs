@@ -33,7 +33,7 @@ fn target(state: &UiState) -> Option<ExecTarget> {
         Screen::List(l) if l.key.kind == BuiltinKind::Pod => {
             let row = l.cache.selected_row(l.selected)?;
             Some(ExecTarget {
-                namespace: crate::app::logs::update::row_namespace(state, row.namespace.as_deref()),
+                namespace: state.row_namespace(row.namespace.as_deref()),
                 pod: row.name.to_string(),
                 container: None,
             })

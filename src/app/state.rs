@@ -308,4 +308,31 @@ impl UiState {
         self.screens.message = Some(text);
         self.screens.info = true;
     }
+
+    /// The namespace of a selected row: its own, else the session's scope, else `default`.
+    pub fn row_namespace(&self, row_ns: Option<&str>) -> String {
+        row_ns
+            .or(self.conn.namespace.as_deref())
+            .unwrap_or("default")
+            .to_owned()
+    }
+
+    /// The namespace of the topmost namespaced list on the stack (`None` inside = all
+    /// namespaces), or `None` when there is no such list.
+    pub fn view_namespace(&self) -> Option<Option<&str>> {
+        let view = self.views().filter_map(|(_, s)| match s {
+            Screen::List(l) if l.key.kind.namespaced() => Some(l),
+            _ => None,
+        });
+        view.last().map(|l| l.key.namespace.as_deref())
+    }
+
+    /// The namespace the header shows: the view's (see [`UiState::view_namespace`]; `all`
+    /// for all namespaces), else the session's (`None` while it is not known).
+    pub fn shown_namespace(&self) -> Option<String> {
+        match self.view_namespace() {
+            Some(ns) => Some(ns.unwrap_or("all").to_owned()),
+            None => self.conn.namespace.clone(),
+        }
+    }
 }

@@ -237,7 +237,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     .terminal
                     .draw(|f| crate::ui::draw(f, &state, &informers, now))?;
                 last_draw = Some(Instant::now());
-                dirty = crate::app::logs::model::unfinished(&state);
+                dirty = crate::app::logs::update::unfinished(&state);
                 next_tick = Instant::now() + crate::ui::refresh_interval(&state, now);
             }
         }

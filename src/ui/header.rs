@@ -27,7 +27,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         && !state
             .top_list()
             .is_some_and(|l| l.ns_chosen || l.key.namespace.is_some());
-    let ns = match crate::app::nav::shown_namespace(state) {
+    let ns = match state.shown_namespace() {
         _ if unknown => "…".to_owned(),
         Some(ns) => ns,
         None => "all".to_owned(),

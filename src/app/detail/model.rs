@@ -15,7 +15,7 @@ pub struct DetailState {
     /// `metadata.name` of the object.
     pub name: String,
     /// What the live watch publishes, attached by the loop once connected.
-    pub watch: Option<crate::app::state::ObjectFeed>,
+    pub watch: Option<crate::app::feed::ObjectFeed>,
     /// First line shown.
     pub scroll: usize,
     /// Show `metadata.managedFields`.
@@ -33,7 +33,7 @@ pub struct DetailState {
     /// Show the `kubectl describe`-like summary instead of YAML (`d`).
     pub describe: bool,
     /// Describe: the object's events, attached by the loop (see `describe_events`).
-    pub events: Option<crate::app::state::Source>,
+    pub events: Option<crate::app::feed::Source>,
     /// A fixed clock (unix seconds) for describe's ages instead of the wall clock (screen
     /// tests).
     pub clock: Option<i64>,
@@ -78,8 +78,7 @@ impl DetailState {
     /// Describe: the key of the object's events informer.
     /// None for an Event (its describe is the event itself).
     pub fn events_key(&self) -> Option<ResourceKey> {
-        (self.describe && !self.key.kind.is_timeline())
-            .then(|| crate::app::detail::events::key_for(&self.key, &self.name))
+        (self.describe && !self.key.kind.is_timeline()).then(|| key_for(&self.key, &self.name))
     }
 
     /// Re-renders when the watched object or a setting changed.
@@ -165,5 +164,54 @@ impl DetailState {
                 t
             }
         }
+    }
+}
+
+/// The events informer of one object: `involvedObject.kind` and `.name` (and the namespace
+/// for namespaced objects; cluster-scoped objects' events may be in any namespace).
+pub fn key_for(object: &ResourceKey, name: &str) -> ResourceKey {
+    let fields = format!(
+        "involvedObject.kind={},involvedObject.name={}",
+        escape(object.kind.kind_name()),
+        escape(name)
+    );
+    ResourceKey::new(
+        crate::kube::builtin::BuiltinKind::Event,
+        object.namespace.as_deref(),
+    )
+    .with_fields(&fields)
+}
+
+/// Escapes a field-selector value (`\\`, `,` and `=` are syntax there); custom resources'
+/// names may hold them.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ',' | '=') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod events_tests {
+    use super::*;
+    use crate::kube::builtin::BuiltinKind;
+
+    #[test]
+    fn the_events_key_names_the_object_with_selector_syntax_escaped() {
+        let object = ResourceKey::new(BuiltinKind::Pod, Some("a"));
+        let key = key_for(&object, "web");
+        assert_eq!(
+            key.to_string(),
+            "events@a involvedObject.kind=Pod,involvedObject.name=web"
+        );
+        let odd = key_for(&object, r"a,b=c\d");
+        assert_eq!(
+            odd.fields.as_deref(),
+            Some(r"involvedObject.kind=Pod,involvedObject.name=a\,b\=c\\d")
+        );
     }
 }

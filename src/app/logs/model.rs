@@ -51,9 +51,9 @@ pub struct LogsState {
     pub clock: Option<jiff::Timestamp>,
     /// The pod's live events (one-pod views), attached by the loop: shown while there is
     /// no line yet.
-    pub events: Option<crate::app::state::Source>,
+    pub events: Option<crate::app::feed::Source>,
     /// Which prompt the footer's `/` prompt is (filter or search), while open.
-    pub prompt: Option<crate::app::logs::update::LogPrompt>,
+    pub prompt: Option<LogPrompt>,
 }
 
 impl LogsState {
@@ -118,7 +118,7 @@ impl LogsState {
             crate::kube::builtin::BuiltinKind::Pod,
             Some(&self.target.namespace),
         );
-        Some(crate::app::detail::events::key_for(&pod, name))
+        Some(crate::app::detail::model::key_for(&pod, name))
     }
 
     /// The pod's live events as `kubectl describe` ends (one-pod views; empty until the
@@ -266,12 +266,6 @@ impl LogsState {
 /// the next ~25 frames while the header says `filtering…`.
 pub const REFILTER_BUDGET: usize = 4_096;
 
-/// Whether the view on top has work left for the next frame (a filter change still reading
-/// older lines): the loop keeps drawing at its frame cap until it is done.
-pub fn unfinished(state: &crate::app::state::UiState) -> bool {
-    matches!(state.top(), crate::app::state::Screen::Logs(v) if v.refiltering())
-}
-
 /// What decides a line's text: timestamps shown, several sources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
@@ -333,4 +327,13 @@ pub fn source_colour(pod: &str, container: &str) -> usize {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });
     (h % 6) as usize
+}
+
+/// Which prompt of the log view is open (the footer prompt is shared).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogPrompt {
+    /// `/`: filter.
+    Filter,
+    /// `s`: search.
+    Search,
 }

@@ -4,29 +4,12 @@
 //! search, save. Pure state changes; streams are effects the loop runs.
 
 use crate::app::effect::Effect;
-use crate::app::logs::model::{LogsState, Window};
+use crate::app::logs::model::{LogPrompt, LogsState, Window};
 use crate::app::state::{Prompt, Screen, UiState};
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::logs::{ContainerPick, LogTarget, PodPick};
 use crate::kube::row::Drill;
-
-/// Which prompt of the log view is open (the footer prompt is shared).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LogPrompt {
-    /// `/`: filter.
-    Filter,
-    /// `s`: search.
-    Search,
-}
-
-/// The namespace of a selected row: its own, else the view's scope, else `default`.
-pub(crate) fn row_namespace(state: &UiState, row_ns: Option<&str>) -> String {
-    row_ns
-        .or(state.conn.namespace.as_deref())
-        .unwrap_or("default")
-        .to_owned()
-}
 
 /// `l` on a list row: a pod's logs, or a merged view of a workload's or service's pods.
 pub fn open_from_list(state: &mut UiState) {
@@ -34,7 +17,7 @@ pub fn open_from_list(state: &mut UiState) {
     let Some(row) = list.cache.selected_row(list.selected) else {
         return;
     };
-    let ns = row_namespace(state, row.namespace.as_deref());
+    let ns = state.row_namespace(row.namespace.as_deref());
     let kind = list.kind().clone();
     let (pods, title) = if kind == BuiltinKind::Pod {
         (PodPick::Named(row.name.to_string()), format!("pod/{}", row.name))
@@ -74,7 +57,7 @@ pub fn open(state: &mut UiState, ns: String, pods: PodPick, containers: Containe
 /// in all-namespaces mode the command says so rather than reading `default` behind the
 /// user's back.
 pub fn command(state: &mut UiState, arg: Option<&str>, labels: Option<&str>) {
-    let ns = match crate::app::nav::view_namespace(state) {
+    let ns = match state.view_namespace() {
         Some(view) => view.map(str::to_owned),
         None => state.conn.namespace.clone(),
     };
@@ -252,4 +235,10 @@ fn jump_from(state: &mut UiState, forward: bool, inclusive: bool) {
         }
         None => state.note("no match".into()),
     }
+}
+
+/// Whether the view on top has work left for the next frame (a filter change still reading
+/// older lines): the loop keeps drawing at its frame cap until it is done.
+pub fn unfinished(state: &UiState) -> bool {
+    matches!(state.top(), Screen::Logs(v) if v.refiltering())
 }

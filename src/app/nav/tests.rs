@@ -77,13 +77,13 @@ fn esc_pops_a_drill_down_before_going_back_and_keeps_the_stack_of_a_place() {
     assert_eq!(s.depth(), 2, "the drill-down comes back over its list");
     assert_eq!(top(&s), (BuiltinKind::Pod, Some("data".into())));
     assert_eq!(
-        shown_namespace(&s).as_deref(),
+        s.shown_namespace().as_deref(),
         Some("data"),
         "the header shows the view's"
     );
     update(&mut s, Action::Back);
     assert_eq!(s.depth(), 1);
-    assert_eq!(shown_namespace(&s).as_deref(), Some("default"));
+    assert_eq!(s.shown_namespace().as_deref(), Some("default"));
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn a_namespace_typed_with_a_kind_is_for_that_view_only() {
     let mut s = state();
     run_command(&mut s, "pods all");
     assert_eq!(top(&s), (BuiltinKind::Pod, None));
-    assert_eq!(shown_namespace(&s).as_deref(), Some("all"));
+    assert_eq!(s.shown_namespace().as_deref(), Some("all"));
     // The forbidden `all` does not follow the user to the next view.
     run_command(&mut s, "pods");
     assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())));
