@@ -7,20 +7,31 @@ use crate::app::state::UiState;
 use crate::app::update::{type_char, update};
 use crate::keys::{KeyMode, KeyPress, Lookup};
 
+/// What the mouse did, as far as the app cares (the runtime translates the terminal's
+/// events; others are not passed on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mouse {
+    /// The wheel turned down.
+    ScrollDown,
+    /// The wheel turned up.
+    ScrollUp,
+    /// A left click on this screen row (0 = the top line).
+    Click { row: u16 },
+}
+
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
 /// `None` when the event changes nothing; else the effects asked for.
-pub fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<Vec<Effect>> {
+pub fn on_mouse(state: &mut UiState, m: Mouse) -> Option<Vec<Effect>> {
     use crate::keys::Action;
-    use crossterm::event::{MouseButton, MouseEventKind};
     let mut effects = Vec::new();
-    match m.kind {
-        MouseEventKind::ScrollDown => (0..3).for_each(|_| effects.extend(update(state, Action::Down))),
-        MouseEventKind::ScrollUp => (0..3).for_each(|_| effects.extend(update(state, Action::Up))),
-        MouseEventKind::Down(MouseButton::Left) => {
+    match m {
+        Mouse::ScrollDown => (0..3).for_each(|_| effects.extend(update(state, Action::Down))),
+        Mouse::ScrollUp => (0..3).for_each(|_| effects.extend(update(state, Action::Up))),
+        Mouse::Click { row } => {
             let l = state.top_list_mut()?;
             // Header (2 lines), the sparkline of timelines, the border and the column header.
             let first = 4 + u16::from(l.is_timeline());
-            let i = m.row.checked_sub(first)?;
+            let i = row.checked_sub(first)?;
             let target = l.offset + usize::from(i);
             if target >= l.cache.len() {
                 return None;
@@ -38,7 +49,6 @@ pub fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<
                 }
             }
         }
-        _ => return None,
     }
     Some(effects)
 }
@@ -65,7 +75,7 @@ pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
         Lookup::Pending(p) => state.screens.pending = p,
         Lookup::None => {
             if mode == KeyMode::Prompt {
-                if let crossterm::event::KeyCode::Char(c) = key.code {
+                if let crate::keys::KeyCode::Char(c) = key.code {
                     if key.mods.is_empty() {
                         return type_char(state, c);
                     }

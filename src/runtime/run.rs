@@ -354,7 +354,7 @@ impl Wiring<'_> {
                 (true, effects)
             }
             Event::Term(TermEvent::Resize(..)) => (true, Vec::new()),
-            Event::Term(TermEvent::Mouse(m)) => match on_mouse(state, m) {
+            Event::Term(TermEvent::Mouse(m)) => match mouse(m).and_then(|m| on_mouse(state, m)) {
                 Some(effects) => (true, effects),
                 None => (false, Vec::new()),
             },
@@ -470,6 +470,18 @@ impl Wiring<'_> {
 
 /// The keys whose changes show on screen: the list's, or the YAML/describe view's object
 /// and events.
+/// The mouse events the app acts on, in its words.
+fn mouse(m: crossterm::event::MouseEvent) -> Option<crate::app::input::Mouse> {
+    use crate::app::input::Mouse;
+    use crossterm::event::{MouseButton, MouseEventKind};
+    match m.kind {
+        MouseEventKind::ScrollDown => Some(Mouse::ScrollDown),
+        MouseEventKind::ScrollUp => Some(Mouse::ScrollUp),
+        MouseEventKind::Down(MouseButton::Left) => Some(Mouse::Click { row: m.row }),
+        _ => None,
+    }
+}
+
 pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
     match state.top() {
         Screen::Yaml(y) => {

@@ -145,8 +145,8 @@ fn places_are_bounded() {
 fn brackets_are_bound_and_context_switch_forgets() {
     let km = crate::keys::Keymap::defaults();
     let key = |c| crate::keys::KeyPress {
-        code: crossterm::event::KeyCode::Char(c),
-        mods: crossterm::event::KeyModifiers::NONE,
+        code: crate::keys::KeyCode::Char(c),
+        mods: crate::keys::KeyModifiers::NONE,
     };
     let mode = crate::keys::KeyMode::Normal;
     assert_eq!(

@@ -5,7 +5,7 @@
 //! makes the user type the name (or the count). Confirming queues `Effect::Write`. Owns
 //! the dialog's state and keys; must not perform I/O or draw.
 
-use crossterm::event::KeyCode;
+use crate::keys::KeyCode;
 
 use crate::keys::KeyPress;
 
@@ -21,7 +21,7 @@ pub fn key(state: &mut UiState, key: KeyPress) {
     d.error = None;
     let on_buttons = d.focus >= d.fields.len();
     let n = d.fields.len() + 1;
-    let ctrl_c = key.code == KeyCode::Char('c') && key.mods.contains(crossterm::event::KeyModifiers::CONTROL);
+    let ctrl_c = key.code == KeyCode::Char('c') && key.mods.contains(crate::keys::KeyModifiers::CONTROL);
     match key.code {
         _ if ctrl_c => cancel(state),
         KeyCode::Esc => cancel(state),

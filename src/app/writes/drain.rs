@@ -3,7 +3,7 @@
 //! closes a finished one. Owns that state and its keys; must not perform I/O (cancelling is
 //! `Effect::CancelDrain`).
 
-use crossterm::event::KeyCode;
+use crate::keys::KeyCode;
 
 use crate::keys::KeyPress;
 
@@ -17,7 +17,7 @@ pub fn key(state: &mut UiState, key: KeyPress) {
     let Some(d) = state.screens.drain.as_mut() else {
         return;
     };
-    if key.code == KeyCode::Char('c') && key.mods.contains(crossterm::event::KeyModifiers::CONTROL) {
+    if key.code == KeyCode::Char('c') && key.mods.contains(crate::keys::KeyModifiers::CONTROL) {
         state.emit(Effect::Quit(0));
         return;
     }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyModifiers};
+use crate::keys::{KeyCode, KeyModifiers};
 
 use crate::app::effect::{Effect, WriteOp};
 use crate::app::input::on_key;
@@ -153,7 +153,7 @@ fn range_marks_from_the_last_mark_and_ctrl_backslash_clears() {
         ["a", "b", "c", "d"]
     );
     // Terminals send ctrl-\ as ctrl-4.
-    let ctrl4 = KeyPress::from_event(crossterm::event::KeyEvent::new(
+    let ctrl4 = KeyPress::from_event(crate::keys::KeyEvent::new(
         KeyCode::Char('4'),
         KeyModifiers::CONTROL,
     ));
