@@ -26,9 +26,9 @@ impl Screen {
 impl UiState {
     /// The bindings in force now: the prompt's while one is open, else the top view's scope.
     pub fn key_mode(&self) -> KeyMode {
-        if self.screens.prompt.is_some() {
+        if self.screens.prompt.open.is_some() {
             KeyMode::Prompt
-        } else if self.screens.help || self.screens.detail.is_some() {
+        } else if self.screens.overlays.help || self.screens.overlays.detail.is_some() {
             // The help and the row/event overlay scroll, wrap and filter like a detail view.
             KeyMode::Detail
         } else {
@@ -108,7 +108,9 @@ impl UiState {
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             (ScrollLeft | ScrollRight, l) => l.is_some() || yaml.is_some(),
-            (Wrap, _) => yaml.is_some() || self.screens.help || self.screens.detail.is_some(),
+            (Wrap, _) => {
+                yaml.is_some() || self.screens.overlays.help || self.screens.overlays.detail.is_some()
+            }
             (Cells, l) => l.is_some_and(has_row),
             _ => true,
         }

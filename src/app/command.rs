@@ -34,7 +34,7 @@ pub fn run_command(state: &mut UiState, line: &str) -> Vec<Effect> {
 /// name was unknown (it is then reported unknown instead of asking once more).
 pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     // A new command replaces one still waiting for discovery.
-    state.screens.pending_command = None;
+    state.screens.prompt.deferred = None;
     let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
     if crate::app::forwards::command(state, line) || crate::app::session::command::command(state, line) {
@@ -44,13 +44,13 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => return,
         Err(e) => {
-            state.screens.message = Some(e);
+            state.screens.footer.message = Some(e);
             return;
         }
     };
     let (cmd, arg, labels) = (cmd.as_str(), arg.as_deref(), labels.as_deref());
     if let Some(e) = bad_namespace(cmd, arg) {
-        state.screens.message = Some(e);
+        state.screens.footer.message = Some(e);
         return;
     }
     match cmd {
@@ -86,24 +86,24 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             Ok(kind) => open_kind(state, kind, arg, labels),
             Err(ResolveError::Unknown) if state.conn.registry.known == Known::BuiltinsOnly => {
                 state.note(format!("{other}: waiting for API discovery…"));
-                state.screens.pending_command = Some((line.to_owned(), false));
+                state.screens.prompt.deferred = Some((line.to_owned(), false));
             }
             Err(ResolveError::Unknown) if !asked_again => {
                 // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
                 state.note(format!("{other}: not known yet; asking the API server again…"));
-                state.screens.pending_command = Some((line.to_owned(), true));
+                state.screens.prompt.deferred = Some((line.to_owned(), true));
                 state.emit(Effect::Rediscover);
             }
             Err(ResolveError::Unknown) => {
-                state.screens.message = Some(format!(
+                state.screens.footer.message = Some(format!(
                     "unknown command or resource: {other} (see :api-resources)"
                 ))
             }
             Err(ResolveError::Ambiguous(names)) => {
-                state.screens.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
+                state.screens.footer.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
             }
             Err(ResolveError::NotListable(name)) => {
-                state.screens.message = Some(format!("{name} cannot be listed and watched"))
+                state.screens.footer.message = Some(format!("{name} cannot be listed and watched"))
             }
         },
     }

@@ -78,15 +78,15 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
         state.push(Screen::List(Box::new(ListState::new(pods, None))));
     }
     if discovered {
-        if let Some((line, asked_again)) = state.screens.pending_command.take() {
+        if let Some((line, asked_again)) = state.screens.prompt.deferred.take() {
             // Its "waiting" note is answered now, one way or the other.
-            state.screens.message = None;
-            state.screens.info = false;
+            state.screens.footer.message = None;
+            state.screens.footer.info = false;
             crate::app::command::run(state, &line, asked_again);
         }
     }
-    if !notes.is_empty() && state.screens.message.is_none() {
-        state.screens.message = Some(notes.join(" · "));
+    if !notes.is_empty() && state.screens.footer.message.is_none() {
+        state.screens.footer.message = Some(notes.join(" · "));
     }
     state.take_effects()
 }

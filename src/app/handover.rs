@@ -1,6 +1,6 @@
 //! The vocabulary of handing the terminal to a job (`Effect::HandOver`): what runs (a child
 //! process such as `$EDITOR`, or an exec/attach session) and what its outcome does to the
-//! state. Plain data; must not run anything (`crate::runtime::handover` does).
+//! state. Plain data; must not run anything (the runtime runs the job).
 
 /// A job the terminal is handed to, and what to do with its outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]

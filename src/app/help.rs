@@ -87,17 +87,17 @@ impl HelpContent {
 
 /// `?`: opens the help of the view on top.
 pub fn open(state: &mut UiState) {
-    state.screens.help_view = HelpState::default();
-    state.screens.help = true;
+    state.screens.overlays.help_view = HelpState::default();
+    state.screens.overlays.help = true;
 }
 
 /// A key while the help is open (no prompt over it): the scrolling keys move it, `w` wraps,
 /// `/` filters, `esc` clears the filter then closes, `?` and `enter` close; `Quit` and
 /// `Redraw` pass through (returns false); any other key does nothing.
 pub fn key(state: &mut UiState, action: Action) -> bool {
-    let page = Page::new(state.screens.page_rows, state.screens.page_cols);
-    let text = HelpContent::of(state).shown_text(&state.screens.help_view.filter);
-    let h = &mut state.screens.help_view;
+    let page = Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
+    let text = HelpContent::of(state).shown_text(&state.screens.overlays.help_view.filter);
+    let h = &mut state.screens.overlays.help_view;
     let last = scroll::last_start(&text, page, h.wrap);
     let rows = i64::try_from(page.rows).unwrap_or(1);
     let by = match action {
@@ -124,8 +124,8 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
             return true;
         }
         Action::FilterMode => {
-            state.screens.prompt_cursor = None;
-            state.screens.prompt = Some(Prompt::Filter(h.filter.clone()));
+            state.screens.prompt.cursor = None;
+            state.screens.prompt.open = Some(Prompt::Filter(h.filter.clone()));
             return true;
         }
         Action::Back if !h.filter.is_empty() => {
@@ -133,8 +133,8 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
             return true;
         }
         Action::Back | Action::Help | Action::Enter => {
-            state.screens.help = false;
-            state.screens.help_view = HelpState::default();
+            state.screens.overlays.help = false;
+            state.screens.overlays.help_view = HelpState::default();
             return true;
         }
         _ => return true,
@@ -259,34 +259,42 @@ mod tests {
     #[test]
     fn help_scrolls_to_its_last_page_filters_and_closes() {
         let mut s = state();
-        s.screens.page_rows = 10;
-        s.screens.page_cols = 70;
+        s.screens.layout.page_rows = 10;
+        s.screens.layout.page_cols = 70;
         open(&mut s);
         let n = HelpContent::of(&s).shown("").len();
         assert!(n > 30, "keys, filter terms and commands: {n}");
         assert!(key(&mut s, Action::Bottom));
-        assert_eq!(s.screens.help_view.scroll, n - 10, "G shows the last full page");
+        assert_eq!(
+            s.screens.overlays.help_view.scroll,
+            n - 10,
+            "G shows the last full page"
+        );
         key(&mut s, Action::Down);
-        assert_eq!(s.screens.help_view.scroll, n - 10, "no scrolling past it");
+        assert_eq!(
+            s.screens.overlays.help_view.scroll,
+            n - 10,
+            "no scrolling past it"
+        );
         key(&mut s, Action::Top);
-        assert_eq!(s.screens.help_view.scroll, 0);
-        s.screens.help_view.set_filter("'sort".into());
-        let shown = HelpContent::of(&s).shown_text(&s.screens.help_view.filter);
+        assert_eq!(s.screens.overlays.help_view.scroll, 0);
+        s.screens.overlays.help_view.set_filter("'sort".into());
+        let shown = HelpContent::of(&s).shown_text(&s.screens.overlays.help_view.filter);
         assert_eq!(shown[0], "Keys", "the heading of a kept line stays: {shown:?}");
         assert!(shown[1..].iter().all(|l| l.contains("sort")), "{shown:?}");
         assert_eq!(shown.len(), 4, "{shown:?}");
-        s.screens.help_view.set_filter("'zzz-nothing".into());
+        s.screens.overlays.help_view.set_filter("'zzz-nothing".into());
         assert!(HelpContent::of(&s).shown("'zzz-nothing").is_empty());
-        s.screens.help_view.set_filter("'(".into());
+        s.screens.overlays.help_view.set_filter("'(".into());
         key(&mut s, Action::Back);
         assert!(
-            s.screens.help && s.screens.help_view.filter.is_empty(),
+            s.screens.overlays.help && s.screens.overlays.help_view.filter.is_empty(),
             "esc clears the filter first"
         );
         assert!(key(&mut s, Action::SortName));
-        assert!(s.screens.help, "other keys do not close it");
+        assert!(s.screens.overlays.help, "other keys do not close it");
         key(&mut s, Action::Back);
-        assert!(!s.screens.help);
+        assert!(!s.screens.overlays.help);
     }
 
     #[test]

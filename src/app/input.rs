@@ -57,22 +57,22 @@ pub fn on_mouse(state: &mut UiState, m: Mouse) -> Option<Vec<Effect>> {
 /// the effects asked for.
 pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
     // A write's dialog and the drain overlay are modal: they take every key.
-    if state.screens.dialog.is_some() {
-        state.screens.message = None;
+    if state.screens.overlays.dialog.is_some() {
+        state.screens.footer.message = None;
         crate::app::writes::dialog::key(state, key);
         return state.take_effects();
     }
-    if state.screens.drain.is_some() {
+    if state.screens.overlays.drain.is_some() {
         crate::app::writes::drain::key(state, key);
         return state.take_effects();
     }
     let mode = state.key_mode();
-    let pending = std::mem::take(&mut state.screens.pending);
+    let pending = std::mem::take(&mut state.screens.prompt.chord);
     // One key may mean different actions on different kinds (`s`): the one that applies.
     let fits = |a| state.applies(a);
     match state.settings.keymap.lookup_where(mode, &pending, key, fits) {
         Lookup::Action(a) => return update(state, a),
-        Lookup::Pending(p) => state.screens.pending = p,
+        Lookup::Pending(p) => state.screens.prompt.chord = p,
         Lookup::None => {
             if mode == KeyMode::Prompt {
                 if let crate::keys::KeyCode::Char(c) = key.code {

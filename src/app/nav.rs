@@ -84,9 +84,9 @@ fn keep(list: &mut Vec<Place>, place: Place) {
 /// behind it and the places ahead are forgotten (as a browser does).
 pub fn open(state: &mut UiState, screen: Screen) {
     if let Some(place) = here(state) {
-        keep(&mut state.screens.nav.back, place);
+        keep(&mut state.screens.stack.nav.back, place);
     }
-    state.screens.nav.forward.clear();
+    state.screens.stack.nav.forward.clear();
     state.reset_stack(screen);
 }
 
@@ -102,11 +102,11 @@ fn restore(state: &mut UiState, place: &Place) {
 /// `[` (and `esc` on the last view): the place before this one. Returns false when there
 /// is none.
 pub fn back(state: &mut UiState) -> bool {
-    let Some(place) = state.screens.nav.back.pop() else {
+    let Some(place) = state.screens.stack.nav.back.pop() else {
         return false;
     };
     if let Some(now) = here(state) {
-        keep(&mut state.screens.nav.forward, now);
+        keep(&mut state.screens.stack.nav.forward, now);
     }
     restore(state, &place);
     true
@@ -114,11 +114,11 @@ pub fn back(state: &mut UiState) -> bool {
 
 /// `]`: the place `[` left. Returns false when there is none.
 pub fn forward(state: &mut UiState) -> bool {
-    let Some(place) = state.screens.nav.forward.pop() else {
+    let Some(place) = state.screens.stack.nav.forward.pop() else {
         return false;
     };
     if let Some(now) = here(state) {
-        keep(&mut state.screens.nav.back, now);
+        keep(&mut state.screens.stack.nav.back, now);
     }
     restore(state, &place);
     true
@@ -165,7 +165,7 @@ pub fn refused(state: &mut UiState, action: Action) {
     if let Action::Favourite(n @ 1..=9) = action {
         let namespaced = state.top_list().is_some_and(|l| l.key.kind.namespaced());
         if namespaced && usize::from(n) > state.settings.favourites.len() {
-            state.screens.message = Some(format!(
+            state.screens.footer.message = Some(format!(
                 "no favourite namespace {n}: set [namespaces] favourites in config.toml ({} set)",
                 state.settings.favourites.len()
             ));

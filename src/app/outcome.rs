@@ -52,8 +52,8 @@ pub fn handed_back(
             match outcome {
                 Outcome::Exited(0) => state.note(text),
                 _ => {
-                    state.screens.message = Some(text);
-                    state.screens.info = false;
+                    state.screens.footer.message = Some(text);
+                    state.screens.footer.info = false;
                 }
             }
             Vec::new()
@@ -80,11 +80,11 @@ fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
             result,
         } => match result {
             Ok(done) => state.note(format!("{done} (context {context})")),
-            Err(e) => state.screens.message = Some(format!("{summary} failed: {e}")),
+            Err(e) => state.screens.footer.message = Some(format!("{summary} failed: {e}")),
         },
         WriteEvent::Access(q, r) => state.conn.access.answer(q, r, Instant::now()),
         WriteEvent::Drain(e) => {
-            if let Some(d) = state.screens.drain.as_mut() {
+            if let Some(d) = state.screens.overlays.drain.as_mut() {
                 d.apply(e);
             }
         }
@@ -111,7 +111,7 @@ pub fn written(state: &mut UiState, file: &FileWrite, result: Result<(), String>
             Vec::new()
         }
         (AfterWrite::Note(_), Err(e)) => {
-            state.screens.message = Some(format!("cannot save {}: {e}", file.path.display()));
+            state.screens.footer.message = Some(format!("cannot save {}: {e}", file.path.display()));
             Vec::new()
         }
         (AfterWrite::Editor, result) => crate::app::writes::edit::file_ready(state, file, result),

@@ -84,8 +84,8 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 }
 
 fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
-    let page = state.screens.page_rows.max(1);
-    let text_page = crate::app::scroll::Page::new(page, state.screens.page_cols);
+    let page = state.screens.layout.page_rows.max(1);
+    let text_page = crate::app::scroll::Page::new(page, state.screens.layout.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
         y.scroll = match y.at_end {

@@ -68,8 +68,8 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
     let (resolved, search) = match p.found {
         Ok(found) => found,
         Err(e) => {
-            state.screens.message = Some(format!("pod/{pod}: {e}"));
-            state.screens.info = false;
+            state.screens.footer.message = Some(format!("pod/{pod}: {e}"));
+            state.screens.footer.info = false;
             return Vec::new();
         }
     };
@@ -91,7 +91,7 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
             return Vec::new();
         }
     };
-    state.screens.message = None;
+    state.screens.footer.message = None;
     vec![Effect::HandOver(Box::new(Handover {
         label: format!("{what} in pod/{pod} -c {c}"),
         job: Job::Session(SessionJob {

@@ -4,20 +4,22 @@
 //! not perform I/O: stack changes queue [`Effect`]s (subscribe, unsubscribe, watch) that
 //! `update` hands to the loop, which owns every subscription and watch by [`ViewId`].
 
+mod screens;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::config::theme::ThemeSpec;
 use crate::kube::client::ClusterInfo;
 use crate::kube::registry::Registry;
-use crate::kube::row::Row;
 
 use crate::app::effect::Effect;
 pub use crate::app::effect::ViewId;
 pub use crate::app::feed::{Feed, ObjectFeed, Source};
 pub use crate::app::list::model::{ListState, SortBy};
 pub use crate::app::prompt::model::Prompt;
-use crate::keys::{KeyPress, Keymap};
+use crate::keys::Keymap;
+pub use screens::{Footer, Layout, Overlays, Screens, ViewStack};
 
 /// The connection to the cluster, as far as the UI knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,69 +117,6 @@ pub struct Connection {
     pub access: crate::app::writes::model::AccessCache,
 }
 
-/// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
-/// facts the loop learns outside `update` (page size, `:informers` rows).
-pub struct Screens {
-    /// Views with their ids, last is on top; never empty.
-    pub(super) views: Vec<(ViewId, Screen)>,
-    /// The id the next pushed view gets.
-    pub(super) next_id: u64,
-    /// The open prompt.
-    pub prompt: Option<Prompt>,
-    /// The help overlay is open.
-    pub help: bool,
-    /// The help's lines, filter and scroll while it is open (see `app::help`).
-    pub help_view: crate::app::help::model::HelpState,
-    /// The detail overlay wraps long lines (`w`; on when it opens); else `←`/`→` scroll it.
-    pub detail_wrap: bool,
-    /// Cells the unwrapped detail overlay is scrolled to the right.
-    pub detail_hscroll: u16,
-    /// The furthest `detail_hscroll` can go (from the layout, with `detail_max`).
-    pub detail_hmax: u16,
-    /// The event shown in the detail overlay (`enter` on a timeline row).
-    pub detail: Option<Arc<Row>>,
-    /// A one-line message for the footer: errors of commands, or information (see `info`).
-    pub message: Option<String>,
-    /// `message` is information (`saved …`, `waiting for API discovery…`), not an error.
-    pub info: bool,
-    /// Keys typed so far of an unfinished chord (`g` of `g g`).
-    pub pending: Vec<KeyPress>,
-    /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
-    /// the registry arrives (see `discovered::adopt`; the loop never polls it).
-    /// The flag says it waits for a rediscovery asked because its name was unknown: if it is
-    /// still unknown then, it is reported as unknown.
-    pub pending_command: Option<(String, bool)>,
-    /// Rows that fit in the table area of the view on top (for paging), from the layout
-    /// before each draw (`ui::page_rows`).
-    pub page_rows: usize,
-    /// Cells of one line of the text view on top (YAML, describe, help), from the layout
-    /// before each draw (`ui::page_cols`), for wrapping and sideways scrolling.
-    pub page_cols: usize,
-    /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
-    /// see the pool).
-    pub informers_len: usize,
-    /// The open confirmation dialog of a write (modal: it takes every key).
-    pub dialog: Option<Box<crate::app::writes::model::Dialog>>,
-    /// The drain in progress or last finished, shown over the view while open.
-    pub drain: Option<crate::app::writes::model::DrainState>,
-    /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
-    pub edit: Option<crate::app::writes::model::EditSession>,
-    /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
-    pub detail_scroll: u16,
-    /// The furthest `detail_scroll` can go, from the layout before each draw
-    /// (`ui::detail_max`).
-    pub detail_max: u16,
-    /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
-    /// opens). See `app::prompt_edit`.
-    pub prompt_cursor: Option<usize>,
-    /// ↑/↓ history of the prompts (loaded by the loop at start).
-    pub history: crate::app::prompt::history::PromptHistory,
-    /// The session's port-forwards as of the last draw (the loop reads the manager).
-    pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
-    /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
-    pub nav: crate::app::nav::model::Nav,
-}
-
 /// The whole UI state.
 pub struct UiState {
     /// From the config.
@@ -227,33 +166,7 @@ impl UiState {
                 last_namespace: HashMap::new(),
                 access: Default::default(),
             },
-            screens: Screens {
-                views: Vec::new(),
-                next_id: 0,
-                prompt: None,
-                help: false,
-                help_view: Default::default(),
-                detail_wrap: true,
-                detail_hscroll: 0,
-                detail_hmax: 0,
-                detail: None,
-                detail_scroll: 0,
-                detail_max: 0,
-                prompt_cursor: None,
-                history: Default::default(),
-                message: None,
-                info: false,
-                pending: Vec::new(),
-                pending_command: None,
-                page_rows: 20,
-                page_cols: 80,
-                informers_len: 0,
-                dialog: None,
-                drain: None,
-                edit: None,
-                forwards: Vec::new(),
-                nav: Default::default(),
-            },
+            screens: Screens::default(),
             effects: Vec::new(),
         };
         state.push(first);
@@ -263,28 +176,28 @@ impl UiState {
     /// The view on top.
     pub fn top(&self) -> &Screen {
         // The stack is never empty: `pop` keeps the last view.
-        &self.screens.views[self.screens.views.len() - 1].1
+        &self.screens.stack.views[self.screens.stack.views.len() - 1].1
     }
 
     /// The view on top, mutable.
     pub fn top_mut(&mut self) -> &mut Screen {
-        let n = self.screens.views.len() - 1;
-        &mut self.screens.views[n].1
+        let n = self.screens.stack.views.len() - 1;
+        &mut self.screens.stack.views[n].1
     }
 
     /// The id of the view on top.
     pub fn top_id(&self) -> ViewId {
-        self.screens.views[self.screens.views.len() - 1].0
+        self.screens.stack.views[self.screens.stack.views.len() - 1].0
     }
 
     /// The views, bottom first, with their ids.
     pub fn views(&self) -> impl Iterator<Item = (ViewId, &Screen)> {
-        self.screens.views.iter().map(|(id, s)| (*id, s))
+        self.screens.stack.views.iter().map(|(id, s)| (*id, s))
     }
 
     /// How many views are stacked.
     pub fn depth(&self) -> usize {
-        self.screens.views.len()
+        self.screens.stack.views.len()
     }
 
     /// The list on top, if the top view is a list.
@@ -305,8 +218,8 @@ impl UiState {
 
     /// Shows `text` in the footer as information rather than an error.
     pub fn note(&mut self, text: String) {
-        self.screens.message = Some(text);
-        self.screens.info = true;
+        self.screens.footer.message = Some(text);
+        self.screens.footer.info = true;
     }
 
     /// The namespace of a selected row: its own, else the session's scope, else `default`.

@@ -24,8 +24,8 @@ pub fn type_char(state: &mut UiState, c: char) -> Vec<Effect> {
 }
 
 fn apply(state: &mut UiState, action: Action) {
-    state.screens.message = None;
-    state.screens.info = false;
+    state.screens.footer.message = None;
+    state.screens.footer.info = false;
     if !matches!(
         action,
         Action::Up
@@ -40,16 +40,16 @@ fn apply(state: &mut UiState, action: Action) {
     ) {
         // The user went elsewhere: a command still waiting for discovery must not take
         // the screen later.
-        state.screens.pending_command = None;
+        state.screens.prompt.deferred = None;
     }
-    if let Some(prompt) = state.screens.prompt.clone() {
+    if let Some(prompt) = state.screens.prompt.open.clone() {
         // Also over the help, whose `/` filter is typed here.
         return crate::app::prompt::keys::update_prompt(state, prompt, action);
     }
-    if state.screens.help && crate::app::help::key(state, action) {
+    if state.screens.overlays.help && crate::app::help::key(state, action) {
         return;
     }
-    if state.screens.detail.is_some() && crate::app::list::cells::overlay_key(state, action) {
+    if state.screens.overlays.detail.is_some() && crate::app::list::cells::overlay_key(state, action) {
         return;
     }
     if !state.applies(action) {
@@ -59,7 +59,7 @@ fn apply(state: &mut UiState, action: Action) {
     crate::app::list::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
-        state.screens.prompt_cursor = None;
+        state.screens.prompt.cursor = None;
     }
     if crate::app::history::rollback::handle(state, action)
         || crate::app::writes::actions::handle(state, action)
@@ -75,14 +75,14 @@ fn apply(state: &mut UiState, action: Action) {
     {
         return;
     }
-    let page = state.screens.page_rows.max(1);
+    let page = state.screens.layout.page_rows.max(1);
     match action {
         Action::Quit => state.emit(Effect::Quit(0)),
-        Action::CommandMode => state.screens.prompt = Some(Prompt::Command(String::new())),
+        Action::CommandMode => state.screens.prompt.open = Some(Prompt::Command(String::new())),
         Action::FilterMode => match state.top() {
-            Screen::List(l) => state.screens.prompt = Some(Prompt::Filter(l.filter.clone())),
+            Screen::List(l) => state.screens.prompt.open = Some(Prompt::Filter(l.filter.clone())),
             Screen::ApiResources { filter, .. } => {
-                state.screens.prompt = Some(Prompt::Filter(filter.clone()))
+                state.screens.prompt.open = Some(Prompt::Filter(filter.clone()))
             }
             _ => {}
         },
@@ -227,7 +227,8 @@ pub(super) fn enter(state: &mut UiState) {
                 let key = ResourceKey::new(kind, state.conn.namespace.as_deref());
                 state.push(Screen::List(Box::new(ListState::new(key, None))));
             } else {
-                state.screens.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
+                state.screens.footer.message =
+                    Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
         }
         return;
@@ -240,7 +241,7 @@ pub(super) fn enter(state: &mut UiState) {
         return;
     };
     if row.event.is_some() {
-        state.screens.detail = Some(row);
+        state.screens.overlays.detail = Some(row);
         return;
     }
     let kind = list.kind().clone();
@@ -329,7 +330,7 @@ fn sort(state: &mut UiState, by: SortBy) {
 
 fn move_by(state: &mut UiState, delta: i64) {
     let n_contexts = state.conn.contexts.len();
-    let n_informers = state.screens.informers_len;
+    let n_informers = state.screens.layout.informers_len;
     let n_resources = match state.top() {
         Screen::ApiResources { filter, .. } => state.conn.registry.listing_matching(filter).len(),
         _ => 0,

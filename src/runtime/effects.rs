@@ -106,29 +106,29 @@ impl Wiring<'_> {
                 Effect::StartForward(spec) => {
                     // A forward counts as a write: none starts in read-only mode, whoever asks.
                     if state.settings.readonly {
-                        state.screens.message = Some("read-only: nothing was started".into());
+                        state.screens.footer.message = Some("read-only: nothing was started".into());
                         continue;
                     }
                     let Some(s) = &mut self.session else {
-                        state.screens.message = Some("not connected".into());
+                        state.screens.footer.message = Some("not connected".into());
                         continue;
                     };
                     crate::app::forwards::started(state, s.forwards.start(*spec));
-                    state.screens.forwards = s.forwards.list();
+                    state.screens.layout.forwards = s.forwards.list();
                 }
                 Effect::StopForward(id) => {
                     if let Some(s) = &mut self.session {
                         s.forwards.stop(id);
-                        state.screens.forwards = s.forwards.list();
+                        state.screens.layout.forwards = s.forwards.list();
                     }
                 }
                 Effect::PrepareSession(req) => {
                     if state.settings.readonly {
-                        state.screens.message = Some("read-only: nothing was run".into());
+                        state.screens.footer.message = Some("read-only: nothing was run".into());
                         continue;
                     }
                     let Some(s) = &self.session else {
-                        state.screens.message = Some("not connected".into());
+                        state.screens.footer.message = Some("not connected".into());
                         continue;
                     };
                     let tx = self.tx.clone();
@@ -228,7 +228,7 @@ impl Wiring<'_> {
             None
         };
         if let Some(why) = refused {
-            state.screens.message = Some(why.clone());
+            state.screens.footer.message = Some(why.clone());
             if matches!(req.op, crate::app::effect::WriteOp::Replace(..)) {
                 // An edit waits for its replace's answer: end it instead.
                 crate::app::writes::edit::abandon(state, &why);
@@ -242,7 +242,7 @@ impl Wiring<'_> {
             if let Some(old) = self.drain.take() {
                 old.abort();
             }
-            state.screens.drain = Some(crate::app::writes::model::DrainState::new(
+            state.screens.overlays.drain = Some(crate::app::writes::model::DrainState::new(
                 node.name.clone(),
                 req.context.clone(),
             ));
@@ -262,9 +262,9 @@ fn copy(state: &mut UiState, text: &str) {
         Ok(seq) => {
             let mut out = std::io::stdout();
             if out.write_all(seq.as_bytes()).and_then(|_| out.flush()).is_err() {
-                state.screens.message = Some("could not write to the terminal".into());
+                state.screens.footer.message = Some("could not write to the terminal".into());
             }
         }
-        Err(e) => state.screens.message = Some(e),
+        Err(e) => state.screens.footer.message = Some(e),
     }
 }

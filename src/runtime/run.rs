@@ -208,10 +208,10 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if typed || Instant::now() >= due {
                 typed = false;
                 let size = guard.terminal.size()?;
-                state.screens.page_rows = crate::ui::page_rows(size.into(), &state);
-                state.screens.page_cols = crate::ui::page_cols(size.into(), &state);
+                state.screens.layout.page_rows = crate::ui::page_rows(size.into(), &state);
+                state.screens.layout.page_cols = crate::ui::page_cols(size.into(), &state);
                 let at = jiff::Timestamp::now().as_second();
-                (state.screens.detail_max, state.screens.detail_hmax) =
+                (state.screens.layout.detail_max, state.screens.layout.detail_hmax) =
                     crate::ui::detail_max(size.into(), &state, at);
                 crate::app::refresh_top::refresh_top(&mut state);
                 // The RBAC gate asks, in the background, about what this view could offer.
@@ -221,8 +221,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     (Screen::Informers { .. }, Some(s)) => s.pool.informers(),
                     _ => Vec::new(),
                 };
-                state.screens.informers_len = informers.len();
-                state.screens.forwards = w.session.as_ref().map(|s| s.forwards.list()).unwrap_or_default();
+                state.screens.layout.informers_len = informers.len();
+                state.screens.layout.forwards =
+                    w.session.as_ref().map(|s| s.forwards.list()).unwrap_or_default();
                 if std::mem::take(&mut w.clear) {
                     // Not `Terminal::clear`: it asks the terminal for the cursor position,
                     // whose answer our own input reader would swallow (a 2 s stall, then an
@@ -323,7 +324,7 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
         None,
     )));
     let mut state = UiState::new(first, ns, cli.readonly);
-    state.screens.history = crate::runtime::files::load_history();
+    state.screens.prompt.history = crate::runtime::files::load_history();
     state.settings.dirs = crate::runtime::files::dirs();
     state.conn.explicit_all = cli.all_namespaces;
     state.conn.context = cli.context.clone();
@@ -333,7 +334,7 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
     );
     // The placeholder view the first command replaced is no place to go back to.
-    state.screens.nav.clear();
+    state.screens.stack.nav.clear();
     (state, effects)
 }
 
@@ -370,7 +371,7 @@ impl Wiring<'_> {
                 if let crate::app::outcome::WriteEvent::Replaced(r) = &e {
                     tracing::info!(
                         ok = r.is_ok(),
-                        editing = state.screens.edit.is_some(),
+                        editing = state.screens.overlays.edit.is_some(),
                         "replace answered"
                     );
                 }

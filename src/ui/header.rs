@@ -45,6 +45,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     let forwarding = state
         .screens
+        .layout
         .forwards
         .iter()
         .filter(|f| !matches!(f.state, crate::kube::portforward::ForwardState::Broken(_)))

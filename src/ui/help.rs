@@ -44,11 +44,11 @@ fn geometry(area: Rect, c: &HelpContent, h: &HelpState) -> (Rect, Page) {
 
 /// The page of the help box on a screen of `area` (for the paging keys).
 pub(super) fn page(area: Rect, state: &UiState) -> Page {
-    geometry(area, &HelpContent::of(state), &state.screens.help_view).1
+    geometry(area, &HelpContent::of(state), &state.screens.overlays.help_view).1
 }
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let h = &state.screens.help_view;
+    let h = &state.screens.overlays.help_view;
     let c = HelpContent::of(state);
     let (rect, page) = geometry(area, &c, h);
     let shown = c.shown(&h.filter);

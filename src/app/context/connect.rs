@@ -27,7 +27,7 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
         return;
     }
     state.conn.namespace = Some(info.namespace.clone());
-    for (_, s) in &mut state.screens.views {
+    for (_, s) in &mut state.screens.stack.views {
         if let Screen::List(l) = s {
             if l.key.kind.namespaced() && l.key.namespace.is_none() && l.source.is_none() && !l.ns_chosen {
                 l.key.namespace = Some(Arc::from(info.namespace.as_str()));
@@ -52,12 +52,12 @@ impl UiState {
         conn.namespace = namespace;
         conn.explicit_all = explicit_all;
         conn.registry = Arc::new(Registry::builtins());
-        self.screens.detail = None;
-        self.screens.pending_command = None;
+        self.screens.overlays.detail = None;
+        self.screens.prompt.deferred = None;
         // A dialog confirms a write for the context it names: it goes with it.
-        self.screens.dialog = None;
+        self.screens.overlays.dialog = None;
         // Views of the old context cannot be gone back to.
-        self.screens.nav.clear();
+        self.screens.stack.nav.clear();
         let first = ListState::new(
             ResourceKey::new(BuiltinKind::Pod, self.conn.namespace.as_deref()),
             None,
@@ -70,7 +70,7 @@ impl UiState {
 /// Asks the loop to switch to `name`, if the kubeconfig has it.
 pub fn switch_context(state: &mut UiState, name: &str) {
     if !state.conn.contexts.iter().any(|c| c == name) {
-        state.screens.message = Some(format!("no context {name:?} in the kubeconfig"));
+        state.screens.footer.message = Some(format!("no context {name:?} in the kubeconfig"));
         return;
     }
     state.emit(Effect::SwitchContext(name.to_owned()));

@@ -27,7 +27,7 @@ pub fn open(state: &mut UiState, describe: bool) {
 /// scroll sideways while unwrapped, `w` toggles wrap. After `G` the view stays on the last
 /// page while the text grows, until a key moves it up.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let page = crate::app::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
+    let page = crate::app::scroll::Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
@@ -55,7 +55,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
 
 /// The YAML view's keys other than vertical scrolling.
 fn other(state: &mut UiState, action: Action) -> bool {
-    let page = crate::app::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
+    let page = crate::app::scroll::Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
@@ -80,10 +80,10 @@ fn other(state: &mut UiState, action: Action) -> bool {
         }
         Action::FilterMode => {
             let s = y.search.clone();
-            state.screens.prompt = Some(Prompt::Filter(s));
+            state.screens.prompt.open = Some(Prompt::Filter(s));
         }
         Action::Reveal if y.key.kind == BuiltinKind::Secret && !y.reveal => {
-            state.screens.prompt = Some(Prompt::Confirm(format!(
+            state.screens.prompt.open = Some(Prompt::Confirm(format!(
                 "decode and show the values of secret {}? (y/n)",
                 crate::kube::sanitize::sanitize(&y.name)
             )));

@@ -16,7 +16,7 @@ pub fn save(state: &mut UiState, id: ViewId) -> Option<Effect> {
         return None;
     };
     if y.lines.is_empty() || y.history.as_ref().is_some_and(|h| h.is_empty()) {
-        state.screens.message = Some("nothing to save yet".into());
+        state.screens.footer.message = Some("nothing to save yet".into());
         return None;
     }
     let context = state.conn.context.as_deref().unwrap_or("default");

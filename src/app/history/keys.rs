@@ -42,7 +42,7 @@ pub fn open(state: &mut UiState, blame: bool) {
 /// Handles `action` while a history view is on top; false when none is or the action is not
 /// one of its own.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let page = state.screens.page_rows.max(1);
+    let page = state.screens.layout.page_rows.max(1);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
@@ -209,6 +209,7 @@ mod tests {
         update(&mut s, Action::Enter);
         assert!(s
             .screens
+            .footer
             .message
             .as_deref()
             .unwrap_or("")

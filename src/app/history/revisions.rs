@@ -18,7 +18,7 @@ pub fn open(state: &mut UiState, target: Target, revs: Vec<Revision>) {
         state.note(format!("{} has no revisions", target.label()));
         return;
     }
-    state.screens.message = None;
+    state.screens.footer.message = None;
     let selected = usize::from(revs.len() > 1);
     state.push(Screen::Revisions(Box::new(RevisionsState {
         target,
@@ -62,6 +62,6 @@ pub fn listed(
 ) {
     match revs {
         Ok(r) => open(state, target, r),
-        Err(e) => state.screens.message = Some(format!("rollback {}: {e}", target.label())),
+        Err(e) => state.screens.footer.message = Some(format!("rollback {}: {e}", target.label())),
     }
 }

@@ -58,7 +58,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         return false;
     }
     if let Some(p) = crate::app::writes::access::forbidden(state, action, std::time::Instant::now()) {
-        state.screens.message = Some(format!("forbidden: {p}"));
+        state.screens.footer.message = Some(format!("forbidden: {p}"));
         return true;
     }
     let Some(y) = history_on_top(state) else {
@@ -261,6 +261,7 @@ mod tests {
         update(&mut s, Action::Enter);
         assert!(s
             .screens
+            .footer
             .message
             .as_deref()
             .unwrap_or("")
@@ -285,9 +286,10 @@ mod tests {
         update(&mut s, Action::Top);
         assert!(s.applies(Action::Rollback));
         update(&mut s, Action::Rollback);
-        assert!(s.screens.dialog.is_none());
+        assert!(s.screens.overlays.dialog.is_none());
         assert!(s
             .screens
+            .footer
             .message
             .as_deref()
             .unwrap_or("")
@@ -295,7 +297,7 @@ mod tests {
         update(&mut s, Action::Down);
         update(&mut s, Action::Down);
         update(&mut s, Action::Rollback);
-        let d = s.screens.dialog.as_ref().expect("the rollback dialog");
+        let d = s.screens.overlays.dialog.as_ref().expect("the rollback dialog");
         assert_eq!(d.context, "prod-eu");
         assert!(!d.yes, "no is selected");
         assert!(d.title.contains("deployment/web"), "{}", d.title);
@@ -308,7 +310,7 @@ mod tests {
         update(&mut s, Action::Top);
         assert!(!s.applies(Action::Rollback));
         update(&mut s, Action::Rollback);
-        assert!(s.screens.dialog.is_none());
+        assert!(s.screens.overlays.dialog.is_none());
     }
 
     #[test]

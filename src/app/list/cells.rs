@@ -30,8 +30,8 @@ pub fn handle(state: &mut UiState, action: Action) {
         Action::Cells => {
             let row = state.top_list().and_then(|l| l.cache.selected_row(l.selected));
             if let Some(row) = row {
-                state.screens.detail = Some(row);
-                state.screens.detail_scroll = 0;
+                state.screens.overlays.detail = Some(row);
+                state.screens.overlays.detail_scroll = 0;
             }
         }
         _ => {}
@@ -41,7 +41,7 @@ pub fn handle(state: &mut UiState, action: Action) {
 /// A key while the detail overlay is open: scrolling keys move it, `Quit` and `Redraw` pass
 /// through (returns false), any other key closes it. Returns whether the key was used here.
 pub fn overlay_key(state: &mut UiState, action: Action) -> bool {
-    let page = state.screens.page_rows.max(1) as i64;
+    let page = state.screens.layout.page_rows.max(1) as i64;
     let by = match action {
         Action::Quit | Action::Redraw => return false,
         Action::Up => -1,
@@ -51,29 +51,31 @@ pub fn overlay_key(state: &mut UiState, action: Action) -> bool {
         Action::Top => -i64::from(u16::MAX),
         Action::Bottom => i64::from(u16::MAX),
         Action::Wrap => {
-            state.screens.detail_wrap = !state.screens.detail_wrap;
-            state.screens.detail_hscroll = 0;
-            state.screens.detail_scroll = 0;
+            state.screens.overlays.detail_wrap = !state.screens.overlays.detail_wrap;
+            state.screens.overlays.detail_hscroll = 0;
+            state.screens.overlays.detail_scroll = 0;
             return true;
         }
         Action::ScrollLeft => {
-            let s = &mut state.screens;
-            s.detail_hscroll = s.detail_hscroll.saturating_sub(HSTEP);
+            let o = &mut state.screens.overlays;
+            o.detail_hscroll = o.detail_hscroll.saturating_sub(HSTEP);
             return true;
         }
         Action::ScrollRight => {
-            let s = &mut state.screens;
-            s.detail_hscroll = s.detail_hscroll.saturating_add(HSTEP).min(s.detail_hmax);
+            let max = state.screens.layout.detail_hmax;
+            let o = &mut state.screens.overlays;
+            o.detail_hscroll = o.detail_hscroll.saturating_add(HSTEP).min(max);
             return true;
         }
         _ => {
-            state.screens.detail = None;
-            state.screens.detail_scroll = 0;
-            state.screens.detail_hscroll = 0;
+            state.screens.overlays.detail = None;
+            state.screens.overlays.detail_scroll = 0;
+            state.screens.overlays.detail_hscroll = 0;
             return true;
         }
     };
-    let to = (i64::from(state.screens.detail_scroll) + by).clamp(0, i64::from(state.screens.detail_max));
-    state.screens.detail_scroll = u16::try_from(to).unwrap_or(0);
+    let to = (i64::from(state.screens.overlays.detail_scroll) + by)
+        .clamp(0, i64::from(state.screens.layout.detail_max));
+    state.screens.overlays.detail_scroll = u16::try_from(to).unwrap_or(0);
     true
 }

@@ -25,7 +25,7 @@ pub fn jump(state: &mut UiState) -> bool {
     let from = format!("{}/{}", kind.singular(), row.name);
     if let Some(owner) = &row.owner {
         let Some(owner_kind) = kind_of(state, owner) else {
-            state.screens.message = Some(format!(
+            state.screens.footer.message = Some(format!(
                 "owner {}/{} of {from}: that kind is not served",
                 owner.kind, owner.name
             ));
@@ -38,11 +38,11 @@ pub fn jump(state: &mut UiState) -> bool {
     if kind == BuiltinKind::Pod {
         match node_of(&row.cells) {
             Some(node) => open_selected(state, BuiltinKind::Node.into(), None, &node, from),
-            None => state.screens.message = Some(format!("{from} has no owner and is not scheduled")),
+            None => state.screens.footer.message = Some(format!("{from} has no owner and is not scheduled")),
         }
         return true;
     }
-    state.screens.message = Some(format!("{from} has no owner"));
+    state.screens.footer.message = Some(format!("{from} has no owner"));
     true
 }
 

@@ -11,14 +11,14 @@ use crate::app::state::{Screen, UiState, ViewId};
 /// nothing yet, said in the footer).
 pub fn save(state: &mut UiState, id: ViewId) -> Option<Option<Effect>> {
     // The whole buffer: a filter changed just before is finished first.
-    if let Some((_, Screen::Logs(v))) = state.screens.views.iter_mut().find(|(i, _)| *i == id) {
+    if let Some((_, Screen::Logs(v))) = state.screens.stack.views.iter_mut().find(|(i, _)| *i == id) {
         v.settle();
     }
     let Some((_, Screen::Logs(v))) = state.views().find(|(i, _)| *i == id) else {
         return None;
     };
     let Some(hub) = v.hub.clone() else {
-        state.screens.message = Some("nothing to save yet".into());
+        state.screens.footer.message = Some("nothing to save yet".into());
         return Some(None);
     };
     let s = hub.lock();

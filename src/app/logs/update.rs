@@ -30,7 +30,7 @@ pub fn open_from_list(state: &mut UiState) {
                 format!("{}/{}", kind.singular(), row.name),
             ),
             _ => {
-                state.screens.message = Some(format!(
+                state.screens.footer.message = Some(format!(
                     "no logs for {} (pods, workloads and services have logs)",
                     kind.singular()
                 ));
@@ -62,7 +62,7 @@ pub fn command(state: &mut UiState, arg: Option<&str>, labels: Option<&str>) {
         None => state.conn.namespace.clone(),
     };
     let Some(ns) = ns else {
-        state.screens.message = Some(
+        state.screens.footer.message = Some(
             "logs: a merged view spans one namespace: pick one first (:ns <name>, or :pods <name>)".into(),
         );
         return;
@@ -83,9 +83,9 @@ pub fn command(state: &mut UiState, arg: Option<&str>, labels: Option<&str>) {
                 ContainerPick::Default,
                 format!("pods ~ {re}"),
             ),
-            Err(_) => state.screens.message = Some(format!("logs: {re:?} is not a valid regex")),
+            Err(_) => state.screens.footer.message = Some(format!("logs: {re:?} is not a valid regex")),
         },
-        _ => state.screens.message = Some("logs: give -l <selector> or a pod name regex".into()),
+        _ => state.screens.footer.message = Some("logs: give -l <selector> or a pod name regex".into()),
     }
 }
 
@@ -126,7 +126,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         Action::LogWrap => v.wrap = !v.wrap,
         Action::LogPrevious => {
             if v.merged() {
-                state.screens.message =
+                state.screens.footer.message =
                     Some("previous: open one pod's logs for its previous instance".into());
                 return true;
             }
@@ -143,12 +143,12 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         Action::FilterMode => {
             let s = v.filter.clone();
             v.prompt = Some(LogPrompt::Filter);
-            state.screens.prompt = Some(Prompt::Filter(s));
+            state.screens.prompt.open = Some(Prompt::Filter(s));
         }
         Action::LogSearch => {
             let s = v.search.clone();
             v.prompt = Some(LogPrompt::Search);
-            state.screens.prompt = Some(Prompt::Filter(s));
+            state.screens.prompt.open = Some(Prompt::Filter(s));
         }
         Action::NextMatch => jump(state, true),
         Action::PrevMatch => jump(state, false),
@@ -168,7 +168,7 @@ pub fn typed(state: &mut UiState, text: String) -> bool {
     match v.prompt {
         Some(LogPrompt::Search) => {
             if let Err(e) = v.set_search(text) {
-                state.screens.message = Some(e);
+                state.screens.footer.message = Some(e);
                 return true;
             }
             jump_from(state, true, true);

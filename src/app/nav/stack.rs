@@ -19,17 +19,17 @@ impl UiState {
 
     /// Pushes `screen` on top under a fresh id and asks for what feeds it.
     pub fn push(&mut self, screen: Screen) -> ViewId {
-        let id = ViewId(self.screens.next_id);
-        self.screens.next_id += 1;
+        let id = ViewId(self.screens.stack.next_id);
+        self.screens.stack.next_id += 1;
         self.effects.extend(feeds(id, &screen));
-        self.screens.views.push((id, screen));
+        self.screens.stack.views.push((id, screen));
         id
     }
 
     /// Removes the view on top and releases what fed it; the last view stays.
     pub fn pop(&mut self) {
-        if self.screens.views.len() > 1 {
-            if let Some((id, _)) = self.screens.views.pop() {
+        if self.screens.stack.views.len() > 1 {
+            if let Some((id, _)) = self.screens.stack.views.pop() {
                 self.emit(Effect::Unsubscribe(id));
             }
         }
@@ -37,7 +37,7 @@ impl UiState {
 
     /// Replaces the whole stack with `screen`.
     pub fn reset_stack(&mut self, screen: Screen) {
-        for (id, _) in std::mem::take(&mut self.screens.views) {
+        for (id, _) in std::mem::take(&mut self.screens.stack.views) {
             self.emit(Effect::Unsubscribe(id));
         }
         self.push(screen);
@@ -47,7 +47,7 @@ impl UiState {
     /// others. May leave the stack empty: the caller pushes a view then.
     pub fn retain_views(&mut self, mut keep: impl FnMut(ViewId, &mut Screen) -> bool) {
         let mut gone = Vec::new();
-        self.screens.views.retain_mut(|(id, s)| {
+        self.screens.stack.views.retain_mut(|(id, s)| {
             let kept = keep(*id, s);
             if !kept {
                 gone.push(*id);
@@ -61,7 +61,7 @@ impl UiState {
     /// (its kind changed version or columns).
     pub fn resubscribe(&mut self, id: ViewId) {
         self.emit(Effect::Unsubscribe(id));
-        if let Some((_, s)) = self.screens.views.iter().find(|(i, _)| *i == id) {
+        if let Some((_, s)) = self.screens.stack.views.iter().find(|(i, _)| *i == id) {
             let more = feeds(id, s);
             self.effects.extend(more);
         }
@@ -71,6 +71,7 @@ impl UiState {
     pub fn subscribe_all(&mut self) {
         let more: Vec<Effect> = self
             .screens
+            .stack
             .views
             .iter()
             .flat_map(|(id, s)| feeds(*id, s))
@@ -81,7 +82,7 @@ impl UiState {
     /// Hands view `id` what the loop started for it; false when the view is gone (the loop
     /// then releases it).
     pub fn attach(&mut self, id: ViewId, feed: Feed) -> bool {
-        let Some((_, screen)) = self.screens.views.iter_mut().find(|(i, _)| *i == id) else {
+        let Some((_, screen)) = self.screens.stack.views.iter_mut().find(|(i, _)| *i == id) else {
             return false;
         };
         match (screen, feed) {

@@ -49,18 +49,30 @@ fn esc_after_a_command_goes_back_and_brackets_walk_the_history() {
     );
     update(&mut s, Action::NavBack);
     assert_eq!(top(&s).0, BuiltinKind::Pod, "nothing earlier: stays");
-    assert!(s.screens.message.as_deref().unwrap().contains("no earlier view"));
+    assert!(s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("no earlier view"));
     update(&mut s, Action::NavForward);
     assert_eq!(top(&s).0, BuiltinKind::Deployment);
     update(&mut s, Action::NavForward);
     assert_eq!(top(&s).0, BuiltinKind::Service);
     update(&mut s, Action::NavForward);
-    assert!(s.screens.message.as_deref().unwrap().contains("no later view"));
+    assert!(s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("no later view"));
     // A new command forgets the places ahead.
     update(&mut s, Action::NavBack);
     run_command(&mut s, "cm");
-    assert_eq!(s.screens.nav.forward_len(), 0);
-    assert_eq!(s.screens.nav.back_len(), 2);
+    assert_eq!(s.screens.stack.nav.forward_len(), 0);
+    assert_eq!(s.screens.stack.nav.back_len(), 2);
 }
 
 #[test]
@@ -115,7 +127,7 @@ fn a_namespace_typed_with_a_kind_is_for_that_view_only() {
 fn an_unconfigured_favourite_key_says_how_to_set_one() {
     let mut s = state();
     update(&mut s, Action::Favourite(3));
-    let msg = s.screens.message.clone().unwrap_or_default();
+    let msg = s.screens.footer.message.clone().unwrap_or_default();
     assert!(
         msg.contains("no favourite namespace 3") && msg.contains("favourites"),
         "{msg}"
@@ -123,7 +135,7 @@ fn an_unconfigured_favourite_key_says_how_to_set_one() {
     s.settings.favourites = vec!["a".into(), "b".into(), "c".into()];
     update(&mut s, Action::Favourite(3));
     assert_eq!(top(&s), (BuiltinKind::Pod, Some("c".into())));
-    assert_eq!(s.screens.message, None);
+    assert_eq!(s.screens.footer.message, None);
     update(&mut s, Action::Back);
     assert_eq!(
         top(&s),
@@ -138,7 +150,7 @@ fn places_are_bounded() {
     for i in 0..(MAX_PLACES + 20) {
         run_command(&mut s, &format!("pods ns-{i}"));
     }
-    assert_eq!(s.screens.nav.back_len(), MAX_PLACES);
+    assert_eq!(s.screens.stack.nav.back_len(), MAX_PLACES);
 }
 
 #[test]
@@ -160,7 +172,7 @@ fn brackets_are_bound_and_context_switch_forgets() {
     let mut s = state();
     run_command(&mut s, "deploy");
     s.reset_for_context("other");
-    assert_eq!(s.screens.nav.back_len(), 0);
+    assert_eq!(s.screens.stack.nav.back_len(), 0);
 }
 
 #[test]
@@ -169,7 +181,7 @@ fn a_word_that_cannot_be_a_namespace_is_refused_before_any_view_opens() {
     for line in ["pods Bad_Name", "deploy -n UPPER", "ns -x", "svc -n a.b"] {
         run_command(&mut s, line);
         assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())), "{line}");
-        let msg = s.screens.message.take().unwrap_or_default();
+        let msg = s.screens.footer.message.take().unwrap_or_default();
         assert!(msg.contains("is not a valid namespace name"), "{line}: {msg}");
         assert!(
             !s.take_effects()
@@ -182,6 +194,7 @@ fn a_word_that_cannot_be_a_namespace_is_refused_before_any_view_opens() {
     run_command(&mut s, "logs web-.*");
     assert!(!s
         .screens
+        .footer
         .message
         .as_deref()
         .unwrap_or_default()

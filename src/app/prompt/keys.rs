@@ -10,26 +10,26 @@ use crate::keys::Action;
 /// A printable character typed while a prompt is open: inserted at the cursor (a filter is
 /// applied at once), or the answer of a yes/no question.
 pub(crate) fn typed(state: &mut UiState, c: char) {
-    state.screens.message = None;
-    state.screens.info = false;
+    state.screens.footer.message = None;
+    state.screens.footer.info = false;
     let screens = &mut state.screens;
-    match &mut screens.prompt {
+    match &mut screens.prompt.open {
         Some(Prompt::Command(s)) => crate::app::prompt::edit::Line {
             text: s,
-            cursor: &mut screens.prompt_cursor,
+            cursor: &mut screens.prompt.cursor,
         }
         .insert(c),
         Some(Prompt::Filter(s)) => {
             crate::app::prompt::edit::Line {
                 text: s,
-                cursor: &mut screens.prompt_cursor,
+                cursor: &mut screens.prompt.cursor,
             }
             .insert(c);
             let text = s.clone();
             set_filter(state, text);
         }
         Some(Prompt::Confirm(_)) => {
-            state.screens.prompt = None;
+            state.screens.prompt.open = None;
             crate::app::detail::keys::confirmed(state, c == 'y' || c == 'Y');
         }
         None => {}
@@ -44,8 +44,8 @@ pub(crate) fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action)
         return;
     }
     if matches!(action, Action::Submit | Action::Cancel) {
-        state.screens.prompt_cursor = None;
-        state.screens.history.reset();
+        state.screens.prompt.cursor = None;
+        state.screens.prompt.history.reset();
         let entry = match (&prompt, action) {
             (Prompt::Command(t), Action::Submit) => {
                 Some((crate::app::prompt::history::Kind::Command, t.clone()))
@@ -58,30 +58,30 @@ pub(crate) fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action)
         // `:exec` lines may carry secrets in their arguments (`mysql -pSECRET`): never kept.
         let secretive = |t: &str| t.split_whitespace().next() == Some("exec");
         if let Some((kind, text)) = entry.filter(|(_, t)| !t.trim().is_empty() && !secretive(t)) {
-            state.screens.history.push(kind, &text);
-            let file = state.screens.history.to_text();
+            state.screens.prompt.history.push(kind, &text);
+            let file = state.screens.prompt.history.to_text();
             state.emit(Effect::SaveHistory(file));
         }
     }
     match (prompt, action) {
         (_, Action::Quit) => state.emit(Effect::Quit(0)),
         (Prompt::Command(text), Action::Submit) => {
-            state.screens.prompt = None;
+            state.screens.prompt.open = None;
             crate::app::command::run(state, text.trim(), false);
         }
-        (Prompt::Filter(_), Action::Submit) => state.screens.prompt = None,
+        (Prompt::Filter(_), Action::Submit) => state.screens.prompt.open = None,
         (Prompt::Confirm(_), _) => {
-            state.screens.prompt = None;
+            state.screens.prompt.open = None;
             crate::app::detail::keys::confirmed(state, false);
         }
-        (Prompt::Command(_), Action::Cancel) => state.screens.prompt = None,
+        (Prompt::Command(_), Action::Cancel) => state.screens.prompt.open = None,
         (Prompt::Filter(_), Action::Cancel) => {
-            state.screens.prompt = None;
+            state.screens.prompt.open = None;
             set_filter(state, String::new());
         }
         (Prompt::Command(s), Action::Complete) => {
-            state.screens.prompt_cursor = None;
-            state.screens.prompt = Some(Prompt::Command(crate::app::command::complete(state, &s)));
+            state.screens.prompt.cursor = None;
+            state.screens.prompt.open = Some(Prompt::Command(crate::app::command::complete(state, &s)));
         }
         _ => {}
     }
@@ -91,22 +91,22 @@ pub(crate) fn update_prompt(state: &mut UiState, prompt: Prompt, action: Action)
 /// applied at once), the cursor at its end. Returns whether the action was one.
 fn recall(state: &mut UiState, action: Action) -> bool {
     use crate::app::prompt::history::Kind;
-    let (kind, current) = match &state.screens.prompt {
+    let (kind, current) = match &state.screens.prompt.open {
         Some(Prompt::Command(s)) => (Kind::Command, s.clone()),
         Some(Prompt::Filter(s)) => (Kind::Filter, s.clone()),
         _ => return false,
     };
     let line = match action {
-        Action::HistoryOlder => state.screens.history.older(kind, &current),
-        Action::HistoryNewer => state.screens.history.newer(kind),
+        Action::HistoryOlder => state.screens.prompt.history.older(kind, &current),
+        Action::HistoryNewer => state.screens.prompt.history.newer(kind),
         _ => return false,
     };
     if let Some(line) = line {
-        state.screens.prompt_cursor = None;
+        state.screens.prompt.cursor = None;
         match kind {
-            Kind::Command => state.screens.prompt = Some(Prompt::Command(line)),
+            Kind::Command => state.screens.prompt.open = Some(Prompt::Command(line)),
             Kind::Filter => {
-                state.screens.prompt = Some(Prompt::Filter(line.clone()));
+                state.screens.prompt.open = Some(Prompt::Filter(line.clone()));
                 set_filter(state, line);
             }
         }
@@ -118,14 +118,14 @@ fn recall(state: &mut UiState, action: Action) -> bool {
 /// applied at once. Returns whether the action was one.
 fn edit_prompt(state: &mut UiState, action: Action) -> bool {
     let screens = &mut state.screens;
-    let (text, filter) = match &mut screens.prompt {
+    let (text, filter) = match &mut screens.prompt.open {
         Some(Prompt::Command(s)) => (s, false),
         Some(Prompt::Filter(s)) => (s, true),
         _ => return false,
     };
     let mut line = crate::app::prompt::edit::Line {
         text,
-        cursor: &mut screens.prompt_cursor,
+        cursor: &mut screens.prompt.cursor,
     };
     match line.apply(action) {
         None => false,
@@ -142,8 +142,8 @@ fn edit_prompt(state: &mut UiState, action: Action) -> bool {
 /// Applies the `/` text to what is on top: the help's lines, a log view, `:ar`, a detail
 /// view's search (jumping to the first match), else the list's filter (selection to the top).
 fn set_filter(state: &mut UiState, text: String) {
-    if state.screens.help {
-        state.screens.help_view.set_filter(text);
+    if state.screens.overlays.help {
+        state.screens.overlays.help_view.set_filter(text);
         return;
     }
     if crate::app::logs::update::typed(state, text.clone()) {
@@ -154,7 +154,7 @@ fn set_filter(state: &mut UiState, text: String) {
         *selected = 0;
         return;
     }
-    let page = crate::app::scroll::Page::new(state.screens.page_rows, state.screens.page_cols);
+    let page = crate::app::scroll::Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
         y.search = text;
         match y.find(y.scroll) {

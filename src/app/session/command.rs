@@ -19,7 +19,7 @@ pub fn offer(state: &mut UiState, target: &ExecTarget, container: &str, tried: &
         "exec pod/{} -n {} -c {} -- ",
         target.pod, target.namespace, container
     );
-    state.screens.prompt = Some(Prompt::Command(sanitize(&line).into_owned()));
+    state.screens.prompt.open = Some(Prompt::Command(sanitize(&line).into_owned()));
     // The debug container is offered unless the gate knows it forbidden (asked now, so it
     // is known by the time `:debug` is typed).
     let debug = if crate::app::session::debug::forbidden(state, &target.namespace).is_some() {
@@ -30,12 +30,12 @@ pub fn offer(state: &mut UiState, target: &ExecTarget, container: &str, tried: &
             sanitize(&crate::app::session::debug::offer_line(target, container))
         )
     };
-    state.screens.message = Some(format!(
+    state.screens.footer.message = Some(format!(
         "no shell in container {} of pod/{} (tried {tried}): run a command… (type it after --){debug}",
         sanitize(container),
         sanitize(&target.pod)
     ));
-    state.screens.info = false;
+    state.screens.footer.info = false;
     if let Some(q) = crate::app::session::debug::query(state, &target.namespace) {
         if state.conn.access.get(&q, std::time::Instant::now()).is_none() {
             state.emit(Effect::CheckAccess(q));
@@ -53,8 +53,8 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         return false;
     };
     let fail = |state: &mut UiState, e: String| {
-        state.screens.message = Some(format!("exec: {e}"));
-        state.screens.info = false;
+        state.screens.footer.message = Some(format!("exec: {e}"));
+        state.screens.footer.info = false;
     };
     if state.settings.readonly {
         fail(state, "read-only: nothing was run".into());

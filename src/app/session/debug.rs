@@ -58,8 +58,8 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         return false;
     };
     let fail = |state: &mut UiState, e: String| {
-        state.screens.message = Some(format!("debug: {e}"));
-        state.screens.info = false;
+        state.screens.footer.message = Some(format!("debug: {e}"));
+        state.screens.footer.info = false;
     };
     if state.settings.readonly {
         fail(state, "read-only: nothing was started".into());
@@ -74,7 +74,7 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         }
     };
     if let Some(p) = forbidden(state, &target.namespace) {
-        state.screens.message = Some(format!("forbidden: {p}"));
+        state.screens.footer.message = Some(format!("forbidden: {p}"));
         return true;
     }
     let Some(context) = state.conn.context.clone() else {
@@ -110,18 +110,18 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
     if state.settings.protected.iter().any(|p| p.is_match(&context)) {
         d.require = Some(target_pod);
     }
-    state.screens.dialog = Some(Box::new(d));
+    state.screens.overlays.dialog = Some(Box::new(d));
     true
 }
 
 /// The dialog's "yes": the preparation adds the container, then the session attaches.
 pub fn confirmed(state: &mut UiState, req: Box<SessionRequest>, context: &str, summary: &str) {
     if state.settings.readonly {
-        state.screens.message = Some("read-only: nothing was sent".into());
+        state.screens.footer.message = Some("read-only: nothing was sent".into());
         return;
     }
     if state.conn.context.as_deref() != Some(context) {
-        state.screens.message = Some(format!(
+        state.screens.footer.message = Some(format!(
             "the context changed since the dialog opened (was {context}): nothing was sent"
         ));
         return;

@@ -31,7 +31,7 @@ fn command_switches_kind_by_short_name_and_keeps_namespace() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "deploy");
     update(&mut s, Action::Submit);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     let l = s.top_list().unwrap();
     assert_eq!(l.key.kind, BuiltinKind::Deployment);
     assert_eq!(l.key.namespace.as_deref(), Some("default"));
@@ -59,13 +59,13 @@ fn unknown_command_says_so_once_discovery_answered() {
     let effects = run_command(&mut s, "gizmos");
     // Perhaps created since: ktui asks the server again first.
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("gizmos: not known yet; asking the API server again…")
     );
     assert!(effects.contains(&Effect::Rediscover));
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("unknown command or resource: gizmos (see :api-resources)")
     );
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
@@ -73,7 +73,7 @@ fn unknown_command_says_so_once_discovery_answered() {
     run_command(&mut s, "gz");
     crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
     assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
-    assert_eq!(s.screens.message, None, "the waiting note is gone");
+    assert_eq!(s.screens.footer.message, None, "the waiting note is gone");
     // Another command meanwhile cancels the wait.
     run_command(&mut s, "nope");
     run_command(&mut s, "po");
@@ -117,7 +117,7 @@ fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
     let mut s = state();
     run_command(&mut s, "gz -A");
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("gz: waiting for API discovery…")
     );
     crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color"])]));
@@ -132,7 +132,7 @@ fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
     crate::app::discovered::adopt(&mut s, discovered(vec![]));
     assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("gizmos.demo.ktui.dev: the resource type was deleted; its view closed")
     );
 }
@@ -150,7 +150,7 @@ fn api_resources_lists_and_opens_and_broken_groups_are_named() {
     });
     crate::app::discovered::adopt(&mut s, Registry::from_discovery(d));
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("API groups unavailable: metrics.k8s.io/v1beta1 (see :ar)")
     );
     run_command(&mut s, "ar");
@@ -188,7 +188,7 @@ fn informers_view() {
     for a in [Action::Down, Action::Bottom, Action::Up, Action::PageDown] {
         update(&mut s, a);
     }
-    s.screens.informers_len = 3;
+    s.screens.layout.informers_len = 3;
     update(&mut s, Action::Bottom);
     update(&mut s, Action::Up);
     assert!(matches!(s.top(), Screen::Informers { selected: 1 }));
@@ -207,7 +207,7 @@ fn filter_applies_live_and_esc_clears_then_goes_back() {
     update(&mut s, Action::Backspace);
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Submit);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Back);
     assert_eq!(s.top_list().unwrap().filter, "");
@@ -224,7 +224,7 @@ fn esc_in_filter_prompt_cancels_the_filter() {
     update(&mut s, Action::FilterMode);
     typed(&mut s, "abc");
     update(&mut s, Action::Cancel);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     assert_eq!(s.top_list().unwrap().filter, "");
 }
 
@@ -254,15 +254,15 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "dep");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("deploy".into())));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("deploy".into())));
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("deploy  deployments  deployments.apps")
     );
     typed(&mut s, "ments.");
     update(&mut s, Action::Complete);
     assert_eq!(
-        s.screens.prompt,
+        s.screens.prompt.open,
         Some(Prompt::Command("deployments.apps ".into()))
     );
     let mut s = state();
@@ -270,11 +270,11 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "giz");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("gizmos".into())));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("gizmos".into())));
     typed(&mut s, ".");
     update(&mut s, Action::Complete);
     assert_eq!(
-        s.screens.prompt,
+        s.screens.prompt.open,
         Some(Prompt::Command("gizmos.demo.ktui.dev ".into()))
     );
 }
@@ -286,32 +286,38 @@ fn tab_completes_context_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx pr");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-".into())));
-    assert_eq!(s.screens.message.as_deref(), Some("prod-eu  prod-us"));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("ctx prod-".into())));
+    assert_eq!(s.screens.footer.message.as_deref(), Some("prod-eu  prod-us"));
     typed(&mut s, "u");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-us ".into())));
+    assert_eq!(
+        s.screens.prompt.open,
+        Some(Prompt::Command("ctx prod-us ".into()))
+    );
     update(&mut s, Action::Cancel);
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx S");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx Staging ".into())));
+    assert_eq!(
+        s.screens.prompt.open,
+        Some(Prompt::Command("ctx Staging ".into()))
+    );
 }
 
 #[test]
 fn help_opens_scrolls_and_closes_with_esc_or_question_mark() {
     let mut s = state();
-    s.screens.page_rows = 5;
+    s.screens.layout.page_rows = 5;
     update(&mut s, Action::Help);
-    assert!(s.screens.help);
+    assert!(s.screens.overlays.help);
     update(&mut s, Action::Down);
-    assert!(s.screens.help, "scrolling keys scroll the help");
-    assert_eq!(s.screens.help_view.scroll, 1);
+    assert!(s.screens.overlays.help, "scrolling keys scroll the help");
+    assert_eq!(s.screens.overlays.help_view.scroll, 1);
     update(&mut s, Action::Back);
-    assert!(!s.screens.help);
+    assert!(!s.screens.overlays.help);
     update(&mut s, Action::Help);
     update(&mut s, Action::Help);
-    assert!(!s.screens.help, "? again closes it");
+    assert!(!s.screens.overlays.help, "? again closes it");
 }
 
 #[test]
@@ -322,11 +328,11 @@ fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     y.lines[10] = "  mode: blue".into();
     y.lines[55] = "  mode: red".into();
     let mut s = state();
-    s.screens.page_rows = 20;
+    s.screens.layout.page_rows = 20;
     s.push(Screen::Yaml(Box::new(y)));
     update(&mut s, Action::FilterMode);
     typed(&mut s, "mode");
-    assert_eq!(s.screens.message, None);
+    assert_eq!(s.screens.footer.message, None);
     assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 10));
     update(&mut s, Action::Submit);
     update(&mut s, Action::NextMatch);
@@ -336,7 +342,7 @@ fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     );
     update(&mut s, Action::FilterMode);
     typed(&mut s, "x");
-    assert_eq!(s.screens.message.as_deref(), Some("no match"));
+    assert_eq!(s.screens.footer.message.as_deref(), Some("no match"));
 }
 
 #[test]
@@ -346,8 +352,8 @@ fn detail_views_page_to_a_full_last_page_and_scroll_sideways_or_wrap() {
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     y.lines[3] = format!("  long: {}", "x".repeat(100));
     let mut s = state();
-    s.screens.page_rows = 10;
-    s.screens.page_cols = 40;
+    s.screens.layout.page_rows = 10;
+    s.screens.layout.page_cols = 40;
     s.push(Screen::Yaml(Box::new(y)));
     let yaml = |s: &UiState| match s.top() {
         Screen::Yaml(y) => (y.scroll, y.hscroll, y.wrap),
@@ -394,9 +400,12 @@ fn command_arguments_in_any_order() {
         Some("kube-system")
     );
     run_command(&mut s, "po shop junk");
-    assert_eq!(s.screens.message.as_deref(), Some("po: unexpected \"junk\""));
+    assert_eq!(
+        s.screens.footer.message.as_deref(),
+        Some("po: unexpected \"junk\"")
+    );
     run_command(&mut s, "po -l");
-    assert_eq!(s.screens.message.as_deref(), Some("po: -l needs a value"));
+    assert_eq!(s.screens.footer.message.as_deref(), Some("po: -l needs a value"));
 }
 
 #[test]
@@ -429,7 +438,7 @@ fn a_view_opened_at_a_non_preferred_version_keeps_it_until_it_is_no_longer_serve
     crate::app::discovered::adopt(&mut s, with(vec![]));
     assert_eq!(version(&s), "v1");
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("gizmos.v1beta1.demo.ktui.dev is no longer served; showing gizmos.v1.demo.ktui.dev")
     );
 }
@@ -455,6 +464,7 @@ fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
     assert_eq!(logs_target(&s), None, "no silent default namespace");
     assert!(s
         .screens
+        .footer
         .message
         .as_deref()
         .is_some_and(|m| m.contains("spans one namespace")));
@@ -468,8 +478,8 @@ fn after_g_a_detail_view_stays_on_its_last_page_as_the_text_grows_until_moved_up
     let mut y = crate::app::detail::model::DetailState::new(key, "web");
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     let mut s = state();
-    s.screens.page_rows = 10;
-    s.screens.page_cols = 40;
+    s.screens.layout.page_rows = 10;
+    s.screens.layout.page_cols = 40;
     s.push(Screen::Yaml(Box::new(y)));
     let grow = |s: &mut UiState, n: usize| {
         if let Screen::Yaml(y) = s.top_mut() {

@@ -107,7 +107,7 @@ pub fn forbidden(state: &UiState, action: Action, now: Instant) -> Option<Permis
 pub fn refuse(state: &mut UiState, action: Action) -> bool {
     match forbidden(state, action, Instant::now()) {
         Some(p) => {
-            state.screens.message = Some(format!("forbidden: {p}"));
+            state.screens.footer.message = Some(format!("forbidden: {p}"));
             true
         }
         None => false,

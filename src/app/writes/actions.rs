@@ -103,7 +103,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         return false;
     }
     if let Some(p) = crate::app::writes::access::forbidden(state, action, Instant::now()) {
-        state.screens.message = Some(format!("forbidden: {p}"));
+        state.screens.footer.message = Some(format!("forbidden: {p}"));
         return true;
     }
     match action {
@@ -222,7 +222,7 @@ fn open(state: &mut UiState, action: Action) {
         return;
     }
     let Some(context) = state.conn.context.clone() else {
-        state.screens.message = Some("not connected: nothing to write to".into());
+        state.screens.footer.message = Some("not connected: nothing to write to".into());
         return;
     };
     let row = l.cache.selected_row(l.selected);
@@ -349,7 +349,7 @@ fn open(state: &mut UiState, action: Action) {
         d.warning = Some(FORCE_WARNING.to_owned());
     }
     d.require = protection(state, &context, &targets);
-    state.screens.dialog = Some(Box::new(d));
+    state.screens.overlays.dialog = Some(Box::new(d));
 }
 
 /// What the user must type in a protected context: the name (one object) or the count.
@@ -411,5 +411,5 @@ pub(crate) fn rollback_dialog(state: &mut UiState, target: Target, older: Vec<Re
     );
     d.focus = 0;
     d.require = protection(state, &context, std::slice::from_ref(&target));
-    state.screens.dialog = Some(Box::new(d));
+    state.screens.overlays.dialog = Some(Box::new(d));
 }

@@ -15,7 +15,7 @@ use crate::app::state::UiState;
 
 /// A key while the dialog is open (it takes every key).
 pub fn key(state: &mut UiState, key: KeyPress) {
-    let Some(d) = state.screens.dialog.as_mut() else {
+    let Some(d) = state.screens.overlays.dialog.as_mut() else {
         return;
     };
     d.error = None;
@@ -96,14 +96,14 @@ fn refresh_force(d: &mut Dialog) {
 }
 
 fn cancel(state: &mut UiState) {
-    state.screens.dialog = None;
+    state.screens.overlays.dialog = None;
     state.note("cancelled: nothing was sent".into());
 }
 
 /// "yes": checks the typed confirmation, asks again for a force delete, else queues the
 /// write and says what was requested.
 fn confirm(state: &mut UiState) {
-    let Some(d) = state.screens.dialog.as_mut() else {
+    let Some(d) = state.screens.overlays.dialog.as_mut() else {
         return;
     };
     if let Some(want) = &d.require {
@@ -125,7 +125,7 @@ fn confirm(state: &mut UiState) {
     if let Then::Debug(req) = &d.then {
         let req = req.clone();
         let (context, summary) = (d.context.clone(), d.summary.clone());
-        state.screens.dialog = None;
+        state.screens.overlays.dialog = None;
         crate::app::session::debug::confirmed(state, req, &context, &summary);
         return;
     }
@@ -136,15 +136,15 @@ fn confirm(state: &mut UiState) {
             return;
         }
     };
-    let Some(d) = state.screens.dialog.take() else {
+    let Some(d) = state.screens.overlays.dialog.take() else {
         return;
     };
     if state.settings.readonly {
-        state.screens.message = Some("read-only: nothing was sent".into());
+        state.screens.footer.message = Some("read-only: nothing was sent".into());
         return;
     }
     if state.conn.context.as_deref() != Some(d.context.as_str()) {
-        state.screens.message = Some(format!(
+        state.screens.footer.message = Some(format!(
             "the context changed since the dialog opened (was {}): nothing was sent",
             d.context
         ));

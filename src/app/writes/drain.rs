@@ -14,7 +14,7 @@ use crate::app::state::UiState;
 /// A key while the overlay is open: `esc` (or `q`) cancels a running drain, closes a
 /// finished one; `ctrl-c` quits ktui as everywhere.
 pub fn key(state: &mut UiState, key: KeyPress) {
-    let Some(d) = state.screens.drain.as_mut() else {
+    let Some(d) = state.screens.overlays.drain.as_mut() else {
         return;
     };
     if key.code == KeyCode::Char('c') && key.mods.contains(crate::keys::KeyModifiers::CONTROL) {
@@ -29,6 +29,6 @@ pub fn key(state: &mut UiState, key: KeyPress) {
         d.push(Tone::Error, "cancelled: no more evictions are sent".into());
         state.emit(Effect::CancelDrain);
     } else {
-        state.screens.drain = None;
+        state.screens.overlays.drain = None;
     }
 }

@@ -26,8 +26,8 @@ const HEADER: &str = "# Please edit the object below. Lines beginning with a '#'
 
 /// `e` on a row: fetch the object (the loop GETs it, see `Effect::EditFetch`).
 pub fn start(state: &mut UiState, target: Target) {
-    if state.screens.edit.is_some() {
-        state.screens.message = Some("an edit is in progress".into());
+    if state.screens.overlays.edit.is_some() {
+        state.screens.footer.message = Some("an edit is in progress".into());
         return;
     }
     state.note(format!("reading {} for editing…", target.label()));
@@ -126,16 +126,22 @@ fn write_file(path: &Path, text: String, create: bool) -> Effect {
 
 /// The edit's file was written (or not): hand the terminal to the editor, or end the edit.
 pub fn file_ready(state: &mut UiState, file: &FileWrite, result: Result<(), String>) -> Vec<Effect> {
-    let Some(s) = state.screens.edit.clone().filter(|s| s.path == file.path) else {
+    let Some(s) = state
+        .screens
+        .overlays
+        .edit
+        .clone()
+        .filter(|s| s.path == file.path)
+    else {
         return Vec::new();
     };
     match result {
         Ok(()) => vec![hand_over(&s, state.settings.dirs.editor.as_deref())],
         Err(e) => {
-            state.screens.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
+            state.screens.footer.message = Some(format!("edit: cannot write {}: {e}", s.path.display()));
             if file.create_new {
                 // Not ours to remove: the file that was there stays.
-                state.screens.edit = None;
+                state.screens.overlays.edit = None;
             } else {
                 finish(state);
             }
@@ -161,9 +167,9 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
     let obj = match obj {
         Ok(o) => o,
         Err(e) => {
-            state.screens.message = Some(format!("edit {}: {e}", target.label()));
-            if let Some(s) = state.screens.edit.take() {
-                state.screens.message = Some(format!(
+            state.screens.footer.message = Some(format!("edit {}: {e}", target.label()));
+            if let Some(s) = state.screens.overlays.edit.take() {
+                state.screens.footer.message = Some(format!(
                     "edit {}: {e}; your text is in {}",
                     target.label(),
                     s.path.display()
@@ -173,7 +179,7 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
         }
     };
     let (text, rv) = editable(&obj);
-    if let Some(s) = state.screens.edit.as_mut() {
+    if let Some(s) = state.screens.overlays.edit.as_mut() {
         // After a conflict: the newest version is the base now.
         s.resource_version = rv.clone();
         // Saving this unchanged is meaningful (it replaces the newer version): not compared.
@@ -211,14 +217,14 @@ pub fn fetched(state: &mut UiState, target: Target, obj: Result<Value, String>) 
         path,
         pending: None,
     };
-    state.screens.edit = Some(s);
+    state.screens.overlays.edit = Some(s);
     vec![fx]
 }
 
 /// The loop did not send an edit's replace (`why`: read-only, not connected, the context
 /// changed): the edit ends and its file is removed, so a later `e` is not refused.
 pub fn abandon(state: &mut UiState, why: &str) {
-    state.screens.message = Some(match state.screens.edit.as_ref() {
+    state.screens.footer.message = Some(match state.screens.overlays.edit.as_ref() {
         Some(s) => format!("edit {}: {why}", s.target.label()),
         None => format!("edit: {why}"),
     });
@@ -227,7 +233,7 @@ pub fn abandon(state: &mut UiState, why: &str) {
 
 /// Ends the edit; its file is removed (by the runtime).
 fn finish(state: &mut UiState) {
-    if let Some(s) = state.screens.edit.take() {
+    if let Some(s) = state.screens.overlays.edit.take() {
         state.emit(Effect::RemoveFile(s.path));
     }
 }
@@ -235,25 +241,25 @@ fn finish(state: &mut UiState) {
 /// The editor exited and the runtime read the file back (`read`): judge its text; send the
 /// replace, reopen with the error, or stop.
 pub fn edited(state: &mut UiState, outcome: &Outcome, read: Result<String, String>) -> Vec<Effect> {
-    let Some(s) = state.screens.edit.clone() else {
+    let Some(s) = state.screens.overlays.edit.clone() else {
         return Vec::new();
     };
     if *outcome != Outcome::Exited(0) {
-        state.screens.message = Some(format!("editor: {}; nothing was sent", outcome.words()));
+        state.screens.footer.message = Some(format!("editor: {}; nothing was sent", outcome.words()));
         finish(state);
         return Vec::new();
     }
     let text = match read {
         Ok(t) => t,
         Err(e) => {
-            state.screens.message = Some(format!("edit: cannot read {}: {e}", s.path.display()));
+            state.screens.footer.message = Some(format!("edit: cannot read {}: {e}", s.path.display()));
             finish(state);
             return Vec::new();
         }
     };
     // Reopened after an error and saved as it was: give up, as kubectl does.
     if s.pending.as_deref() == Some(strip_comments(&text).as_str()) {
-        state.screens.message = Some(format!(
+        state.screens.footer.message = Some(format!(
             "edit {} cancelled: saved unchanged after an error; nothing was sent",
             s.target.label()
         ));
@@ -267,7 +273,7 @@ pub fn edited(state: &mut UiState, outcome: &Outcome, read: Result<String, Strin
             Vec::new()
         }
         Ok(Some(obj)) => {
-            if let Some(e) = state.screens.edit.as_mut() {
+            if let Some(e) = state.screens.overlays.edit.as_mut() {
                 // Kept for a reopen after a conflict; a reopen compares against it again.
                 e.pending = Some(strip_comments(&text));
             }
@@ -287,7 +293,7 @@ pub fn edited(state: &mut UiState, outcome: &Outcome, read: Result<String, Strin
 }
 
 fn reopen(state: &mut UiState, error: &str, body: &str) -> Vec<Effect> {
-    let Some(s) = state.screens.edit.as_mut() else {
+    let Some(s) = state.screens.overlays.edit.as_mut() else {
         return Vec::new();
     };
     s.pending = Some(body.to_owned());
@@ -298,7 +304,7 @@ fn reopen(state: &mut UiState, error: &str, body: &str) -> Vec<Effect> {
 /// rejected object (reopen with the server's message); anything else stops with the text
 /// kept in the file.
 pub fn replaced(state: &mut UiState, result: Result<(), WriteError>) -> Vec<Effect> {
-    let Some(s) = state.screens.edit.clone() else {
+    let Some(s) = state.screens.overlays.edit.clone() else {
         return Vec::new();
     };
     match result {
@@ -313,13 +319,13 @@ pub fn replaced(state: &mut UiState, result: Result<(), WriteError>) -> Vec<Effe
             reopen(state, &format!("error: {}", e.message), &body)
         }
         Err(e) => {
-            state.screens.message = Some(format!(
+            state.screens.footer.message = Some(format!(
                 "edit {} failed: {}; your text is in {}",
                 s.target.label(),
                 e.message,
                 s.path.display()
             ));
-            state.screens.edit = None;
+            state.screens.overlays.edit = None;
             Vec::new()
         }
     }
@@ -444,9 +450,10 @@ mod tests {
             !reopen.create_new && reopen.path == file.path && reopen.text.contains("# error: invalid YAML")
         );
         let fx = edited(&mut st, &Outcome::Exited(0), Ok(reopen.text.clone()));
-        assert!(st.screens.edit.is_none());
+        assert!(st.screens.overlays.edit.is_none());
         assert!(st
             .screens
+            .footer
             .message
             .as_deref()
             .unwrap()
@@ -464,16 +471,16 @@ mod tests {
         let mut st = editing();
         let file = the_write(&fetched(&mut st, target(), Ok(cm())));
         abandon(&mut st, "read-only: nothing was sent");
-        assert!(st.screens.edit.is_none());
+        assert!(st.screens.overlays.edit.is_none());
         assert_eq!(st.take_effects(), [Effect::RemoveFile(file.path.clone())]);
         assert_eq!(
-            st.screens.message.as_deref(),
+            st.screens.footer.message.as_deref(),
             Some("edit configmap/cfg: read-only: nothing was sent")
         );
         // A new temp file that cannot be written: the edit ends, and nothing is removed (the
         // file in the way is not ours).
         let file = the_write(&fetched(&mut st, target(), Ok(cm())));
         assert!(file_ready(&mut st, &file, Err("exists".into())).is_empty());
-        assert!(st.screens.edit.is_none() && st.take_effects().is_empty());
+        assert!(st.screens.overlays.edit.is_none() && st.take_effects().is_empty());
     }
 }

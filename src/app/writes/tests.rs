@@ -165,15 +165,15 @@ fn range_marks_from_the_last_mark_and_ctrl_backslash_clears() {
 fn delete_defaults_to_no_and_names_object_namespace_and_context() {
     let mut f = pods(&["web"]);
     assert!(press(&mut f.state, "ctrl-d").is_empty());
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert_eq!(d.title, "delete pod/web?");
     assert!(!d.yes);
     assert_eq!(d.lines, ["pods: web", "namespace: team-a", "context: dev"]);
     // enter on the selected button: no.
     assert!(press(&mut f.state, "enter").is_empty());
-    assert!(f.state.screens.dialog.is_none());
+    assert!(f.state.screens.overlays.dialog.is_none());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("cancelled: nothing was sent")
     );
     // Again, choosing foreground and a grace period, then yes.
@@ -190,6 +190,7 @@ fn delete_defaults_to_no_and_names_object_namespace_and_context() {
     assert!(f
         .state
         .screens
+        .footer
         .message
         .as_deref()
         .unwrap()
@@ -200,14 +201,14 @@ fn delete_defaults_to_no_and_names_object_namespace_and_context() {
 fn force_delete_warns_and_asks_twice() {
     let mut f = pods(&["web"]);
     press(&mut f.state, "ctrl-k");
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert!(d
         .warning
         .as_deref()
         .unwrap()
         .contains("without waiting for the kubelet"));
     assert!(press(&mut f.state, "y").is_empty(), "the first yes asks again");
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert_eq!((d.stage, d.yes), (Stage::Again, false));
     assert_eq!(d.title, "really force delete pod/web?");
     assert!(
@@ -237,20 +238,27 @@ fn protected_context_needs_the_name_typed_and_bulk_the_count() {
     f.state.settings.protected = vec![regex::Regex::new("prod").unwrap()];
     press(&mut f.state, "ctrl-d");
     assert_eq!(
-        f.state.screens.dialog.as_ref().unwrap().require.as_deref(),
+        f.state
+            .screens
+            .overlays
+            .dialog
+            .as_ref()
+            .unwrap()
+            .require
+            .as_deref(),
         Some("cache")
     );
     // `y` is typed, not a yes.
     assert!(typed(&mut f.state, "y").is_empty());
     assert!(press(&mut f.state, "enter").is_empty());
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert_eq!(d.error.as_deref(), Some("type cache to confirm (esc cancels)"));
     press(&mut f.state, "backspace");
     typed(&mut f.state, "cache");
     assert_eq!(writes(&press(&mut f.state, "enter")).len(), 1);
     // Bulk: three marked pods, the count.
     press(&mut f.state, "g g space space space ctrl-d");
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert_eq!(
         (d.title.as_str(), d.require.as_deref()),
         ("delete 3 pods?", Some("3"))
@@ -274,7 +282,7 @@ fn scale_is_prefilled_and_kind_dependent_keys_pick_the_action() {
     ];
     let mut f = fixture(BuiltinKind::Deployment, &["web"], cells, "dev");
     press(&mut f.state, "s");
-    let d = f.state.screens.dialog.as_ref().unwrap();
+    let d = f.state.screens.overlays.dialog.as_ref().unwrap();
     assert_eq!(
         d.fields[0],
         Field::Number {
@@ -296,7 +304,7 @@ fn scale_is_prefilled_and_kind_dependent_keys_pick_the_action() {
     let mut f = fixture(BuiltinKind::CronJob, &["backup"], cj, "dev");
     press(&mut f.state, "s");
     assert_eq!(
-        f.state.screens.dialog.as_ref().unwrap().title,
+        f.state.screens.overlays.dialog.as_ref().unwrap().title,
         "suspend cronjob/backup?"
     );
     let fx = press(&mut f.state, "y");
@@ -304,7 +312,7 @@ fn scale_is_prefilled_and_kind_dependent_keys_pick_the_action() {
     // `s` on pods is not scale.
     let mut f = pods(&["web"]);
     press(&mut f.state, "s");
-    assert!(f.state.screens.dialog.is_none());
+    assert!(f.state.screens.overlays.dialog.is_none());
 }
 
 #[test]
@@ -320,9 +328,9 @@ fn a_forbidden_action_is_not_offered_and_says_why_without_a_request() {
     assert!(!f.state.offers(Action::Delete));
     assert!(f.state.applies(Action::Delete), "still dispatched, to say why");
     let fx = press(&mut f.state, "ctrl-d");
-    assert!(fx.is_empty() && f.state.screens.dialog.is_none());
+    assert!(fx.is_empty() && f.state.screens.overlays.dialog.is_none());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("forbidden: delete pods in team-a")
     );
 }

@@ -131,14 +131,14 @@ fn enter_in_the_revisions_view_asks_then_rolls_back_to_that_revision() {
     // The one in use is refused.
     press(&mut f.state, "k");
     let fx = press(&mut f.state, "enter");
-    assert!(fx.is_empty() && f.state.screens.dialog.is_none());
+    assert!(fx.is_empty() && f.state.screens.overlays.dialog.is_none());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("revision 2 is the one deployment/web runs; choose an earlier one")
     );
     press(&mut f.state, "j");
     press(&mut f.state, "enter");
-    let d = f.state.screens.dialog.as_ref().expect("a dialog");
+    let d = f.state.screens.overlays.dialog.as_ref().expect("a dialog");
     assert_eq!(d.title, "roll back deployment/web?");
     assert!(
         d.lines.iter().any(|l| l.contains("dev")),
@@ -146,7 +146,7 @@ fn enter_in_the_revisions_view_asks_then_rolls_back_to_that_revision() {
         d.lines
     );
     let fx = press(&mut f.state, "n");
-    assert!(writes(&fx).is_empty() && f.state.screens.dialog.is_none());
+    assert!(writes(&fx).is_empty() && f.state.screens.overlays.dialog.is_none());
     press(&mut f.state, "enter");
     let fx = press(&mut f.state, "y");
     assert!(
@@ -229,7 +229,7 @@ fn read_only_reaches_no_write_in_any_view_by_any_key() {
                     b.run
                 );
                 assert!(
-                    st.screens.dialog.is_none(),
+                    st.screens.overlays.dialog.is_none(),
                     "{} opened a dialog in read-only {name}",
                     b.on
                 );

@@ -25,7 +25,7 @@ fn forbidden_shell_attach_and_port_forward_say_why_and_send_nothing() {
         assert!(!f.state.offers(action), "{action:?} not offered");
         let fx = press(&mut f.state, key);
         assert!(fx.is_empty(), "{action:?}: nothing sent, got {fx:?}");
-        assert_eq!(f.state.screens.message.as_deref(), Some(says));
+        assert_eq!(f.state.screens.footer.message.as_deref(), Some(says));
     }
 }
 
@@ -57,7 +57,7 @@ fn without_a_shell_the_prompt_offers_to_run_a_command() {
     );
     assert!(fx.is_empty());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some(
             "no shell in container app of pod/web (tried bash, ash, sh): run a command… (type it after --), \
              or for a debug container: debug pod/web -n team-a -c app --image busybox:1.36"
@@ -82,7 +82,7 @@ fn without_a_shell_the_prompt_offers_to_run_a_command() {
     crate::app::command::run(&mut f.state, "exec pod/web -- ls", false);
     assert!(f.state.take_effects().is_empty());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("exec: read-only: nothing was run")
     );
 }
@@ -98,7 +98,7 @@ fn a_typed_port_forward_starts_nothing_in_read_only_mode() {
     let fx = f.state.take_effects();
     assert!(fx.is_empty(), "{fx:?}");
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("read-only: port-forwards are off; nothing was started")
     );
     // Listing them is no write.
@@ -121,7 +121,7 @@ fn the_port_forwards_view_moves_with_j_k_and_the_arrows() {
         bytes_in: 0,
         bytes_out: 0,
     };
-    f.state.screens.forwards = vec![fwd(1), fwd(2), fwd(3)];
+    f.state.screens.layout.forwards = vec![fwd(1), fwd(2), fwd(3)];
     crate::app::command::run(&mut f.state, "pf", false);
     let selected = |s: &UiState| match s.top() {
         Screen::Forwards { selected } => *selected,
@@ -150,7 +150,7 @@ fn a_debug_container_is_confirmed_naming_the_context_then_prepared() {
     use crate::kube::exec::SessionKind;
     let mut f = pods(&["web"]);
     crate::app::command::run(&mut f.state, "debug pod/web -n team-a -c app", false);
-    let d = f.state.screens.dialog.as_ref().expect("a dialog");
+    let d = f.state.screens.overlays.dialog.as_ref().expect("a dialog");
     assert_eq!(d.title, "add a debug container to pod/web?");
     assert!(d.lines.contains(&"context: dev".to_owned()), "{:?}", d.lines);
     assert!(
@@ -162,7 +162,7 @@ fn a_debug_container_is_confirmed_naming_the_context_then_prepared() {
     assert!(!d.yes, "no is selected");
     // enter takes the selected button: no.
     let fx = press(&mut f.state, "enter");
-    assert!(f.state.screens.dialog.is_none());
+    assert!(f.state.screens.overlays.dialog.is_none());
     assert!(
         !fx.iter().any(|e| matches!(e, Effect::PrepareSession(_))),
         "{fx:?}"
@@ -190,9 +190,9 @@ fn a_debug_container_is_confirmed_naming_the_context_then_prepared() {
     // Read-only: refused, nothing asked.
     f.state.settings.readonly = true;
     crate::app::command::run(&mut f.state, "debug pod/web -n team-a", false);
-    assert!(f.state.screens.dialog.is_none());
+    assert!(f.state.screens.overlays.dialog.is_none());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("debug: read-only: nothing was started")
     );
 }
@@ -210,9 +210,9 @@ fn a_forbidden_debug_container_is_neither_offered_nor_asked() {
         .access
         .answer(q, Ok(false), std::time::Instant::now());
     crate::app::command::run(&mut f.state, "debug pod/web -n team-a", false);
-    assert!(f.state.screens.dialog.is_none());
+    assert!(f.state.screens.overlays.dialog.is_none());
     assert_eq!(
-        f.state.screens.message.as_deref(),
+        f.state.screens.footer.message.as_deref(),
         Some("forbidden: patch pods/ephemeralcontainers in team-a")
     );
 }
