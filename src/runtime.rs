@@ -6,6 +6,7 @@
 
 pub mod clipboard;
 pub mod effects;
+pub mod events;
 pub mod files;
 pub mod handover;
 pub mod quit;

@@ -6,21 +6,21 @@
 mod api_resources;
 mod cells;
 mod containers;
-mod contexts;
-mod dialog;
+mod context;
+mod detail;
 mod fit_table;
 mod forwards;
 mod header;
 mod help;
 mod hints;
+mod history;
 mod informers;
 mod list;
 mod logs;
-mod revisions;
 pub mod theme;
 pub mod timeline;
 mod wrap;
-mod yaml;
+mod writes;
 
 use std::time::Duration;
 
@@ -89,17 +89,17 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Forwards { selected } => {
             forwards::draw(f, body, &state.screens.layout.forwards, *selected, &theme)
         }
-        Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
+        Screen::Contexts { selected } => context::draw(f, body, state, *selected, &theme),
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
         Screen::Yaml(y) => {
             let view_ns = state.view_namespace().unwrap_or(state.conn.namespace.as_deref());
-            yaml::draw(f, body, y, view_ns, &theme)
+            detail::draw(f, body, y, view_ns, &theme)
         }
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
-        Screen::Revisions(r) => revisions::draw(f, body, r, &theme, now),
+        Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
     }
     footer(f, foot, state, &theme);
     if state.screens.overlays.help {
@@ -107,10 +107,10 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     }
     cells::draw(f, f.area(), state, now, &theme);
     if let Some(d) = &state.screens.overlays.drain {
-        dialog::drain(f, f.area(), d, &theme);
+        writes::drain(f, f.area(), d, &theme);
     }
     if let Some(d) = &state.screens.overlays.dialog {
-        dialog::draw(f, f.area(), d, &theme);
+        writes::draw(f, f.area(), d, &theme);
     }
 }
 

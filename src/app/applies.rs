@@ -37,7 +37,7 @@ impl UiState {
     }
 
     /// Whether `action` is offered in the footer and `?` help: it applies and the RBAC gate
-    /// does not know it to be forbidden (see `access`).
+    /// does not know it to be forbidden (see `writes::access`).
     pub fn offers(&self, action: Action) -> bool {
         self.applies(action)
             && crate::app::writes::access::forbidden(self, action, std::time::Instant::now()).is_none()

@@ -1,6 +1,6 @@
 //! `Effect`: a side effect a state transition asks for, as a value. `update` (and the other
 //! transitions the loop calls) return them; the loop executes them in one `match` (see
-//! `run`). Owns the vocabulary; must not perform anything.
+//! `runtime::effects`). Owns the vocabulary; must not perform anything.
 
 use crate::kube::key::ResourceKey;
 
@@ -42,20 +42,20 @@ pub enum Effect {
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
     /// keeps the feed under `id`.
     StreamLogs(ViewId, Box<LogRequest>),
-    /// A confirmed write to the cluster (see `dialog`); the loop runs it on the network
+    /// A confirmed write to the cluster (see `writes::dialog`); the loop runs it on the network
     /// runtime and its outcome comes back as an event for the footer. Refused by the loop in
     /// read-only mode or when the context in use is not `context`.
     Write(Box<WriteRequest>),
     /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
-    /// answer feeds the RBAC gate (`access`).
+    /// answer feeds the RBAC gate (`writes::access`).
     CheckAccess(crate::app::writes::model::AccessQuery),
-    /// Put this text on the terminal's clipboard (OSC 52, see `clipboard`).
+    /// Put this text on the terminal's clipboard (OSC 52, see `runtime::clipboard`).
     Copy(String),
     /// Fetch the revisions of a deployment for the rollback dialog.
     ListRevisions(crate::kube::write::Target),
     /// Stop the drain in progress.
     CancelDrain,
-    /// GET the whole object for `e` (see `edit`).
+    /// GET the whole object for `e` (see `writes::edit`).
     EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).

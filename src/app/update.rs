@@ -158,7 +158,7 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::ToggleManaged
         | Action::Save
         | Action::NextMatch => {}
-        // Handled by `actions::handle` above.
+        // Handled by `writes::actions::handle` above.
         Action::Mark
         | Action::MarkRange
         | Action::ClearMarks
@@ -358,7 +358,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, n_informers),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
-        // Scrolling the YAML view is handled by `yaml_update::handle`.
+        // Scrolling the YAML view is handled by `detail::keys::handle`.
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
         Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
@@ -379,3 +379,6 @@ mod tests;
 
 #[cfg(test)]
 mod prompt_tests;
+
+#[cfg(test)]
+mod discovery_tests;

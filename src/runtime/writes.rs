@@ -1,7 +1,7 @@
 //! Runs confirmed writes for the loop: each `WriteOp` becomes one task on the network
 //! runtime calling `crate::kube::write`, with its outcome sent back as an [`Event`] (a
 //! footer line, drain steps, RBAC answers, revisions). Owns spawning these and phrasing
-//! their outcomes; must not touch UI state (the loop applies the events, see [`apply`]).
+//! their outcomes; must not touch UI state (the loop applies them with `app::outcome::apply`).
 
 use tokio::sync::mpsc::UnboundedSender;
 

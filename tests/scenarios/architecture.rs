@@ -67,7 +67,7 @@ fn the_scanner_finds_mentions_and_ignores_comments_strings_and_look_alikes() {
 
 /// What a layer must not mention.
 #[derive(Debug, Clone, Copy)]
-enum Needle {
+pub(super) enum Needle {
     /// An identifier, matched whole (`ratatui`, not `ratatuix`).
     Word(&'static str),
     /// A top-level module of the crate: `crate::NAME…` or an item of `crate::{…}`.
@@ -85,7 +85,7 @@ impl Needle {
 
 /// Every mention of `needles` in the layers `layers` (`src/NAME.rs` and `src/NAME/**.rs`),
 /// as `path:line: needle`.
-fn scan_layers(layers: &[&str], needles: &[Needle]) -> Vec<String> {
+pub(super) fn scan_layers(layers: &[&str], needles: &[Needle]) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     for layer in layers {
@@ -112,7 +112,7 @@ fn scan_layers(layers: &[&str], needles: &[Needle]) -> Vec<String> {
 }
 
 /// The `.rs` files under `dir`, recursively (nothing when `dir` does not exist).
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -210,7 +210,7 @@ fn leading_ident(s: &str) -> String {
 
 /// `src` with comments, string literals and char literals replaced by spaces (newlines
 /// kept, so line numbers stay).
-fn code_only(src: &str) -> String {
+pub(super) fn code_only(src: &str) -> String {
     let chars: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let blank = |out: &mut String, c: char| out.push(if c == '\n' { '\n' } else { ' ' });

@@ -8,7 +8,7 @@ use crate::detail::{describe, events};
 use crate::kube::key::ResourceKey;
 
 /// The UI-local state of one detail view (live YAML or describe of one object); drawn by
-/// `ui::yaml`.
+/// `ui::detail`.
 pub struct DetailState {
     /// What is watched: kind, namespace (no selectors; the watch adds `metadata.name`).
     pub key: ResourceKey,
@@ -32,7 +32,7 @@ pub struct DetailState {
     pub deleted: bool,
     /// Show the `kubectl describe`-like summary instead of YAML (`d`).
     pub describe: bool,
-    /// Describe: the object's events, attached by the loop (see `describe_events`).
+    /// Describe: the object's events, attached by the loop (see `key_for`).
     pub events: Option<crate::app::feed::Source>,
     /// A fixed clock (unix seconds) for describe's ages instead of the wall clock (screen
     /// tests).
@@ -43,7 +43,7 @@ pub struct DetailState {
     pub blame: bool,
     /// Long lines wrap at the frame (`w`); else they are cut there and `←`/`→` scroll.
     pub wrap: bool,
-    /// Cells scrolled off on the left (unwrapped only); clamped by `yaml_update::handle`.
+    /// Cells scrolled off on the left (unwrapped only); clamped by `detail::keys::handle`.
     pub hscroll: usize,
     /// `G` was pressed and nothing moved up since: the view stays on the last page while
     /// the text grows (describe's events arriving, a lengthening status), as logs follow.

@@ -1,4 +1,4 @@
-//! Unit tests of the list view state (src/app/list.rs); they must not touch a cluster.
+//! Unit tests of the list view state (src/app/list/cache.rs); they must not touch a cluster.
 
 use std::sync::Arc;
 

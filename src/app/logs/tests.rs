@@ -1,4 +1,4 @@
-//! Unit tests of the log view's state (src/app/logs.rs): colours per source, following
+//! Unit tests of the log view's state (src/app/logs/model.rs): colours per source, following
 //! and pausing, filtering over a moving buffer; pure, no stream.
 
 use std::sync::Arc;

@@ -114,7 +114,7 @@ fn recall(state: &mut UiState, action: Action) -> bool {
     true
 }
 
-/// A line-editing key in the `:` or `/` prompt (see `prompt_edit`); a changed filter is
+/// A line-editing key in the `:` or `/` prompt (see `prompt::edit`); a changed filter is
 /// applied at once. Returns whether the action was one.
 fn edit_prompt(state: &mut UiState, action: Action) -> bool {
     let screens = &mut state.screens;

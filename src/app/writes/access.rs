@@ -103,7 +103,7 @@ pub fn forbidden(state: &UiState, action: Action, now: Instant) -> Option<Permis
 
 /// When `action` is known to be forbidden here, says `forbidden: create pods/exec in
 /// team-a` in the footer and returns true: the caller sends nothing. For actions dispatched
-/// outside `actions::handle` (shell, attach, port-forward).
+/// outside `writes::actions::handle` (shell, attach, port-forward).
 pub fn refuse(state: &mut UiState, action: Action) -> bool {
     match forbidden(state, action, Instant::now()) {
         Some(p) => {

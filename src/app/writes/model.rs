@@ -107,7 +107,7 @@ pub enum Then {
     Rollback(Target, Vec<Revision>),
     /// Drain a node; fields: ignore DaemonSets, delete emptyDir data, force, grace, timeout.
     Drain(Target),
-    /// Add a debug container and attach to it (`app::debug`): not a `WriteOp`, the session
+    /// Add a debug container and attach to it (`app::session::debug`): not a `WriteOp`, the session
     /// preparation makes it.
     Debug(Box<crate::app::session::model::SessionRequest>),
 }

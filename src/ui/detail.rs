@@ -1,4 +1,5 @@
-//! The YAML view: the object's lines with keys coloured, search matches highlighted, and a
+//! The detail views of `app::detail` (YAML, describe, blame, history): the object's lines
+//! with keys coloured, search matches highlighted, and a
 //! title saying what is shown (deleted, managedFields, Secret values, the lines shown of how
 //! many, wrap or which way it scrolls sideways); wrapped or shifted per `DetailState`. Read-only.
 

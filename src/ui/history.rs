@@ -1,5 +1,5 @@
 //! The revisions view of a deployment: REVISION, IMAGES, CHANGE-CAUSE, AGE, newest first,
-//! the revision in use marked. Draws only; the rows come from `app::revisions`.
+//! the revision in use marked. Draws only; the rows come from `app::history::model::RevisionsState`.
 
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
