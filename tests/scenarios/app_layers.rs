@@ -307,16 +307,18 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
         if !starts || prev.is_some_and(|c| is_ident(c) || c == ':') {
             continue;
         }
-        let path: Vec<String> = code[at..]
-            .split("::")
-            .map(|seg| seg.chars().take_while(|c| is_ident(*c)).collect::<String>())
-            .scan(true, |go, seg| {
-                // Stop after the first segment that ended early (`f(`, `{`, …).
-                let keep = *go && !seg.is_empty();
-                *go = keep;
-                keep.then_some(seg)
-            })
-            .collect();
+        let mut path = Vec::new();
+        for seg in code[at..].split("::") {
+            let ident: String = seg.chars().take_while(|c| is_ident(*c)).collect();
+            let whole = ident.len() == seg.len();
+            if !ident.is_empty() {
+                path.push(ident);
+            }
+            // A segment that ends early (`f(`, `{`, `;`) ends the path.
+            if !whole || path.is_empty() {
+                break;
+            }
+        }
         out.push(path);
     }
     out
