@@ -1,8 +1,10 @@
 //! `UiState`: everything the screen shows that is not a snapshot, split by concern —
 //! [`Settings`] (from the config), [`Connection`] (the cluster as far as the UI knows) and
-//! [`Screens`] (the view stack, prompt, overlays, footer message). Owns UI-local state; must
-//! not perform I/O: stack changes queue [`Effect`]s (subscribe, unsubscribe, watch) that
-//! `update` hands to the loop, which owns every subscription and watch by [`ViewId`].
+//! [`Screens`] (by part: the view stack, the prompt bar, overlays, the footer, the layout the
+//! loop measured; see `state/screens.rs`). Feature state lives in each feature's `model.rs`.
+//! Owns UI-local state; must not perform I/O: stack changes queue [`Effect`]s (subscribe,
+//! unsubscribe, watch) that `update` hands to the loop, which owns every subscription and
+//! watch by [`ViewId`].
 
 mod screens;
 

@@ -1,10 +1,10 @@
-//! The RBAC gate of actions: which permission an action needs on a kind ([`need`], generic
-//! so exec/attach/port-forward plug in with one line each), the answers of
-//! `SelfSubjectAccessReview`s cached per (context, permission) with a short TTL, and the
-//! questions to ask in the background for what the view on top could offer ([`wanted`]).
-//! An action known to be forbidden is not offered (footer, help) and pressing its key says
-//! `forbidden: delete pods in team-a` without sending anything. Owns that rule and cache;
-//! must not perform I/O (the loop asks the server, see `Effect::CheckAccess`).
+//! The RBAC gate of actions: which permission an action needs on a kind ([`need`], generic so
+//! exec/attach/port-forward plug in with one line each), the answers of `SelfSubjectAccessReview`s
+//! cached per (context, permission) with a short TTL, and the questions to ask in the background
+//! for what the view on top could offer ([`wanted`]). An action known to be forbidden is not
+//! offered (footer, help) and pressing its key says `forbidden: delete pods in team-a` without
+//! sending anything. Owns that rule (the cache is `writes::model::AccessCache`); must not perform
+//! I/O (the loop asks the server, see `Effect::CheckAccess`).
 
 use std::time::Instant;
 

@@ -3,7 +3,8 @@
 //! until the user picks "yes"; options (propagation, grace period, replicas, drain flags)
 //! are fields; a force delete says what force means and asks again; a protected context
 //! makes the user type the name (or the count). Confirming queues `Effect::Write`. Owns
-//! the dialog's state and keys; must not perform I/O or draw.
+//! the dialog's keys and confirming (its state is `writes::model::Dialog`); must not
+//! perform I/O or draw.
 
 use crate::keys::KeyCode;
 

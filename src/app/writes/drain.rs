@@ -1,7 +1,7 @@
-//! The drain overlay: each step of a running drain as it happens (cordon, skipped pods,
-//! each eviction, each PodDisruptionBudget refusal), `esc` cancels a running drain and
-//! closes a finished one. Owns that state and its keys; must not perform I/O (cancelling is
-//! `Effect::CancelDrain`).
+//! The drain overlay: each step of a running drain as it happens (cordon, skipped pods, each
+//! eviction, each PodDisruptionBudget refusal), `esc` cancels a running drain and closes a finished
+//! one. Owns its keys (its state is `writes::model::DrainState`); must not perform I/O (cancelling
+//! is `Effect::CancelDrain`).
 
 use crate::keys::KeyCode;
 

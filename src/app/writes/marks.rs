@@ -1,8 +1,8 @@
-//! Marks of a list: rows the user picked with `space` (one), `ctrl-space` (a range from the
-//! last mark) and cleared with `ctrl-\`, keyed by uid so they survive filtering, sorting and
-//! live updates, and dropped when their object leaves the snapshot. Actions apply to the
-//! marked rows, else to the selected one ([`targets`]). Owns that bookkeeping; must not
-//! perform I/O.
+//! Marks of a list: rows the user picked with `space` (one), `ctrl-space` (a range from the last
+//! mark) and cleared with `ctrl-\`, keyed by uid so they survive filtering, sorting and live
+//! updates, and dropped when their object leaves the snapshot. Actions apply to the marked rows,
+//! else to the selected one ([`targets`]). Owns marking (the set is `writes::model::Marks`); must
+//! not perform I/O.
 
 use crate::kube::write::Target;
 
