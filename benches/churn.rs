@@ -105,7 +105,7 @@ fn state(slot: std::sync::Arc<ktui::kube::store::Slot>) -> UiState {
 }
 
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
-    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
+    state.screens.layout.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
     refresh_top(state);
     term.draw(|f| ktui::ui::draw(f, state, &[], common::NOW))
         .expect("draw");
@@ -152,8 +152,8 @@ fn frame_cases(n: usize, ctx: &RowCtx) {
             if let Some(l) = st.top_list_mut() {
                 l.filter = before.to_owned();
             }
-            st.screens.prompt = Some(Prompt::Filter(before.to_owned()));
-            st.screens.prompt_cursor = None;
+            st.screens.prompt.open = Some(Prompt::Filter(before.to_owned()));
+            st.screens.prompt.cursor = None;
             frame(&mut st, &mut term);
             publish(&mut w, it);
             let t = Instant::now();

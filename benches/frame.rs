@@ -57,7 +57,7 @@ fn state(slot: Arc<Slot>, wide: bool, selected: usize) -> UiState {
 
 /// The render loop's step: page size from the layout, refresh_top, draw.
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
-    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
+    state.screens.layout.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), state);
     refresh_top(state);
     if let Err(e) = term.draw(|f| ktui::ui::draw(f, state, &[], NOW)) {
         panic!("draw: {e}");
@@ -164,8 +164,8 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
                     if let Some(l) = st.top_list_mut() {
                         l.filter = before.to_owned();
                     }
-                    st.screens.prompt = Some(ktui::app::state::Prompt::Filter(before.to_owned()));
-                    st.screens.prompt_cursor = None;
+                    st.screens.prompt.open = Some(ktui::app::state::Prompt::Filter(before.to_owned()));
+                    st.screens.prompt.cursor = None;
                     frame(st, term);
                 },
                 |()| {

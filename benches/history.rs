@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::Criterion;
-use ktui::app::history::{object_id, HistoryState};
+use ktui::app::history::model::{object_id, HistoryState};
 use ktui::detail::diff::{diff, text};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::history::capture::Captured;

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ktui::app::logs::{LogSettings, LogsState};
+use ktui::app::logs::model::{LogSettings, LogsState};
 use ktui::app::refresh_top::refresh_top;
 use ktui::app::state::{Screen, UiState};
 use ktui::keys::Action;
@@ -55,7 +55,7 @@ impl Feed {
 
 fn frame(state: &mut UiState, term: &mut Terminal<TestBackend>) {
     let area = ratatui::layout::Rect::new(0, 0, 160, 45);
-    state.screens.page_rows = ktui::ui::page_rows(area, state);
+    state.screens.layout.page_rows = ktui::ui::page_rows(area, state);
     refresh_top(state);
     term.draw(|f| ktui::ui::draw(f, state, &[], NOW)).expect("draw");
 }

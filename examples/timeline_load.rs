@@ -146,7 +146,8 @@ fn main() {
         std::thread::sleep(wait);
         last = Instant::now();
         let t = Instant::now();
-        state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), &state);
+        state.screens.layout.page_rows =
+            ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, 160, 45), &state);
         refresh_top(&mut state);
         let now = jiff::Timestamp::now().as_second();
         term.draw(|f| {

@@ -1,60 +1,34 @@
-//! The application: the event loop and the only place where terminal, informer pool, state
-//! and drawing are wired together.
+//! The application's state and its pure transitions, one folder per feature: `update` (the
+//! dispatcher) turns an [`Action`](crate::keys::Action) into changes of [`state::UiState`]
+//! and [`effect::Effect`]s, values that `crate::runtime` executes. Owns what the screen
+//! shows and how keys change it; must not perform I/O, draw, or name the terminal
+//! (`crate::ui`, `crate::runtime`, `crate::cli`, ratatui and crossterm are never imported
+//! here; `tests/scenarios/architecture.rs` checks it).
 
-pub mod access;
-pub mod actions;
 pub mod applies;
-pub mod cells;
-pub mod clipboard;
 pub mod command;
 pub mod command_args;
 pub mod configure;
-pub mod connect;
 pub mod containers;
-pub mod debug;
-pub mod describe_events;
-pub mod dialog;
+pub mod context;
+pub mod detail;
 pub mod discovered;
-pub mod drain_view;
-pub mod edit;
 pub mod effect;
 pub mod feed;
+pub mod files;
 pub mod forwards;
 pub mod handover;
 pub mod help;
 pub mod history;
-pub mod history_keys;
-pub mod history_rollback;
-pub mod history_text;
 pub mod input;
 pub mod list;
-pub mod log_settings;
 pub mod logs;
-pub mod logs_keys;
-pub mod logs_save;
-pub mod logs_update;
-pub mod marks;
 pub mod nav;
-pub mod owner;
-pub mod prompt_edit;
-pub mod prompt_history;
-mod prompt_keys;
-pub mod quit;
+pub mod outcome;
+pub mod prompt;
 pub mod refresh_top;
-pub mod revisions;
-pub mod run;
-pub mod save;
 pub mod scroll;
 pub mod session;
-pub mod session_command;
-pub mod session_run;
-pub mod stack;
 pub mod state;
-pub mod tail;
-pub mod tasks;
 pub mod update;
-pub mod write_exec;
-pub mod yaml;
-pub mod yaml_update;
-
-pub use run::run;
+pub mod writes;

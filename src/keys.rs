@@ -7,4 +7,6 @@ mod action;
 mod keymap;
 
 pub use action::Action;
+/// The parts of a [`KeyPress`], so that code reading keys names no terminal crate.
+pub use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub use keymap::{Binding, KeyMode, KeyPress, Keymap, Lookup};

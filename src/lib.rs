@@ -16,6 +16,7 @@ pub use ktui_detail as detail;
 pub mod keys;
 pub use ktui_kube as kube;
 pub mod logging;
+pub mod runtime;
 pub use ktui_sim as sim;
 pub mod subcommands;
 pub use ktui_table as table;

@@ -1,6 +1,6 @@
 //! The `ktui` binary: parses flags, runs a subcommand if one was given, else loads the
 //! config, sets up file logging, starts the two runtimes (a single-threaded one for the UI,
-//! a multi-threaded one for the network) and hands over to [`ktui::app::run`]. Must not hold
+//! a multi-threaded one for the network) and hands over to [`ktui::runtime::run`]. Must not hold
 //! application logic: that lives in the library.
 
 /// `eprintln!` that never panics: when the terminal is already gone (hangup, closed pty),
@@ -105,7 +105,7 @@ fn main() -> ExitCode {
     } else {
         None
     };
-    let result = ui.block_on(ktui::app::run(cli, config, net.handle().clone()));
+    let result = ui.block_on(ktui::runtime::run(cli, config, net.handle().clone()));
     // The terminal is restored by now. An exec auth plugin still running has its own
     // session: the terminal going away does not end it, so it is killed here (its whole
     // process group).
@@ -127,7 +127,7 @@ fn main() -> ExitCode {
     // Exit without dropping the runtimes and what their tasks hold (informer stores, the demo
     // server's objects): the log writer is unbuffered and the terminal is restored, so
     // nothing is lost, and quitting with 100k+ rows held stays within a frame or so instead
-    // of freeing them object by object (see `ktui::app::quit`).
+    // of freeing them object by object (see `ktui::runtime::quit`).
     std::process::exit(i32::from(code))
 }
 

@@ -6,21 +6,21 @@
 mod api_resources;
 mod cells;
 mod containers;
-mod contexts;
-mod dialog;
+mod context;
+mod detail;
 mod fit_table;
 mod forwards;
 mod header;
 mod help;
 mod hints;
+mod history;
 mod informers;
 mod list;
 mod logs;
-mod revisions;
 pub mod theme;
 pub mod timeline;
 mod wrap;
-mod yaml;
+mod writes;
 
 use std::time::Duration;
 
@@ -43,7 +43,7 @@ fn areas(area: Rect) -> [Rect; 3] {
 /// How many rows of the view on top fit on a screen of `area` (the page for paging keys);
 /// the loop calls it before each draw, with the terminal's size.
 pub fn page_rows(area: Rect, state: &UiState) -> usize {
-    if state.screens.help {
+    if state.screens.overlays.help {
         return help::page(area, state).rows;
     }
     let [_, body, _] = areas(area);
@@ -61,9 +61,9 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
 }
 
 /// Cells of one line of the text view on top (YAML, describe; the help box while open), for
-/// wrapping and sideways scrolling (the loop stores it in `screens.page_cols`).
+/// wrapping and sideways scrolling (the loop stores it in `screens.layout.page_cols`).
 pub fn page_cols(area: Rect, state: &UiState) -> usize {
-    if state.screens.help {
+    if state.screens.overlays.help {
         return help::page(area, state).cols;
     }
     let [_, body, _] = areas(area);
@@ -71,7 +71,7 @@ pub fn page_cols(area: Rect, state: &UiState) -> usize {
 }
 
 /// How far the detail overlay can scroll on a screen of `area` at `now`, down and right
-/// (the loop stores them in `screens.detail_max` and `detail_hmax` before each draw, as it
+/// (the loop stores them in `screens.layout.detail_max` and `detail_hmax` before each draw, as it
 /// does the page size).
 pub fn detail_max(area: Rect, state: &UiState, now: UnixSecs) -> (u16, u16) {
     cells::max_scroll(area, state, now, &Theme::new(&state.settings.theme))
@@ -86,29 +86,31 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => informers::draw(f, body, informers, *selected, &theme),
-        Screen::Forwards { selected } => forwards::draw(f, body, &state.screens.forwards, *selected, &theme),
-        Screen::Contexts { selected } => contexts::draw(f, body, state, *selected, &theme),
+        Screen::Forwards { selected } => {
+            forwards::draw(f, body, &state.screens.layout.forwards, *selected, &theme)
+        }
+        Screen::Contexts { selected } => context::draw(f, body, state, *selected, &theme),
         Screen::ApiResources { selected, filter } => {
             api_resources::draw(f, body, state, (*selected, filter), &theme)
         }
         Screen::Yaml(y) => {
-            let view_ns = crate::app::nav::view_namespace(state).unwrap_or(state.conn.namespace.as_deref());
-            yaml::draw(f, body, y, view_ns, &theme)
+            let view_ns = state.view_namespace().unwrap_or(state.conn.namespace.as_deref());
+            detail::draw(f, body, y, view_ns, &theme)
         }
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
-        Screen::Revisions(r) => revisions::draw(f, body, r, &theme, now),
+        Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
     }
     footer(f, foot, state, &theme);
-    if state.screens.help {
+    if state.screens.overlays.help {
         help::draw(f, f.area(), state, &theme);
     }
     cells::draw(f, f.area(), state, now, &theme);
-    if let Some(d) = &state.screens.drain {
-        dialog::drain(f, f.area(), d, &theme);
+    if let Some(d) = &state.screens.overlays.drain {
+        writes::drain(f, f.area(), d, &theme);
     }
-    if let Some(d) = &state.screens.dialog {
-        dialog::draw(f, f.area(), d, &theme);
+    if let Some(d) = &state.screens.overlays.dialog {
+        writes::draw(f, f.area(), d, &theme);
     }
 }
 
@@ -156,7 +158,7 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         // The lag in the header moves with the clock; lines arrive as events.
         Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
         Screen::List(l) => {
-            let youngest = l.cache.visible_youngest(l.offset, state.screens.page_rows);
+            let youngest = l.cache.visible_youngest(l.offset, state.screens.layout.page_rows);
             match youngest {
                 Some(t) if now - t < 600 => Duration::from_secs(1),
                 _ => Duration::from_secs(15),
@@ -186,22 +188,22 @@ fn edited(text: &str, cursor: Option<usize>) -> Vec<Span<'static>> {
 }
 
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let line = match &state.screens.prompt {
+    let line = match &state.screens.prompt.open {
         Some(Prompt::Command(s)) => {
             let mut spans = vec![Span::styled(":", theme.label)];
-            spans.extend(edited(s, state.screens.prompt_cursor));
+            spans.extend(edited(s, state.screens.prompt.cursor));
             // `tab` completion's candidates, after what is typed.
-            if let Some(m) = &state.screens.message {
+            if let Some(m) = &state.screens.footer.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
             }
             Line::from(spans)
         }
         Some(Prompt::Filter(s)) => {
             let mut spans = vec![Span::styled("/", theme.label)];
-            spans.extend(edited(s, state.screens.prompt_cursor));
+            spans.extend(edited(s, state.screens.prompt.cursor));
             // The YAML search says when nothing matches; a list's filter that does not
             // parse (or a term that cannot match) says why while it is typed.
-            if let Some(m) = &state.screens.message {
+            if let Some(m) = &state.screens.footer.message {
                 spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.as_deref()) {
                 spans.push(Span::styled(format!("   {}", sanitize(err)), theme.error));
@@ -210,8 +212,8 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         }
         Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
         None => {
-            if let Some(m) = &state.screens.message {
-                let style = if state.screens.info {
+            if let Some(m) = &state.screens.footer.message {
+                let style = if state.screens.footer.info {
                     theme.value
                 } else {
                     theme.error

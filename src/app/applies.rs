@@ -4,7 +4,7 @@
 
 use crate::kube::builtin::BuiltinKind;
 
-use super::state::{ListState, Screen, UiState};
+use crate::app::state::{ListState, Screen, UiState};
 use crate::keys::{Action, KeyMode};
 
 impl Screen {
@@ -26,9 +26,9 @@ impl Screen {
 impl UiState {
     /// The bindings in force now: the prompt's while one is open, else the top view's scope.
     pub fn key_mode(&self) -> KeyMode {
-        if self.screens.prompt.is_some() {
+        if self.screens.prompt.open.is_some() {
             KeyMode::Prompt
-        } else if self.screens.help || self.screens.detail.is_some() {
+        } else if self.screens.overlays.help || self.screens.overlays.detail.is_some() {
             // The help and the row/event overlay scroll, wrap and filter like a detail view.
             KeyMode::Detail
         } else {
@@ -37,9 +37,10 @@ impl UiState {
     }
 
     /// Whether `action` is offered in the footer and `?` help: it applies and the RBAC gate
-    /// does not know it to be forbidden (see `access`).
+    /// does not know it to be forbidden (see `writes::access`).
     pub fn offers(&self, action: Action) -> bool {
-        self.applies(action) && super::access::forbidden(self, action, std::time::Instant::now()).is_none()
+        self.applies(action)
+            && crate::app::writes::access::forbidden(self, action, std::time::Instant::now()).is_none()
     }
 
     /// Whether `action` does something in the current view (with no prompt or overlay
@@ -49,19 +50,19 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
-        if let Some(applies) = super::history_rollback::applies(self, action) {
+        if let Some(applies) = crate::app::history::rollback::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::actions::applies(self, action) {
+        if let Some(applies) = crate::app::writes::actions::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::forwards::applies(self, action) {
+        if let Some(applies) = crate::app::forwards::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::session::applies(self, action) {
+        if let Some(applies) = crate::app::session::applies(self, action) {
             return applies;
         }
-        if let Some(applies) = super::logs_keys::applies(self, action) {
+        if let Some(applies) = crate::app::logs::applies::applies(self, action) {
             return applies;
         }
         let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();
@@ -107,7 +108,9 @@ impl UiState {
             (SortName | SortAge | SortStatus | ToggleWide, None) => false,
             (ToggleWarnings | ObjectEvents | JumpOwner, None) => false,
             (ScrollLeft | ScrollRight, l) => l.is_some() || yaml.is_some(),
-            (Wrap, _) => yaml.is_some() || self.screens.help || self.screens.detail.is_some(),
+            (Wrap, _) => {
+                yaml.is_some() || self.screens.overlays.help || self.screens.overlays.detail.is_some()
+            }
             (Cells, l) => l.is_some_and(has_row),
             _ => true,
         }

@@ -6,8 +6,8 @@ use crate::kube::key::ResourceKey;
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, ResolveError};
 
-use super::effect::Effect;
-use super::state::{ListState, Screen, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
 const COMMANDS: [&str; 7] = [
@@ -34,33 +34,33 @@ pub fn run_command(state: &mut UiState, line: &str) -> Vec<Effect> {
 /// name was unknown (it is then reported unknown instead of asking once more).
 pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     // A new command replaces one still waiting for discovery.
-    state.screens.pending_command = None;
-    let expanded = super::configure::expand_alias(state, line);
+    state.screens.prompt.deferred = None;
+    let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
-    if super::forwards::command(state, line) || super::session_command::command(state, line) {
+    if crate::app::forwards::command(state, line) || crate::app::session::command::command(state, line) {
         return;
     }
-    let (cmd, arg, labels) = match super::command_args::parse(line) {
+    let (cmd, arg, labels) = match crate::app::command_args::parse(line) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => return,
         Err(e) => {
-            state.screens.message = Some(e);
+            state.screens.footer.message = Some(e);
             return;
         }
     };
     let (cmd, arg, labels) = (cmd.as_str(), arg.as_deref(), labels.as_deref());
     if let Some(e) = bad_namespace(cmd, arg) {
-        state.screens.message = Some(e);
+        state.screens.footer.message = Some(e);
         return;
     }
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
-        "logs" | "log" => super::logs_update::command(state, arg, labels),
+        "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
         "informers" | "watches" | "informer" | "watch" => {
-            super::nav::open(state, Screen::Informers { selected: 0 });
+            crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }
         "ns" | "namespace" | "namespaces" if arg.is_some() && labels.is_none() => {
-            super::nav::set_namespace(state, arg.unwrap_or_default());
+            crate::app::nav::set_namespace(state, arg.unwrap_or_default());
         }
         "ar" | "api-resources" | "apiresources" => {
             state.emit(Effect::Rediscover);
@@ -70,7 +70,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             });
         }
         "ctx" | "context" | "contexts" => match arg {
-            Some(name) => super::update::switch_context(state, name),
+            Some(name) => crate::app::context::connect::switch_context(state, name),
             None => {
                 let selected = state
                     .conn
@@ -86,24 +86,24 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             Ok(kind) => open_kind(state, kind, arg, labels),
             Err(ResolveError::Unknown) if state.conn.registry.known == Known::BuiltinsOnly => {
                 state.note(format!("{other}: waiting for API discovery…"));
-                state.screens.pending_command = Some((line.to_owned(), false));
+                state.screens.prompt.deferred = Some((line.to_owned(), false));
             }
             Err(ResolveError::Unknown) if !asked_again => {
                 // Maybe created since the last discovery (a CRD, when CRDs cannot be watched).
                 state.note(format!("{other}: not known yet; asking the API server again…"));
-                state.screens.pending_command = Some((line.to_owned(), true));
+                state.screens.prompt.deferred = Some((line.to_owned(), true));
                 state.emit(Effect::Rediscover);
             }
             Err(ResolveError::Unknown) => {
-                state.screens.message = Some(format!(
+                state.screens.footer.message = Some(format!(
                     "unknown command or resource: {other} (see :api-resources)"
                 ))
             }
             Err(ResolveError::Ambiguous(names)) => {
-                state.screens.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
+                state.screens.footer.message = Some(format!("{other} is ambiguous: {}", names.join(", ")))
             }
             Err(ResolveError::NotListable(name)) => {
-                state.screens.message = Some(format!("{name} cannot be listed and watched"))
+                state.screens.footer.message = Some(format!("{name} cannot be listed and watched"))
             }
         },
     }
@@ -143,7 +143,7 @@ pub fn open_kind(state: &mut UiState, kind: Kind, ns: Option<&str>, labels: Opti
     }
     let mut view = ListState::new(key, None);
     view.ns_chosen = chosen;
-    super::nav::open(state, Screen::List(Box::new(view)));
+    crate::app::nav::open(state, Screen::List(Box::new(view)));
 }
 
 /// Completes the command's first word against ktui's commands, `[aliases]` and the

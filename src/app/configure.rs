@@ -5,7 +5,7 @@
 use crate::config::theme::ThemeSpec;
 use crate::config::Config;
 
-use super::state::UiState;
+use crate::app::state::UiState;
 
 /// Settings that depend on the context: call at start (with `--context`, if given) and again
 /// whenever the context in use is known or changes. `cli_readonly` is `--readonly`, which a
@@ -18,7 +18,7 @@ pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_re
     state.settings.favourites = config.favourites_for(context).to_vec();
     state.settings.fallback = config.fallback_for(context).to_vec();
     state.settings.icons = config.ui.icons;
-    state.settings.logs = super::logs::LogSettings::from_config(&config.logs);
+    state.settings.logs = crate::app::logs::model::LogSettings::from_config(&config.logs);
     state.settings.protected = config.actions.protected.iter().map(|p| p.0.clone()).collect();
 }
 

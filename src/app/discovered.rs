@@ -8,8 +8,8 @@ use std::sync::Arc;
 use crate::kube::kind::Kind;
 use crate::kube::registry::{Known, Registry};
 
-use super::effect::Effect;
-use super::state::{ListState, Screen, UiState, ViewId};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Screen, UiState, ViewId};
 
 /// What a new registry means for one view.
 enum Fate {
@@ -78,15 +78,15 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
         state.push(Screen::List(Box::new(ListState::new(pods, None))));
     }
     if discovered {
-        if let Some((line, asked_again)) = state.screens.pending_command.take() {
+        if let Some((line, asked_again)) = state.screens.prompt.deferred.take() {
             // Its "waiting" note is answered now, one way or the other.
-            state.screens.message = None;
-            state.screens.info = false;
-            super::command::run(state, &line, asked_again);
+            state.screens.footer.message = None;
+            state.screens.footer.info = false;
+            crate::app::command::run(state, &line, asked_again);
         }
     }
-    if !notes.is_empty() && state.screens.message.is_none() {
-        state.screens.message = Some(notes.join(" · "));
+    if !notes.is_empty() && state.screens.footer.message.is_none() {
+        state.screens.footer.message = Some(notes.join(" · "));
     }
     state.take_effects()
 }

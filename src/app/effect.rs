@@ -1,10 +1,13 @@
 //! `Effect`: a side effect a state transition asks for, as a value. `update` (and the other
 //! transitions the loop calls) return them; the loop executes them in one `match` (see
-//! `run`). Owns the vocabulary; must not perform anything.
+//! `runtime::effects`). Owns the vocabulary; must not perform anything.
 
 use crate::kube::key::ResourceKey;
 
-use super::state::ViewId;
+/// Identity of one view on the stack, given when it is pushed and never reused: the loop
+/// keys its subscriptions and watches by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ViewId(pub u64);
 
 /// A side-effect request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,36 +30,41 @@ pub enum Effect {
     Rediscover,
     /// Repaint the whole terminal at the next draw (`ctrl-l`).
     Clear,
-    /// Write the prompt history file (its whole text, see `app::history`).
+    /// Write the prompt history file (its whole text, see `app::prompt::history`).
     SaveHistory(String),
+    /// Write a file (mode 0600, its directory 0700); what follows is [`FileWrite::then`],
+    /// applied by `outcome::written`.
+    WriteFile(Box<FileWrite>),
+    /// Remove a file ktui wrote (an edit's temp file once the edit ends); errors are ignored.
+    RemoveFile(std::path::PathBuf),
     /// Leave ktui with this exit code.
     Quit(u8),
     /// Stream the logs of log view `id` (its target, what to ask, the bounds); the loop
     /// keeps the feed under `id`.
     StreamLogs(ViewId, Box<LogRequest>),
-    /// A confirmed write to the cluster (see `dialog`); the loop runs it on the network
+    /// A confirmed write to the cluster (see `writes::dialog`); the loop runs it on the network
     /// runtime and its outcome comes back as an event for the footer. Refused by the loop in
     /// read-only mode or when the context in use is not `context`.
     Write(Box<WriteRequest>),
     /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
-    /// answer feeds the RBAC gate (`access`).
-    CheckAccess(super::access::AccessQuery),
-    /// Put this text on the terminal's clipboard (OSC 52, see `clipboard`).
+    /// answer feeds the RBAC gate (`writes::access`).
+    CheckAccess(crate::app::writes::model::AccessQuery),
+    /// Put this text on the terminal's clipboard (OSC 52, see `runtime::clipboard`).
     Copy(String),
     /// Fetch the revisions of a deployment for the rollback dialog.
     ListRevisions(crate::kube::write::Target),
     /// Stop the drain in progress.
     CancelDrain,
-    /// GET the whole object for `e` (see `edit`).
+    /// GET the whole object for `e` (see `writes::edit`).
     EditFetch(crate::kube::write::Target),
     /// Hand the terminal to a job (a child process, a session) until it ends; the loop then
     /// takes it back, repaints everything and applies `then` (see `app::handover`).
-    HandOver(Box<super::handover::Handover>),
+    HandOver(Box<crate::app::handover::Handover>),
     /// Find the container, OS and shell of a session off the loop; the result comes back as
     /// `Event::SessionPrepared` (see `app::session`).
-    PrepareSession(Box<super::session::SessionRequest>),
+    PrepareSession(Box<crate::app::session::model::SessionRequest>),
     /// Read the ports of a `shift-f` target off the loop; `Event::ForwardOffer` brings them.
-    OfferForward(Box<super::forwards::Offer>),
+    OfferForward(Box<crate::app::forwards::model::Offer>),
     /// Start a port-forward in the session's manager (the footer says how it went).
     StartForward(Box<crate::kube::portforward::ForwardSpec>),
     /// Stop port-forward `id`.
@@ -115,4 +123,28 @@ pub struct LogRequest {
     pub plan: crate::kube::logs::StreamPlan,
     /// Buffer and stream bounds.
     pub limits: crate::kube::logs::LogLimits,
+}
+
+/// A file for the runtime to write: ktui's files are readable by the user only (mode 0600,
+/// directories 0700); an existing file is truncated and its mode narrowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    /// Where (absolute: the state and temp directories are in `Settings::dirs`).
+    pub path: std::path::PathBuf,
+    /// The whole text.
+    pub text: String,
+    /// Refuse to write over an existing file (`O_EXCL`), for a new temp file.
+    pub create_new: bool,
+    /// What the state does once the file is written (or not).
+    pub then: AfterWrite,
+}
+
+/// What follows a [`FileWrite`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AfterWrite {
+    /// Show this line in the footer as information (`saved …`); a failure says
+    /// `cannot save PATH: ERROR`.
+    Note(String),
+    /// The `e` edit's file is ready: hand the terminal to the editor (see `writes::edit`).
+    Editor,
 }

@@ -4,14 +4,17 @@
 //! (`:pf`, alias `:port-forwards`), and `ctrl-d` in that view. Owns these transitions; must
 //! not do I/O (the session's `kube::portforward::PortForwards` runs the forwards).
 
+pub mod model;
+
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::portforward::{ForwardInfo, ForwardSpec, ForwardTarget};
 use crate::kube::row::Drill;
 use crate::kube::sanitize::sanitize;
 
-use super::effect::Effect;
-use super::state::{Prompt, Screen, UiState};
+use crate::app::effect::Effect;
+use crate::app::forwards::model::Offer;
+use crate::app::state::{Prompt, Screen, UiState};
 
 /// The kinds `shift-f` works on besides pods and services: workloads, by their pods'
 /// selector.
@@ -22,21 +25,12 @@ const WORKLOADS: [BuiltinKind; 4] = [
     BuiltinKind::ReplicaSet,
 ];
 
-/// `shift-f` asked for the ports of this target (`Effect::OfferForward`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Offer {
-    /// The target's namespace.
-    pub namespace: String,
-    /// The target.
-    pub target: ForwardTarget,
-}
-
 /// Whether `shift-f` or `ctrl-d` applies here; `None` for other actions.
 pub fn applies(state: &UiState, action: Action) -> Option<bool> {
     match action {
         Action::PortForward => Some(offer_of(state).is_some()),
         Action::StopForward => {
-            Some(matches!(state.top(), Screen::Forwards { .. }) && !state.screens.forwards.is_empty())
+            Some(matches!(state.top(), Screen::Forwards { .. }) && !state.screens.layout.forwards.is_empty())
         }
         _ => None,
     }
@@ -46,7 +40,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 fn offer_of(state: &UiState) -> Option<Offer> {
     let l = state.top_list()?;
     let row = l.cache.selected_row(l.selected)?;
-    let namespace = super::logs_update::row_namespace(state, row.namespace.as_deref());
+    let namespace = state.row_namespace(row.namespace.as_deref());
     let kind = l.kind().clone();
     let target = if kind == BuiltinKind::Pod {
         ForwardTarget::Pod(row.name.to_string())
@@ -80,8 +74,8 @@ pub fn offered(state: &mut UiState, o: Offer, ports: Result<Vec<u16>, String>) {
     let ports = match ports {
         Ok(p) => p,
         Err(e) => {
-            state.screens.message = Some(format!("{}: {e}", o.target.words()));
-            state.screens.info = false;
+            state.screens.footer.message = Some(format!("{}: {e}", o.target.words()));
+            state.screens.footer.info = false;
             return;
         }
     };
@@ -91,7 +85,7 @@ pub fn offered(state: &mut UiState, o: Offer, ports: Result<Vec<u16>, String>) {
     };
     let port = ports.first().map_or_else(String::new, |p| format!("{p}:{p}"));
     let line = format!("pf {} -n {}{sel} {port}", o.target.words(), o.namespace);
-    state.screens.prompt = Some(Prompt::Command(sanitize(&line).into_owned()));
+    state.screens.prompt.open = Some(Prompt::Command(sanitize(&line).into_owned()));
     let all: Vec<String> = ports.iter().map(u16::to_string).collect();
     state.note(match all.len() {
         0 => "no ports declared: type LOCAL:PORT (local 0 = any free port)".into(),
@@ -119,15 +113,15 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
     }
     // A forward counts as a write: typed or not, none starts in read-only mode.
     if state.settings.readonly {
-        state.screens.message = Some("read-only: port-forwards are off; nothing was started".into());
-        state.screens.info = false;
+        state.screens.footer.message = Some("read-only: port-forwards are off; nothing was started".into());
+        state.screens.footer.info = false;
         return true;
     }
     match parse(state, &rest) {
         Ok(spec) => state.emit(Effect::StartForward(Box::new(spec))),
         Err(e) => {
-            state.screens.message = Some(format!("pf: {e}"));
-            state.screens.info = false;
+            state.screens.footer.message = Some(format!("pf: {e}"));
+            state.screens.footer.info = false;
         }
     }
     true
@@ -181,8 +175,8 @@ pub fn started(state: &mut UiState, res: Result<ForwardInfo, String>) {
             sanitize(&f.target)
         )),
         Err(e) => {
-            state.screens.message = Some(format!("port-forward not started: {}", sanitize(&e)));
-            state.screens.info = false;
+            state.screens.footer.message = Some(format!("port-forward not started: {}", sanitize(&e)));
+            state.screens.footer.info = false;
         }
     }
 }
@@ -190,7 +184,7 @@ pub fn started(state: &mut UiState, res: Result<ForwardInfo, String>) {
 /// Keys of the `:pf` view: move, `ctrl-d` stops the selected forward. False when it is not
 /// on top.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let n = state.screens.forwards.len();
+    let n = state.screens.layout.forwards.len();
     let Screen::Forwards { selected } = state.top_mut() else {
         return false;
     };
@@ -201,7 +195,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         Action::Bottom => *selected = n.saturating_sub(1),
         Action::StopForward => {
             let sel = *selected;
-            if let Some(f) = state.screens.forwards.get(sel) {
+            if let Some(f) = state.screens.layout.forwards.get(sel) {
                 let (id, local) = (f.id, f.local);
                 state.emit(Effect::StopForward(id));
                 state.note(format!("stopped the forward on {local}"));

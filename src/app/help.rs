@@ -3,28 +3,15 @@
 //! that view, the commands; and its keys — it scrolls both ways, wraps (`w`), and `/`
 //! filters its lines like a list (`esc` clears the filter, then closes). Pure; must not draw.
 
+pub mod model;
+
 use crate::keys::{Action, KeyMode};
 use crate::kube::builtin::BuiltinKind;
 use crate::view::{Query, TextFilter};
 
-use super::scroll::{self, Page};
-use super::state::{Prompt, Screen, UiState};
-
-/// One line of the help.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HelpLine {
-    /// A section title (`Keys`, `Filter (/)`, `Commands`).
-    Heading(String),
-    /// Keys and what they do.
-    Key {
-        /// The keys, `, `-separated (`j, down`).
-        keys: String,
-        /// What they do.
-        desc: String,
-    },
-    /// Free text (a command's syntax).
-    Text(String),
-}
+use crate::app::help::model::{HelpLine, HelpState};
+use crate::app::scroll::{self, Page};
+use crate::app::state::{Prompt, Screen, UiState};
 
 /// The help's lines for the view on top, built from the keymap and what applies now (each
 /// key and each draw builds them again: a few dozen lines, and they follow the RBAC gate's
@@ -98,48 +85,19 @@ impl HelpContent {
     }
 }
 
-/// The help while it is open: its filter and where it is scrolled.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HelpState {
-    /// The `/` filter over the lines (the filter language of lists).
-    pub filter: String,
-    /// The filter's error, shown in the title (the lines then stay unfiltered).
-    pub filter_error: Option<String>,
-    /// First line shown (of the filtered lines).
-    pub scroll: usize,
-    /// Cells scrolled off on the left (unwrapped only).
-    pub hscroll: usize,
-    /// Long lines wrap at the box.
-    pub wrap: bool,
-}
-
-impl HelpState {
-    /// Sets the filter (typed in the `/` prompt over the help) and goes back to the top.
-    pub fn set_filter(&mut self, text: String) {
-        self.filter_error = match Query::parse(&text) {
-            Ok(q) if !q.selectors().is_empty() => Some("help has no labels: -l does not apply".into()),
-            Ok(_) => None,
-            Err(e) => Some(e),
-        };
-        self.filter = text;
-        self.scroll = 0;
-        self.hscroll = 0;
-    }
-}
-
 /// `?`: opens the help of the view on top.
 pub fn open(state: &mut UiState) {
-    state.screens.help_view = HelpState::default();
-    state.screens.help = true;
+    state.screens.overlays.help_view = HelpState::default();
+    state.screens.overlays.help = true;
 }
 
 /// A key while the help is open (no prompt over it): the scrolling keys move it, `w` wraps,
 /// `/` filters, `esc` clears the filter then closes, `?` and `enter` close; `Quit` and
 /// `Redraw` pass through (returns false); any other key does nothing.
 pub fn key(state: &mut UiState, action: Action) -> bool {
-    let page = Page::new(state.screens.page_rows, state.screens.page_cols);
-    let text = HelpContent::of(state).shown_text(&state.screens.help_view.filter);
-    let h = &mut state.screens.help_view;
+    let page = Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
+    let text = HelpContent::of(state).shown_text(&state.screens.overlays.help_view.filter);
+    let h = &mut state.screens.overlays.help_view;
     let last = scroll::last_start(&text, page, h.wrap);
     let rows = i64::try_from(page.rows).unwrap_or(1);
     let by = match action {
@@ -151,12 +109,12 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
         Action::Top => Some(i64::MIN / 2),
         Action::Bottom => None,
         Action::ScrollLeft => {
-            h.hscroll = h.hscroll.saturating_sub(super::yaml_update::HSTEP);
+            h.hscroll = h.hscroll.saturating_sub(crate::app::detail::keys::HSTEP);
             return true;
         }
         Action::ScrollRight => {
             let max = scroll::max_hscroll(&text, page.cols, h.wrap);
-            h.hscroll = (h.hscroll + super::yaml_update::HSTEP).min(max);
+            h.hscroll = (h.hscroll + crate::app::detail::keys::HSTEP).min(max);
             return true;
         }
         Action::Wrap => {
@@ -166,8 +124,8 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
             return true;
         }
         Action::FilterMode => {
-            state.screens.prompt_cursor = None;
-            state.screens.prompt = Some(Prompt::Filter(h.filter.clone()));
+            state.screens.prompt.cursor = None;
+            state.screens.prompt.open = Some(Prompt::Filter(h.filter.clone()));
             return true;
         }
         Action::Back if !h.filter.is_empty() => {
@@ -175,8 +133,8 @@ pub fn key(state: &mut UiState, action: Action) -> bool {
             return true;
         }
         Action::Back | Action::Help | Action::Enter => {
-            state.screens.help = false;
-            state.screens.help_view = HelpState::default();
+            state.screens.overlays.help = false;
+            state.screens.overlays.help_view = HelpState::default();
             return true;
         }
         _ => return true,
@@ -301,34 +259,42 @@ mod tests {
     #[test]
     fn help_scrolls_to_its_last_page_filters_and_closes() {
         let mut s = state();
-        s.screens.page_rows = 10;
-        s.screens.page_cols = 70;
+        s.screens.layout.page_rows = 10;
+        s.screens.layout.page_cols = 70;
         open(&mut s);
         let n = HelpContent::of(&s).shown("").len();
         assert!(n > 30, "keys, filter terms and commands: {n}");
         assert!(key(&mut s, Action::Bottom));
-        assert_eq!(s.screens.help_view.scroll, n - 10, "G shows the last full page");
+        assert_eq!(
+            s.screens.overlays.help_view.scroll,
+            n - 10,
+            "G shows the last full page"
+        );
         key(&mut s, Action::Down);
-        assert_eq!(s.screens.help_view.scroll, n - 10, "no scrolling past it");
+        assert_eq!(
+            s.screens.overlays.help_view.scroll,
+            n - 10,
+            "no scrolling past it"
+        );
         key(&mut s, Action::Top);
-        assert_eq!(s.screens.help_view.scroll, 0);
-        s.screens.help_view.set_filter("'sort".into());
-        let shown = HelpContent::of(&s).shown_text(&s.screens.help_view.filter);
+        assert_eq!(s.screens.overlays.help_view.scroll, 0);
+        s.screens.overlays.help_view.set_filter("'sort".into());
+        let shown = HelpContent::of(&s).shown_text(&s.screens.overlays.help_view.filter);
         assert_eq!(shown[0], "Keys", "the heading of a kept line stays: {shown:?}");
         assert!(shown[1..].iter().all(|l| l.contains("sort")), "{shown:?}");
         assert_eq!(shown.len(), 4, "{shown:?}");
-        s.screens.help_view.set_filter("'zzz-nothing".into());
+        s.screens.overlays.help_view.set_filter("'zzz-nothing".into());
         assert!(HelpContent::of(&s).shown("'zzz-nothing").is_empty());
-        s.screens.help_view.set_filter("'(".into());
+        s.screens.overlays.help_view.set_filter("'(".into());
         key(&mut s, Action::Back);
         assert!(
-            s.screens.help && s.screens.help_view.filter.is_empty(),
+            s.screens.overlays.help && s.screens.overlays.help_view.filter.is_empty(),
             "esc clears the filter first"
         );
         assert!(key(&mut s, Action::SortName));
-        assert!(s.screens.help, "other keys do not close it");
+        assert!(s.screens.overlays.help, "other keys do not close it");
         key(&mut s, Action::Back);
-        assert!(!s.screens.help);
+        assert!(!s.screens.overlays.help);
     }
 
     #[test]

@@ -2,25 +2,36 @@
 //! (wheel, click to select). Owns that translation; must not perform I/O (it returns the
 //! effects `update` asks for).
 
-use super::effect::Effect;
-use super::state::UiState;
-use super::update::{type_char, update};
+use crate::app::effect::Effect;
+use crate::app::state::UiState;
+use crate::app::update::{type_char, update};
 use crate::keys::{KeyMode, KeyPress, Lookup};
+
+/// What the mouse did, as far as the app cares (the runtime translates the terminal's
+/// events; others are not passed on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mouse {
+    /// The wheel turned down.
+    ScrollDown,
+    /// The wheel turned up.
+    ScrollUp,
+    /// A left click on this screen row (0 = the top line).
+    Click { row: u16 },
+}
 
 /// Mouse (with `[ui] mouse`): the wheel scrolls three rows, a left click selects a row.
 /// `None` when the event changes nothing; else the effects asked for.
-pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> Option<Vec<Effect>> {
+pub fn on_mouse(state: &mut UiState, m: Mouse) -> Option<Vec<Effect>> {
     use crate::keys::Action;
-    use crossterm::event::{MouseButton, MouseEventKind};
     let mut effects = Vec::new();
-    match m.kind {
-        MouseEventKind::ScrollDown => (0..3).for_each(|_| effects.extend(update(state, Action::Down))),
-        MouseEventKind::ScrollUp => (0..3).for_each(|_| effects.extend(update(state, Action::Up))),
-        MouseEventKind::Down(MouseButton::Left) => {
+    match m {
+        Mouse::ScrollDown => (0..3).for_each(|_| effects.extend(update(state, Action::Down))),
+        Mouse::ScrollUp => (0..3).for_each(|_| effects.extend(update(state, Action::Up))),
+        Mouse::Click { row } => {
             let l = state.top_list_mut()?;
             // Header (2 lines), the sparkline of timelines, the border and the column header.
             let first = 4 + u16::from(l.is_timeline());
-            let i = m.row.checked_sub(first)?;
+            let i = row.checked_sub(first)?;
             let target = l.offset + usize::from(i);
             if target >= l.cache.len() {
                 return None;
@@ -38,34 +49,33 @@ pub(super) fn on_mouse(state: &mut UiState, m: crossterm::event::MouseEvent) -> 
                 }
             }
         }
-        _ => return None,
     }
     Some(effects)
 }
 
 /// One key press: an action from the keymap, part of a chord, or a typed character; returns
 /// the effects asked for.
-pub(super) fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
+pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
     // A write's dialog and the drain overlay are modal: they take every key.
-    if state.screens.dialog.is_some() {
-        state.screens.message = None;
-        super::dialog::key(state, key);
+    if state.screens.overlays.dialog.is_some() {
+        state.screens.footer.message = None;
+        crate::app::writes::dialog::key(state, key);
         return state.take_effects();
     }
-    if state.screens.drain.is_some() {
-        super::drain_view::key(state, key);
+    if state.screens.overlays.drain.is_some() {
+        crate::app::writes::drain::key(state, key);
         return state.take_effects();
     }
     let mode = state.key_mode();
-    let pending = std::mem::take(&mut state.screens.pending);
+    let pending = std::mem::take(&mut state.screens.prompt.chord);
     // One key may mean different actions on different kinds (`s`): the one that applies.
     let fits = |a| state.applies(a);
     match state.settings.keymap.lookup_where(mode, &pending, key, fits) {
         Lookup::Action(a) => return update(state, a),
-        Lookup::Pending(p) => state.screens.pending = p,
+        Lookup::Pending(p) => state.screens.prompt.chord = p,
         Lookup::None => {
             if mode == KeyMode::Prompt {
-                if let crossterm::event::KeyCode::Char(c) = key.code {
+                if let crate::keys::KeyCode::Char(c) = key.code {
                     if key.mods.is_empty() {
                         return type_char(state, c);
                     }

@@ -6,75 +6,15 @@
 //! Owns the remembered places and how a stack is saved and rebuilt; must not perform I/O
 //! (rebuilt views are subscribed again through the usual effects).
 
+pub mod stack;
+
+pub mod model;
+
 use crate::keys::Action;
 use crate::kube::key::ResourceKey;
-use crate::kube::row::ObjRef;
-use crate::kube::store::ObjKey;
 
-use super::state::{ListState, Screen, SortBy, UiState};
-
-/// Places kept in each direction; older ones are forgotten.
-pub const MAX_PLACES: usize = 50;
-
-/// What is kept of one view to rebuild it: what it shows and how, never its rows or feeds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Saved {
-    /// A list of `key` with its title, filter, sort, columns and selection.
-    List(Box<SavedList>),
-    /// `:informers`.
-    Informers,
-    /// `:ctx`.
-    Contexts,
-    /// `:ar` with its filter.
-    ApiResources(String),
-    /// `:pf`.
-    Forwards,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct SavedList {
-    key: ResourceKey,
-    origin: Option<String>,
-    filter: String,
-    sort: SortBy,
-    reverse: bool,
-    wide: bool,
-    warnings_only: bool,
-    object: Option<ObjRef>,
-    selected: Option<ObjKey>,
-    hscroll: usize,
-    ns_chosen: bool,
-}
-
-/// One remembered view stack, bottom first (views that cannot be rebuilt without a
-/// request — YAML, logs, containers, revisions — and those above them are left out).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place(Vec<Saved>);
-
-/// The places behind and ahead of the current stack.
-#[derive(Debug, Default)]
-pub struct Nav {
-    back: Vec<Place>,
-    forward: Vec<Place>,
-}
-
-impl Nav {
-    /// Places `[` can go back to.
-    pub fn back_len(&self) -> usize {
-        self.back.len()
-    }
-
-    /// Places `]` can go forward to.
-    pub fn forward_len(&self) -> usize {
-        self.forward.len()
-    }
-
-    /// Forgets every place (another context: its keys mean nothing there).
-    pub fn clear(&mut self) {
-        self.back.clear();
-        self.forward.clear();
-    }
-}
+use crate::app::nav::model::{Place, Saved, SavedList, MAX_PLACES};
+use crate::app::state::{ListState, Screen, UiState};
 
 fn save(screen: &Screen) -> Option<Saved> {
     Some(match screen {
@@ -144,9 +84,9 @@ fn keep(list: &mut Vec<Place>, place: Place) {
 /// behind it and the places ahead are forgotten (as a browser does).
 pub fn open(state: &mut UiState, screen: Screen) {
     if let Some(place) = here(state) {
-        keep(&mut state.screens.nav.back, place);
+        keep(&mut state.screens.stack.nav.back, place);
     }
-    state.screens.nav.forward.clear();
+    state.screens.stack.nav.forward.clear();
     state.reset_stack(screen);
 }
 
@@ -162,11 +102,11 @@ fn restore(state: &mut UiState, place: &Place) {
 /// `[` (and `esc` on the last view): the place before this one. Returns false when there
 /// is none.
 pub fn back(state: &mut UiState) -> bool {
-    let Some(place) = state.screens.nav.back.pop() else {
+    let Some(place) = state.screens.stack.nav.back.pop() else {
         return false;
     };
     if let Some(now) = here(state) {
-        keep(&mut state.screens.nav.forward, now);
+        keep(&mut state.screens.stack.nav.forward, now);
     }
     restore(state, &place);
     true
@@ -174,11 +114,11 @@ pub fn back(state: &mut UiState) -> bool {
 
 /// `]`: the place `[` left. Returns false when there is none.
 pub fn forward(state: &mut UiState) -> bool {
-    let Some(place) = state.screens.nav.forward.pop() else {
+    let Some(place) = state.screens.stack.nav.forward.pop() else {
         return false;
     };
     if let Some(now) = here(state) {
-        keep(&mut state.screens.nav.back, now);
+        keep(&mut state.screens.stack.nav.back, now);
     }
     restore(state, &place);
     true
@@ -220,31 +160,12 @@ pub fn set_namespace(state: &mut UiState, ns: &str) {
     open(state, Screen::List(Box::new(ListState::new(key, None))));
 }
 
-/// The namespace of the topmost list of a namespaced kind on the stack (`Some(None)`: all
-/// namespaces); `None` when no such list is stacked.
-pub fn view_namespace(state: &UiState) -> Option<Option<&str>> {
-    let view = state.views().filter_map(|(_, s)| match s {
-        Screen::List(l) if l.key.kind.namespaced() => Some(l),
-        _ => None,
-    });
-    view.last().map(|l| l.key.namespace.as_deref())
-}
-
-/// The namespace the header shows: the view's (see [`view_namespace`]; `all` for all
-/// namespaces), else the session's (`None` while it is not known).
-pub fn shown_namespace(state: &UiState) -> Option<String> {
-    match view_namespace(state) {
-        Some(ns) => Some(ns.unwrap_or("all").to_owned()),
-        None => state.conn.namespace.clone(),
-    }
-}
-
 /// A key that does not apply but deserves a word: an unconfigured favourite namespace.
 pub fn refused(state: &mut UiState, action: Action) {
     if let Action::Favourite(n @ 1..=9) = action {
         let namespaced = state.top_list().is_some_and(|l| l.key.kind.namespaced());
         if namespaced && usize::from(n) > state.settings.favourites.len() {
-            state.screens.message = Some(format!(
+            state.screens.footer.message = Some(format!(
                 "no favourite namespace {n}: set [namespaces] favourites in config.toml ({} set)",
                 state.settings.favourites.len()
             ));
@@ -253,5 +174,4 @@ pub fn refused(state: &mut UiState, action: Action) {
 }
 
 #[cfg(test)]
-#[path = "nav_tests.rs"]
 mod tests;

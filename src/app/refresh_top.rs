@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::state::{Screen, UiState};
+use crate::app::state::{Screen, UiState};
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::row::{Cell, Drill, Health, Row};
 use crate::kube::rows::Rows;
@@ -32,7 +32,7 @@ pub fn refresh_top(state: &mut UiState) {
 /// (`<from config>`), without repeats.
 fn offered_namespaces(state: &UiState) -> Vec<(String, &'static str)> {
     let context = match &state.conn.status {
-        super::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
+        crate::app::state::Conn::Connected(info) => Some((&info.namespace, "<context>")),
         _ => None,
     };
     let in_use = state.conn.namespace.iter().map(|n| (n, "<in use>"));
@@ -84,12 +84,12 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 }
 
 fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
-    let page = state.screens.page_rows.max(1);
-    let text_page = super::scroll::Page::new(page, state.screens.page_cols);
+    let page = state.screens.layout.page_rows.max(1);
+    let text_page = crate::app::scroll::Page::new(page, state.screens.layout.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
         y.refresh();
         y.scroll = match y.at_end {
-            true => super::scroll::last_start(&y.lines, text_page, y.wrap),
+            true => crate::app::scroll::last_start(&y.lines, text_page, y.wrap),
             false => y.scroll.min(y.lines.len().saturating_sub(1)),
         };
         return;

@@ -3,47 +3,20 @@
 //! and the handover of the terminal to the session. Owns those transitions; must not do I/O
 //! (the loop runs `Effect::PrepareSession` and the session itself).
 
+pub mod command;
+pub mod debug;
+
+pub mod model;
+
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
 use crate::kube::sanitize::sanitize;
 
-use super::effect::Effect;
-use super::handover::{Handover, Job, Then};
-use super::state::{Screen, UiState};
-
-/// What a session runs once prepared.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionJob {
-    /// The pod.
-    pub target: ExecTarget,
-    /// The container chosen (see `kube::exec::resolve`).
-    pub container: String,
-    /// The command; `None` attaches to the main process.
-    pub argv: Option<Vec<String>>,
-    /// The remote side gets a terminal: always for a shell or command; for attach only when
-    /// the container has one (`spec.containers[].tty`), as `kubectl attach` decides — asking
-    /// a container without one for a terminal is not what its process expects.
-    pub tty: bool,
-}
-
-/// A session asked for (`Effect::PrepareSession`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRequest {
-    /// The pod and maybe the container.
-    pub target: ExecTarget,
-    /// Shell, command or attach.
-    pub kind: SessionKind,
-}
-
-/// What the preparation found, for [`prepared`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prepared {
-    /// What was asked.
-    pub request: SessionRequest,
-    /// The container and OS, and for a shell which one exists; or the failure in words.
-    pub found: Result<(Resolved, Option<ShellSearch>), String>,
-}
+use crate::app::effect::Effect;
+use crate::app::handover::{Handover, Job, Then};
+use crate::app::session::model::{Prepared, SessionJob, SessionRequest};
+use crate::app::state::{Screen, UiState};
 
 /// Whether `s`/`a` apply here: on a pod row, or a container row of the containers view.
 /// `None` for every other action.
@@ -60,7 +33,7 @@ fn target(state: &UiState) -> Option<ExecTarget> {
         Screen::List(l) if l.key.kind == BuiltinKind::Pod => {
             let row = l.cache.selected_row(l.selected)?;
             Some(ExecTarget {
-                namespace: super::logs_update::row_namespace(state, row.namespace.as_deref()),
+                namespace: state.row_namespace(row.namespace.as_deref()),
                 pod: row.name.to_string(),
                 container: None,
             })
@@ -95,8 +68,8 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
     let (resolved, search) = match p.found {
         Ok(found) => found,
         Err(e) => {
-            state.screens.message = Some(format!("pod/{pod}: {e}"));
-            state.screens.info = false;
+            state.screens.footer.message = Some(format!("pod/{pod}: {e}"));
+            state.screens.footer.info = false;
             return Vec::new();
         }
     };
@@ -114,11 +87,11 @@ pub fn prepared(state: &mut UiState, p: Prepared) -> Vec<Effect> {
             (Some(crate::kube::exec::shell_argv(shell)), shell)
         }
         (SessionKind::Shell, Some(ShellSearch::None(_)) | None) => {
-            super::session_command::offer(state, &target, &container, &tried_words(&resolved));
+            crate::app::session::command::offer(state, &target, &container, &tried_words(&resolved));
             return Vec::new();
         }
     };
-    state.screens.message = None;
+    state.screens.footer.message = None;
     vec![Effect::HandOver(Box::new(Handover {
         label: format!("{what} in pod/{pod} -c {c}"),
         job: Job::Session(SessionJob {

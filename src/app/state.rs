@@ -1,47 +1,27 @@
 //! `UiState`: everything the screen shows that is not a snapshot, split by concern —
 //! [`Settings`] (from the config), [`Connection`] (the cluster as far as the UI knows) and
-//! [`Screens`] (the view stack, prompt, overlays, footer message). Owns UI-local state; must
-//! not perform I/O: stack changes queue [`Effect`]s (subscribe, unsubscribe, watch) that
-//! `update` hands to the loop, which owns every subscription and watch by [`ViewId`].
+//! [`Screens`] (by part: the view stack, the prompt bar, overlays, the footer, the layout the
+//! loop measured; see `state/screens.rs`). Feature state lives in each feature's `model.rs`.
+//! Owns UI-local state; must not perform I/O: stack changes queue [`Effect`]s (subscribe,
+//! unsubscribe, watch) that `update` hands to the loop, which owns every subscription and
+//! watch by [`ViewId`].
+
+mod screens;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::config::theme::ThemeSpec;
 use crate::kube::client::ClusterInfo;
-use crate::kube::key::ResourceKey;
-use crate::kube::kind::Kind;
 use crate::kube::registry::Registry;
-use crate::kube::row::{ObjRef, Row};
-use crate::kube::store::{ObjKey, Snapshot};
 
-use super::effect::Effect;
-pub use super::feed::{Feed, ObjectFeed, Source};
-use super::list::ListCache;
-use crate::keys::{KeyPress, Keymap};
-
-/// How the list is sorted. Pressing the same sort key again flips `reverse`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum SortBy {
-    /// Namespace then name (the informer's order).
-    #[default]
-    Name,
-    /// Creation time, newest first.
-    Age,
-    /// The kind's status column.
-    Status,
-}
-
-/// The active prompt, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Prompt {
-    /// `:` command input.
-    Command(String),
-    /// `/` filter input (applied live while typing); in the YAML view, the search.
-    Filter(String),
-    /// A yes/no question; typing `y` confirms, anything else cancels.
-    Confirm(String),
-}
+use crate::app::effect::Effect;
+pub use crate::app::effect::ViewId;
+pub use crate::app::feed::{Feed, ObjectFeed, Source};
+pub use crate::app::list::model::{ListState, SortBy};
+pub use crate::app::prompt::model::Prompt;
+use crate::keys::Keymap;
+pub use screens::{Footer, Layout, Overlays, Screens, ViewStack};
 
 /// The connection to the cluster, as far as the UI knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,106 +34,6 @@ pub enum Conn {
     Failed(String),
 }
 
-/// The UI-local state of a list of one kind (what it shows, filter, sort, selection, its
-/// memoised rows); drawn by `ui::list`.
-pub struct ListState {
-    /// What to show; the namespace is `None` for all namespaces.
-    pub key: ResourceKey,
-    /// Shown in the title after the kind when the list is a drill-down (`deploy/web`).
-    pub origin: Option<String>,
-    /// Where rows come from: attached by the loop once connected.
-    pub source: Option<Source>,
-    /// The applied filter text (see `crate::view`).
-    pub filter: String,
-    /// Filter parse error, shown in the footer; the last valid filter stays applied.
-    pub filter_error: Option<String>,
-    /// Sort column and direction.
-    pub sort: SortBy,
-    /// Sort direction flipped.
-    pub reverse: bool,
-    /// Show wide columns.
-    pub wide: bool,
-    /// Selected position in the filtered, sorted rows.
-    pub selected: usize,
-    /// Identity of the selected row, to keep the selection on it when rows move.
-    pub selected_key: Option<ObjKey>,
-    /// First visible row.
-    pub offset: usize,
-    /// Memoised filter/sort result for the current snapshot.
-    pub cache: ListCache,
-    /// Event timeline: only Warning events.
-    pub warnings_only: bool,
-    /// Event timeline of one object (`shift-e`): events whose involvedObject matches.
-    pub object: Option<ObjRef>,
-    /// Event timeline tail mode: the cursor is on the newest row and follows new events.
-    pub follow: bool,
-    /// Event timeline: the row that was on top when the user scrolled away; rows above it
-    /// now are new (`↑ 17 new`).
-    pub anchor: Option<ObjKey>,
-    /// Event timeline: rows newer than `anchor`.
-    pub new_above: usize,
-    /// A row to select as soon as it is listed (`shift-j` opens the owner's list with the
-    /// owner selected); dropped once found or once the list is complete without it.
-    pub target: Option<ObjKey>,
-    /// Rows marked with `space` (by uid); actions apply to them, else to the selection.
-    pub marks: super::marks::Marks,
-    /// Columns scrolled off on the left (`shift-→`): unpinned columns skipped before laying
-    /// out the rest (see `view::columns::fit`, which clamps it).
-    pub hscroll: usize,
-    /// The namespace (or all) was chosen for this view (`:pods all`): the context's
-    /// namespace, once known, must not replace an all-namespaces key.
-    pub ns_chosen: bool,
-}
-
-impl ListState {
-    /// A list of `key`, unfiltered, sorted by name.
-    pub fn new(key: ResourceKey, origin: Option<String>) -> Self {
-        ListState {
-            key,
-            origin,
-            source: None,
-            filter: String::new(),
-            filter_error: None,
-            sort: SortBy::Name,
-            reverse: false,
-            wide: false,
-            selected: 0,
-            selected_key: None,
-            offset: 0,
-            cache: ListCache::default(),
-            warnings_only: false,
-            object: None,
-            follow: true,
-            anchor: None,
-            new_above: 0,
-            target: None,
-            marks: Default::default(),
-            hscroll: 0,
-            ns_chosen: false,
-        }
-    }
-
-    /// The kind listed.
-    pub fn kind(&self) -> &Kind {
-        &self.key.kind
-    }
-
-    /// Whether this list is an event timeline.
-    pub fn is_timeline(&self) -> bool {
-        self.key.kind.is_timeline()
-    }
-
-    /// The latest snapshot, if subscribed.
-    pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        self.source.as_ref().map(|s| s.slot.load())
-    }
-}
-
-/// Identity of one view on the stack, given when it is pushed and never reused: the loop
-/// keys its subscriptions and watches by it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ViewId(pub u64);
-
 /// One entry of the view stack.
 pub enum Screen {
     /// A resource list.
@@ -165,19 +45,22 @@ pub enum Screen {
     /// `:api-resources`: what discovery found; `enter` opens a list of the selected one.
     ApiResources { selected: usize, filter: String },
     /// `y`: the live YAML of one object.
-    Yaml(Box<super::yaml::DetailState>),
+    Yaml(Box<crate::app::detail::model::DetailState>),
     /// `l`: the logs of a pod, a container, or a set of pods (merged).
-    Logs(Box<super::logs::LogsState>),
+    Logs(Box<crate::app::logs::model::LogsState>),
     /// `enter` on a pod: its containers.
-    Containers(Box<super::containers::ContainersState>),
+    Containers(Box<crate::app::containers::model::ContainersState>),
     /// `:pf`: the session's port-forwards (rows in `Screens::forwards`).
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
-    Revisions(Box<super::revisions::RevisionsState>),
+    Revisions(Box<crate::app::history::model::RevisionsState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).
 pub struct Settings {
+    /// Where ktui keeps its files and which editor `e` runs, resolved by the runtime at start
+    /// (transitions read no environment).
+    pub dirs: Dirs,
     /// The bindings in use.
     pub keymap: Keymap,
     /// Colours by role, adapted to the terminal once (see `configure::apply`); `ui::draw`
@@ -194,9 +77,20 @@ pub struct Settings {
     /// Show status icons in the header.
     pub icons: bool,
     /// `[logs]`: log view bounds and defaults.
-    pub logs: super::logs::LogSettings,
+    pub logs: crate::app::logs::model::LogSettings,
     /// `[actions] protected`: contexts where a write needs the typed name (or count).
     pub protected: Vec<regex::Regex>,
+}
+
+/// What the runtime learns from the environment once, at start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dirs {
+    /// ktui's state directory (`saved/` files, the prompt history), see `logging::state_dir`.
+    pub state: std::path::PathBuf,
+    /// The temp directory (`e` edits' files).
+    pub temp: std::path::PathBuf,
+    /// `$KUBE_EDITOR`, else `$EDITOR` (when set and not blank), for `e`.
+    pub editor: Option<String>,
 }
 
 /// The cluster as far as the UI knows: connection, kubeconfig contexts, the kinds the
@@ -222,70 +116,7 @@ pub struct Connection {
     /// restored when the user switches back.
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
     /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
-    pub access: super::access::AccessCache,
-}
-
-/// The view stack and what sits on it: prompt, overlays, footer message, and the two layout
-/// facts the loop learns outside `update` (page size, `:informers` rows).
-pub struct Screens {
-    /// Views with their ids, last is on top; never empty.
-    pub(super) views: Vec<(ViewId, Screen)>,
-    /// The id the next pushed view gets.
-    pub(super) next_id: u64,
-    /// The open prompt.
-    pub prompt: Option<Prompt>,
-    /// The help overlay is open.
-    pub help: bool,
-    /// The help's lines, filter and scroll while it is open (see `app::help`).
-    pub help_view: super::help::HelpState,
-    /// The detail overlay wraps long lines (`w`; on when it opens); else `←`/`→` scroll it.
-    pub detail_wrap: bool,
-    /// Cells the unwrapped detail overlay is scrolled to the right.
-    pub detail_hscroll: u16,
-    /// The furthest `detail_hscroll` can go (from the layout, with `detail_max`).
-    pub detail_hmax: u16,
-    /// The event shown in the detail overlay (`enter` on a timeline row).
-    pub detail: Option<Arc<Row>>,
-    /// A one-line message for the footer: errors of commands, or information (see `info`).
-    pub message: Option<String>,
-    /// `message` is information (`saved …`, `waiting for API discovery…`), not an error.
-    pub info: bool,
-    /// Keys typed so far of an unfinished chord (`g` of `g g`).
-    pub pending: Vec<KeyPress>,
-    /// A command naming a kind only discovery can resolve (`ktui gz` at start): run when
-    /// the registry arrives (see `discovered::adopt`; the loop never polls it).
-    /// The flag says it waits for a rediscovery asked because its name was unknown: if it is
-    /// still unknown then, it is reported as unknown.
-    pub pending_command: Option<(String, bool)>,
-    /// Rows that fit in the table area of the view on top (for paging), from the layout
-    /// before each draw (`ui::page_rows`).
-    pub page_rows: usize,
-    /// Cells of one line of the text view on top (YAML, describe, help), from the layout
-    /// before each draw (`ui::page_cols`), for wrapping and sideways scrolling.
-    pub page_cols: usize,
-    /// Rows of `:informers` (set by the loop from the pool before each draw; `update` cannot
-    /// see the pool).
-    pub informers_len: usize,
-    /// The open confirmation dialog of a write (modal: it takes every key).
-    pub dialog: Option<Box<super::dialog::Dialog>>,
-    /// The drain in progress or last finished, shown over the view while open.
-    pub drain: Option<super::drain_view::DrainState>,
-    /// The `e` edit in progress (its temp file, the resourceVersion it is guarded by).
-    pub edit: Option<super::edit::EditSession>,
-    /// Lines the detail overlay (`v`, an event's `enter`) is scrolled down; 0 when it opens.
-    pub detail_scroll: u16,
-    /// The furthest `detail_scroll` can go, from the layout before each draw
-    /// (`ui::detail_max`).
-    pub detail_max: u16,
-    /// The prompt's cursor as a char index into its text; `None` is the end (where a prompt
-    /// opens). See `app::prompt_edit`.
-    pub prompt_cursor: Option<usize>,
-    /// ↑/↓ history of the prompts (loaded by the loop at start).
-    pub history: super::prompt_history::PromptHistory,
-    /// The session's port-forwards as of the last draw (the loop reads the manager).
-    pub forwards: Vec<crate::kube::portforward::ForwardInfo>,
-    /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
-    pub nav: super::nav::Nav,
+    pub access: crate::app::writes::model::AccessCache,
 }
 
 /// The whole UI state.
@@ -312,8 +143,9 @@ impl Settings {
             favourites: Vec::new(),
             fallback: Vec::new(),
             icons: true,
-            logs: super::logs::LogSettings::default(),
+            logs: crate::app::logs::model::LogSettings::default(),
             protected: Vec::new(),
+            dirs: Dirs::default(),
         }
     }
 }
@@ -336,33 +168,7 @@ impl UiState {
                 last_namespace: HashMap::new(),
                 access: Default::default(),
             },
-            screens: Screens {
-                views: Vec::new(),
-                next_id: 0,
-                prompt: None,
-                help: false,
-                help_view: Default::default(),
-                detail_wrap: true,
-                detail_hscroll: 0,
-                detail_hmax: 0,
-                detail: None,
-                detail_scroll: 0,
-                detail_max: 0,
-                prompt_cursor: None,
-                history: Default::default(),
-                message: None,
-                info: false,
-                pending: Vec::new(),
-                pending_command: None,
-                page_rows: 20,
-                page_cols: 80,
-                informers_len: 0,
-                dialog: None,
-                drain: None,
-                edit: None,
-                forwards: Vec::new(),
-                nav: Default::default(),
-            },
+            screens: Screens::default(),
             effects: Vec::new(),
         };
         state.push(first);
@@ -372,28 +178,28 @@ impl UiState {
     /// The view on top.
     pub fn top(&self) -> &Screen {
         // The stack is never empty: `pop` keeps the last view.
-        &self.screens.views[self.screens.views.len() - 1].1
+        &self.screens.stack.views[self.screens.stack.views.len() - 1].1
     }
 
     /// The view on top, mutable.
     pub fn top_mut(&mut self) -> &mut Screen {
-        let n = self.screens.views.len() - 1;
-        &mut self.screens.views[n].1
+        let n = self.screens.stack.views.len() - 1;
+        &mut self.screens.stack.views[n].1
     }
 
     /// The id of the view on top.
     pub fn top_id(&self) -> ViewId {
-        self.screens.views[self.screens.views.len() - 1].0
+        self.screens.stack.views[self.screens.stack.views.len() - 1].0
     }
 
     /// The views, bottom first, with their ids.
     pub fn views(&self) -> impl Iterator<Item = (ViewId, &Screen)> {
-        self.screens.views.iter().map(|(id, s)| (*id, s))
+        self.screens.stack.views.iter().map(|(id, s)| (*id, s))
     }
 
     /// How many views are stacked.
     pub fn depth(&self) -> usize {
-        self.screens.views.len()
+        self.screens.stack.views.len()
     }
 
     /// The list on top, if the top view is a list.
@@ -414,7 +220,34 @@ impl UiState {
 
     /// Shows `text` in the footer as information rather than an error.
     pub fn note(&mut self, text: String) {
-        self.screens.message = Some(text);
-        self.screens.info = true;
+        self.screens.footer.message = Some(text);
+        self.screens.footer.info = true;
+    }
+
+    /// The namespace of a selected row: its own, else the session's scope, else `default`.
+    pub fn row_namespace(&self, row_ns: Option<&str>) -> String {
+        row_ns
+            .or(self.conn.namespace.as_deref())
+            .unwrap_or("default")
+            .to_owned()
+    }
+
+    /// The namespace of the topmost namespaced list on the stack (`None` inside = all
+    /// namespaces), or `None` when there is no such list.
+    pub fn view_namespace(&self) -> Option<Option<&str>> {
+        let view = self.views().filter_map(|(_, s)| match s {
+            Screen::List(l) if l.key.kind.namespaced() => Some(l),
+            _ => None,
+        });
+        view.last().map(|l| l.key.namespace.as_deref())
+    }
+
+    /// The namespace the header shows: the view's (see [`UiState::view_namespace`]; `all`
+    /// for all namespaces), else the session's (`None` while it is not known).
+    pub fn shown_namespace(&self) -> Option<String> {
+        match self.view_namespace() {
+            Some(ns) => Some(ns.unwrap_or("all").to_owned()),
+            None => self.conn.namespace.clone(),
+        }
     }
 }

@@ -5,10 +5,10 @@ use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 use crate::kube::row::{Drill, ObjRef};
 
-pub use super::command::run_command;
+pub use crate::app::command::run_command;
 
-use super::effect::Effect;
-use super::state::{ListState, Prompt, Screen, SortBy, UiState};
+use crate::app::effect::Effect;
+use crate::app::state::{ListState, Prompt, Screen, SortBy, UiState};
 use crate::keys::Action;
 
 /// Applies one action; returns the effects it asks for, in order.
@@ -19,13 +19,13 @@ pub fn update(state: &mut UiState, action: Action) -> Vec<Effect> {
 
 /// A printable character typed while a prompt is open; returns the effects it asks for.
 pub fn type_char(state: &mut UiState, c: char) -> Vec<Effect> {
-    super::prompt_keys::typed(state, c);
+    crate::app::prompt::keys::typed(state, c);
     state.take_effects()
 }
 
 fn apply(state: &mut UiState, action: Action) {
-    state.screens.message = None;
-    state.screens.info = false;
+    state.screens.footer.message = None;
+    state.screens.footer.info = false;
     if !matches!(
         action,
         Action::Up
@@ -40,47 +40,49 @@ fn apply(state: &mut UiState, action: Action) {
     ) {
         // The user went elsewhere: a command still waiting for discovery must not take
         // the screen later.
-        state.screens.pending_command = None;
+        state.screens.prompt.deferred = None;
     }
-    if let Some(prompt) = state.screens.prompt.clone() {
+    if let Some(prompt) = state.screens.prompt.open.clone() {
         // Also over the help, whose `/` filter is typed here.
-        return super::prompt_keys::update_prompt(state, prompt, action);
+        return crate::app::prompt::keys::update_prompt(state, prompt, action);
     }
-    if state.screens.help && super::help::key(state, action) {
+    if state.screens.overlays.help && crate::app::help::key(state, action) {
         return;
     }
-    if state.screens.detail.is_some() && super::cells::overlay_key(state, action) {
+    if state.screens.overlays.detail.is_some() && crate::app::list::cells::overlay_key(state, action) {
         return;
     }
     if !state.applies(action) {
-        super::nav::refused(state, action);
+        crate::app::nav::refused(state, action);
         return;
     }
-    super::tail::pin_before(state, action);
+    crate::app::list::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
-        state.screens.prompt_cursor = None;
+        state.screens.prompt.cursor = None;
     }
-    if super::history_rollback::handle(state, action) || super::actions::handle(state, action) {
-        return;
-    }
-    if super::history_keys::handle(state, action) || super::yaml_update::handle(state, action) {
-        return;
-    }
-    if super::logs_update::handle(state, action)
-        || super::containers::handle(state, action)
-        || super::forwards::handle(state, action)
+    if crate::app::history::rollback::handle(state, action)
+        || crate::app::writes::actions::handle(state, action)
     {
         return;
     }
-    let page = state.screens.page_rows.max(1);
+    if crate::app::history::keys::handle(state, action) || crate::app::detail::keys::handle(state, action) {
+        return;
+    }
+    if crate::app::logs::update::handle(state, action)
+        || crate::app::containers::handle(state, action)
+        || crate::app::forwards::handle(state, action)
+    {
+        return;
+    }
+    let page = state.screens.layout.page_rows.max(1);
     match action {
         Action::Quit => state.emit(Effect::Quit(0)),
-        Action::CommandMode => state.screens.prompt = Some(Prompt::Command(String::new())),
+        Action::CommandMode => state.screens.prompt.open = Some(Prompt::Command(String::new())),
         Action::FilterMode => match state.top() {
-            Screen::List(l) => state.screens.prompt = Some(Prompt::Filter(l.filter.clone())),
+            Screen::List(l) => state.screens.prompt.open = Some(Prompt::Filter(l.filter.clone())),
             Screen::ApiResources { filter, .. } => {
-                state.screens.prompt = Some(Prompt::Filter(filter.clone()))
+                state.screens.prompt.open = Some(Prompt::Filter(filter.clone()))
             }
             _ => {}
         },
@@ -92,7 +94,7 @@ fn apply(state: &mut UiState, action: Action) {
         Action::PageDown => move_by(state, page as i64),
         Action::Top => move_by(state, i64::MIN / 2),
         Action::Bottom => move_by(state, i64::MAX / 2),
-        Action::Help => super::help::open(state),
+        Action::Help => crate::app::help::open(state),
         Action::SortName => sort(state, SortBy::Name),
         Action::SortAge => sort(state, SortBy::Age),
         Action::SortStatus => sort(state, SortBy::Status),
@@ -109,20 +111,25 @@ fn apply(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
-        Action::JumpOwner => super::owner::jump(state),
-        Action::Yaml => super::yaml_update::open(state, false),
-        Action::Describe => super::yaml_update::open(state, true),
+        Action::JumpOwner => {
+            if !crate::app::list::owner::jump(state) {
+                enter(state);
+            }
+        }
+        Action::Yaml => crate::app::detail::keys::open(state, false),
+        Action::Describe => crate::app::detail::keys::open(state, true),
         Action::Favourite(n) => favourite(state, n),
-        Action::Logs => super::logs_update::open_from_list(state),
-        Action::History => super::history_keys::open(state, false),
-        Action::Blame => super::history_keys::open(state, true),
+        Action::Logs => crate::app::logs::update::open_from_list(state),
+        Action::History => crate::app::history::keys::open(state, false),
+        Action::Blame => crate::app::history::keys::open(state, true),
         Action::MarkRevision => {}
-        Action::Shell | Action::Attach | Action::PortForward if super::access::refuse(state, action) => {}
-        Action::Shell | Action::Attach => super::session::open(state, action),
-        Action::PortForward => super::forwards::offer(state),
+        Action::Shell | Action::Attach | Action::PortForward
+            if crate::app::writes::access::refuse(state, action) => {}
+        Action::Shell | Action::Attach => crate::app::session::open(state, action),
+        Action::PortForward => crate::app::forwards::offer(state),
         Action::StopForward | Action::Wrap => {}
         Action::NavBack | Action::NavForward => {
-            super::nav::handle(state, action);
+            crate::app::nav::handle(state, action);
         }
         Action::LogPrevious
         | Action::LogTimestamps
@@ -130,7 +137,9 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::LogWindow(_)
         | Action::LogSearch
         | Action::PrevMatch => {}
-        Action::ScrollLeft | Action::ScrollRight | Action::Cells => super::cells::handle(state, action),
+        Action::ScrollLeft | Action::ScrollRight | Action::Cells => {
+            crate::app::list::cells::handle(state, action)
+        }
         Action::CursorLeft
         | Action::CursorRight
         | Action::CursorHome
@@ -149,7 +158,7 @@ fn apply(state: &mut UiState, action: Action) {
         | Action::ToggleManaged
         | Action::Save
         | Action::NextMatch => {}
-        // Handled by `actions::handle` above.
+        // Handled by `writes::actions::handle` above.
         Action::Mark
         | Action::MarkRange
         | Action::ClearMarks
@@ -189,28 +198,19 @@ fn back(state: &mut UiState) {
         state.pop();
     } else {
         // The last view: back to where the user was before the `:` command.
-        super::nav::back(state);
+        crate::app::nav::back(state);
     }
-}
-
-/// Asks the loop to switch to `name`, if the kubeconfig has it.
-pub(super) fn switch_context(state: &mut UiState, name: &str) {
-    if !state.conn.contexts.iter().any(|c| c == name) {
-        state.screens.message = Some(format!("no context {name:?} in the kubeconfig"));
-        return;
-    }
-    state.emit(Effect::SwitchContext(name.to_owned()));
 }
 
 /// `enter`: switch to the selected context, open the selected resource of `:ar`, show a
 /// timeline row's whole event, or drill down from the selected row (see [`Drill`]).
 pub(super) fn enter(state: &mut UiState) {
     if let Screen::Revisions(_) = state.top() {
-        return super::revisions::enter(state);
+        return crate::app::history::revisions::enter(state);
     }
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.conn.contexts.get(*selected).cloned() {
-            switch_context(state, &name);
+            crate::app::context::connect::switch_context(state, &name);
         }
         return;
     }
@@ -227,12 +227,13 @@ pub(super) fn enter(state: &mut UiState) {
                 let key = ResourceKey::new(kind, state.conn.namespace.as_deref());
                 state.push(Screen::List(Box::new(ListState::new(key, None))));
             } else {
-                state.screens.message = Some(format!("{} cannot be listed and watched", kind.full_name()));
+                state.screens.footer.message =
+                    Some(format!("{} cannot be listed and watched", kind.full_name()));
             }
         }
         return;
     }
-    if super::containers::open(state) {
+    if crate::app::containers::open(state) {
         return;
     }
     let Some(list) = state.top_list() else { return };
@@ -240,7 +241,7 @@ pub(super) fn enter(state: &mut UiState) {
         return;
     };
     if row.event.is_some() {
-        state.screens.detail = Some(row);
+        state.screens.overlays.detail = Some(row);
         return;
     }
     let kind = list.kind().clone();
@@ -251,7 +252,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            super::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
+            crate::app::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),
@@ -302,7 +303,7 @@ fn favourite(state: &mut UiState, n: u8) {
     state.conn.explicit_all = ns.is_none();
     state.conn.namespace = ns.clone();
     let view = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
-    super::nav::open(state, Screen::List(Box::new(view)));
+    crate::app::nav::open(state, Screen::List(Box::new(view)));
 }
 
 fn reset_position(l: &mut ListState) {
@@ -329,7 +330,7 @@ fn sort(state: &mut UiState, by: SortBy) {
 
 fn move_by(state: &mut UiState, delta: i64) {
     let n_contexts = state.conn.contexts.len();
-    let n_informers = state.screens.informers_len;
+    let n_informers = state.screens.layout.informers_len;
     let n_resources = match state.top() {
         Screen::ApiResources { filter, .. } => state.conn.registry.listing_matching(filter).len(),
         _ => 0,
@@ -357,7 +358,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::Informers { selected } => *selected = clamp_move(*selected, delta, n_informers),
         Screen::Contexts { selected } => *selected = clamp_move(*selected, delta, n_contexts),
         Screen::ApiResources { selected, .. } => *selected = clamp_move(*selected, delta, n_resources),
-        // Scrolling the YAML view is handled by `yaml_update::handle`.
+        // Scrolling the YAML view is handled by `detail::keys::handle`.
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
         Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
@@ -377,5 +378,7 @@ fn clamp_move(cur: usize, delta: i64, len: usize) -> usize {
 mod tests;
 
 #[cfg(test)]
-#[path = "update/prompt_tests.rs"]
 mod prompt_tests;
+
+#[cfg(test)]
+mod discovery_tests;

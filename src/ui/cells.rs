@@ -80,8 +80,8 @@ fn lines(row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) -> Vec<Line<
 
 /// The lines as drawn at `cols` cells: wrapped, or shifted sideways.
 fn laid_out(lines: Vec<Line<'static>>, cols: usize, state: &UiState) -> Vec<Line<'static>> {
-    let s = &state.screens;
-    super::wrap::fit(lines, cols, s.detail_wrap, usize::from(s.detail_hscroll))
+    let o = &state.screens.overlays;
+    super::wrap::fit(lines, cols, o.detail_wrap, usize::from(o.detail_hscroll))
 }
 
 /// Where the overlay goes in `area`, its inner width, and its lines as drawn there.
@@ -114,7 +114,7 @@ fn headers(state: &UiState) -> Vec<String> {
 /// How far the overlay can scroll on a screen of `area`, down and right (0 when it is
 /// closed or fits): the loop stores them before each draw so `update` can clamp the keys.
 pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> (u16, u16) {
-    let Some(row) = &state.screens.detail else {
+    let Some(row) = &state.screens.overlays.detail else {
         return (0, 0);
     };
     let headers = headers(state);
@@ -122,7 +122,7 @@ pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> 
     let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
     let shown = usize::from(popup.height.saturating_sub(2));
     let down = u16::try_from(drawn.len().saturating_sub(shown)).unwrap_or(u16::MAX);
-    let right = if state.screens.detail_wrap {
+    let right = if state.screens.overlays.detail_wrap {
         0
     } else {
         u16::try_from(hmax).unwrap_or(u16::MAX)
@@ -130,23 +130,25 @@ pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> 
     (down, right)
 }
 
-/// Draws the overlay of `state.screens.detail`, if open.
+/// Draws the overlay of `state.screens.overlays.detail`, if open.
 pub fn draw(f: &mut Frame, area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) {
-    let Some(row) = &state.screens.detail else { return };
+    let Some(row) = &state.screens.overlays.detail else {
+        return;
+    };
     let headers = headers(state);
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
     let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
     let content = drawn.len();
     let shown = usize::from(popup.height.saturating_sub(2));
     let max = content.saturating_sub(shown);
-    let scroll = usize::from(state.screens.detail_scroll).min(max);
+    let scroll = usize::from(state.screens.overlays.detail_scroll).min(max);
     let what = if row.event.is_some() { "event" } else { "row" };
     let mut more = if max > 0 {
         format!(" {}/{} ↑↓ scroll", scroll + shown, content)
     } else {
         String::new()
     };
-    if state.screens.detail_wrap {
+    if state.screens.overlays.detail_wrap {
         more.push_str(" · w: unwrap");
     } else if hmax > 0 {
         more.push_str(" · ←→ · w: wrap");

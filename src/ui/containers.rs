@@ -6,7 +6,7 @@ use ratatui::text::Span;
 use ratatui::widgets::{Cell, Paragraph, Row, Table};
 use ratatui::Frame;
 
-use crate::app::containers::{cells, ContainersState};
+use crate::app::containers::model::{cells, ContainersState};
 use crate::kube::logs::pods::CState;
 use crate::kube::sanitize::sanitize;
 

@@ -30,7 +30,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         && !state
             .top_list()
             .is_some_and(|l| l.ns_chosen || l.key.namespace.is_some());
-    let ns = match crate::app::nav::shown_namespace(state) {
+    let ns = match state.shown_namespace() {
         _ if unknown => "…".to_owned(),
         Some(ns) => ns,
         None => "all".to_owned(),
@@ -48,6 +48,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     }
     let forwarding = state
         .screens
+        .layout
         .forwards
         .iter()
         .filter(|f| !matches!(f.state, crate::kube::portforward::ForwardState::Broken(_)))

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::app::help::{HelpContent, HelpLine, HelpState};
+use crate::app::help::model::{HelpLine, HelpState};
+use crate::app::help::HelpContent;
 use crate::app::scroll::{rows_of, Page};
 use crate::app::state::UiState;
 use crate::kube::sanitize::sanitize;
@@ -43,11 +44,11 @@ fn geometry(area: Rect, c: &HelpContent, h: &HelpState) -> (Rect, Page) {
 
 /// The page of the help box on a screen of `area` (for the paging keys).
 pub(super) fn page(area: Rect, state: &UiState) -> Page {
-    geometry(area, &HelpContent::of(state), &state.screens.help_view).1
+    geometry(area, &HelpContent::of(state), &state.screens.overlays.help_view).1
 }
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let h = &state.screens.help_view;
+    let h = &state.screens.overlays.help_view;
     let c = HelpContent::of(state);
     let (rect, page) = geometry(area, &c, h);
     let shown = c.shown(&h.filter);

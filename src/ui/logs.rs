@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::logs::{source_colour, LogsState};
+use crate::app::logs::model::{source_colour, LogsState};
 use crate::kube::logs::{HubState, LogLine, SourceState};
 use crate::kube::sanitize::sanitize;
 use crate::text::thousands;

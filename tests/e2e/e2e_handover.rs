@@ -1,5 +1,5 @@
 //! Handing the terminal to a job and taking it back (`ktui::terminal::lend`,
-//! `ktui::app::handover::run`), in a real pty: this test binary runs itself as the probe
+//! `ktui::runtime::handover::run`), in a real pty: this test binary runs itself as the probe
 //! program (`handover_probe`, active only with `KTUI_HANDOVER_PROBE` set), which enters
 //! ktui's terminal mode, draws a frame, stops its event reader, lends the terminal to `sh`
 //! exactly as the loop does, then takes it back and repaints. The tests compare the screens
@@ -10,8 +10,9 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, KeyCode};
-use ktui::app::handover::{run, CommandJob, Handover, Job, Then};
-use ktui::app::run::Event;
+use ktui::app::handover::{CommandJob, Handover, Job, Then};
+use ktui::runtime::handover::run;
+use ktui::runtime::run::Event;
 use ktui::terminal::{EventReader, TerminalGuard};
 use ratatui::widgets::{Block, Paragraph};
 

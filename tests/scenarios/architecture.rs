@@ -8,7 +8,7 @@
 //! cannot see a path spelled through `super::super::…`: the crate boundaries and review
 //! catch that one.
 
-mod scan;
+pub(super) mod scan;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -255,7 +255,7 @@ fn layer_files(src: &Path, module: &str) -> Vec<PathBuf> {
 }
 
 /// The `.rs` files under `dir`, recursively (nothing when `dir` does not exist).
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

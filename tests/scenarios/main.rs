@@ -15,6 +15,7 @@ mod kubectl_bin;
 #[path = "../support/scripted_api.rs"]
 mod scripted_api;
 
+mod app_layers;
 mod architecture;
 mod config;
 mod demo_convergence;

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use ktui::app::detail::model::DetailState;
 use ktui::app::state::{ListState, ObjectFeed, Screen, Source, UiState};
-use ktui::app::yaml::DetailState;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
 use ktui::kube::kind::{ApiResource, Kind, PrinterColumn};

@@ -248,7 +248,7 @@ fn scrolling_columns_and_the_full_cells_pane() {
         .join(" ");
     assert!(joined.contains("limited: pods=9"), "{pane}");
     update(&mut state, Action::Back);
-    assert!(state.screens.detail.is_none());
+    assert!(state.screens.overlays.detail.is_none());
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn with_help(mut state: UiState) -> Terminal<TestBackend> {
 fn with_help_of(state: &mut UiState) -> Terminal<TestBackend> {
     render(state);
     update(state, Action::Help);
-    assert!(state.screens.help);
+    assert!(state.screens.overlays.help);
     render(state)
 }
 
@@ -95,7 +95,7 @@ fn filtered(state: &mut UiState, text: &str) -> String {
     let shown = help_box(&render(state));
     update(state, Action::Cancel);
     assert!(
-        state.screens.help,
+        state.screens.overlays.help,
         "esc in the filter prompt leaves the help open"
     );
     shown

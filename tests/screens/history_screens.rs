@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
+use ktui::app::detail::model::DetailState;
 use ktui::app::state::{ObjectFeed, Screen, UiState};
-use ktui::app::yaml::DetailState;
 use ktui::keys::Action;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::history::rollout::{read, RolloutSource};
@@ -151,7 +151,7 @@ fn history_view(blame: bool) -> UiState {
     if blame {
         y.blame = true;
     } else {
-        let mut hs: Box<ktui::app::history::HistoryState> = Box::default();
+        let mut hs: Box<ktui::app::history::model::HistoryState> = Box::default();
         hs.rollout = Some(Arc::new(ArcSwap::from_pointee(rollout())));
         y.history = Some(hs);
     }

@@ -58,7 +58,7 @@ fn infos() -> Vec<InformerInfo> {
 
 fn draw(state: &mut UiState, infos: &[InformerInfo], w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    state.screens.informers_len = infos.len();
+    state.screens.layout.informers_len = infos.len();
     term.draw(|f| ktui::ui::draw(f, state, infos, NOW)).unwrap();
     format!("{}", term.backend())
 }

@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
+use ktui::app::detail::model::DetailState;
 use ktui::app::state::{ListState, ObjectFeed, Screen, Source, UiState};
 use ktui::app::update::{type_char, update};
-use ktui::app::yaml::DetailState;
 use ktui::keys::Action;
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::key::ResourceKey;
@@ -144,7 +144,7 @@ fn yaml_and_describe_at_four_sizes() {
                 update(&mut state, Action::Bottom);
                 let last = text(&mut state, w, h);
                 let Screen::Yaml(y) = state.top() else { panic!() };
-                let (n, page) = (y.lines.len(), state.screens.page_rows);
+                let (n, page) = (y.lines.len(), state.screens.layout.page_rows);
                 if n > page {
                     assert_eq!(y.scroll, n - page, "{view} {what} {w}x{h}:\n{last}");
                     assert!(title(&last).contains(&format!("-{n}/{n}")), "{last}");
@@ -212,7 +212,7 @@ fn help_at_four_sizes_scrolls_to_its_end() {
             }
             update(&mut state, Action::Cancel);
             update(&mut state, Action::Back);
-            assert!(!state.screens.help);
+            assert!(!state.screens.overlays.help);
         }
     }
 }

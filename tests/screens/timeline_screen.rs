@@ -166,13 +166,16 @@ fn enter_opens_the_detail_and_expired_events_are_marked() {
     let screen = draw(&mut f.state);
     assert!(screen.contains("second line"), "{screen}");
     assert!(screen.contains("no longer on the server"), "{screen}");
-    let row = f.state.screens.detail.clone().unwrap();
+    let row = f.state.screens.overlays.detail.clone().unwrap();
     assert_eq!(row.health, ktui::kube::row::Health::Done);
     update(&mut f.state, Action::Down);
-    assert!(f.state.screens.detail.is_some(), "arrows scroll the detail");
+    assert!(
+        f.state.screens.overlays.detail.is_some(),
+        "arrows scroll the detail"
+    );
     update(&mut f.state, Action::Back);
     assert!(
-        f.state.screens.detail.is_none(),
+        f.state.screens.overlays.detail.is_none(),
         "any other key closes the detail"
     );
     let _ = Arc::strong_count(&row);

@@ -42,8 +42,8 @@ pub fn connect(state: &mut UiState, context: &str) {
 /// Prepares and draws `state` at `w`×`h` as the loop does: page size, `refresh_top`, draw.
 pub fn render(state: &mut UiState, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    state.screens.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, w, h), state);
-    state.screens.page_cols = ktui::ui::page_cols(ratatui::layout::Rect::new(0, 0, w, h), state);
+    state.screens.layout.page_rows = ktui::ui::page_rows(ratatui::layout::Rect::new(0, 0, w, h), state);
+    state.screens.layout.page_cols = ktui::ui::page_cols(ratatui::layout::Rect::new(0, 0, w, h), state);
     refresh_top(state);
     term.draw(|f| ktui::ui::draw(f, state, &[], NOW)).expect("draw");
     term

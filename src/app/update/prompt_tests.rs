@@ -20,7 +20,7 @@ fn typed(state: &mut UiState, s: &str) {
 }
 
 fn text(state: &UiState) -> String {
-    match &state.screens.prompt {
+    match &state.screens.prompt.open {
         Some(Prompt::Command(s) | Prompt::Filter(s)) => s.clone(),
         _ => String::from("<closed>"),
     }
@@ -47,7 +47,7 @@ fn left_moves_the_cursor_and_typing_inserts_there() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "po");
     assert_eq!(text(&s), "po");
-    assert_eq!(s.screens.prompt_cursor, None);
+    assert_eq!(s.screens.prompt.cursor, None);
 }
 
 #[test]

@@ -3,14 +3,11 @@
 use super::*;
 use crate::app::effect::Effect;
 use crate::app::state::{Prompt, Screen, SortBy, UiState};
-use std::sync::Arc;
 
+use super::discovery_tests::{discovered, gizmos};
 use crate::kube::builtin::BuiltinKind;
-use crate::kube::discovery::Discovery;
-use crate::kube::kind::{ApiResource, PrinterColumn};
-use crate::kube::registry::Registry;
 
-fn state() -> UiState {
+pub(super) fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
     UiState::new(
         Screen::List(Box::new(ListState::new(key, None))),
@@ -19,7 +16,7 @@ fn state() -> UiState {
     )
 }
 
-fn typed(state: &mut UiState, s: &str) {
+pub(super) fn typed(state: &mut UiState, s: &str) {
     for c in s.chars() {
         type_char(state, c);
     }
@@ -31,7 +28,7 @@ fn command_switches_kind_by_short_name_and_keeps_namespace() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "deploy");
     update(&mut s, Action::Submit);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     let l = s.top_list().unwrap();
     assert_eq!(l.key.kind, BuiltinKind::Deployment);
     assert_eq!(l.key.namespace.as_deref(), Some("default"));
@@ -53,124 +50,6 @@ fn command_with_namespace_and_all() {
 }
 
 #[test]
-fn unknown_command_says_so_once_discovery_answered() {
-    let mut s = state();
-    crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
-    let effects = run_command(&mut s, "gizmos");
-    // Perhaps created since: ktui asks the server again first.
-    assert_eq!(
-        s.screens.message.as_deref(),
-        Some("gizmos: not known yet; asking the API server again…")
-    );
-    assert!(effects.contains(&Effect::Rediscover));
-    crate::app::discovered::adopt(&mut s, Registry::from_discovery(Discovery::default()));
-    assert_eq!(
-        s.screens.message.as_deref(),
-        Some("unknown command or resource: gizmos (see :api-resources)")
-    );
-    assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
-    // The rediscovery finds it.
-    run_command(&mut s, "gz");
-    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
-    assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
-    assert_eq!(s.screens.message, None, "the waiting note is gone");
-    // Another command meanwhile cancels the wait.
-    run_command(&mut s, "nope");
-    run_command(&mut s, "po");
-    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&[])]));
-    assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
-}
-
-fn gizmos(columns: &[&str]) -> Arc<ApiResource> {
-    Arc::new(ApiResource {
-        group: "demo.ktui.dev".into(),
-        version: "v1".into(),
-        plural: "gizmos".into(),
-        singular: "gizmo".into(),
-        kind: "Gizmo".into(),
-        short: vec!["gz".into()],
-        namespaced: true,
-        verbs: vec!["list".into(), "watch".into()],
-        columns: columns
-            .iter()
-            .map(|c| PrinterColumn {
-                name: c.to_string(),
-                column_type: "string".into(),
-                json_path: format!(".spec.{c}"),
-                priority: 0,
-            })
-            .collect(),
-        from_crd: true,
-        ..Default::default()
-    })
-}
-
-fn discovered(resources: Vec<Arc<ApiResource>>) -> Registry {
-    Registry::from_discovery(Discovery {
-        resources,
-        ..Default::default()
-    })
-}
-
-#[test]
-fn a_custom_kind_waits_for_discovery_then_follows_its_crd() {
-    let mut s = state();
-    run_command(&mut s, "gz -A");
-    assert_eq!(
-        s.screens.message.as_deref(),
-        Some("gz: waiting for API discovery…")
-    );
-    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color"])]));
-    let l = s.top_list().unwrap();
-    assert_eq!(l.key.kind.full_name(), "gizmos.demo.ktui.dev");
-    assert_eq!(l.key.namespace, None);
-    // The CRD's columns change: same view, new kind (and so a new informer).
-    crate::app::discovered::adopt(&mut s, discovered(vec![gizmos(&["color", "size"])]));
-    let l = s.top_list().unwrap();
-    assert_eq!(l.key.kind.api().unwrap().columns.len(), 2);
-    // The CRD is deleted: the view closes with a message.
-    crate::app::discovered::adopt(&mut s, discovered(vec![]));
-    assert_eq!(s.top_list().unwrap().key.kind, BuiltinKind::Pod);
-    assert_eq!(
-        s.screens.message.as_deref(),
-        Some("gizmos.demo.ktui.dev: the resource type was deleted; its view closed")
-    );
-}
-
-#[test]
-fn api_resources_lists_and_opens_and_broken_groups_are_named() {
-    let mut s = state();
-    let mut d = Discovery {
-        resources: vec![gizmos(&[])],
-        ..Default::default()
-    };
-    d.broken.push(crate::kube::discovery::BrokenGroup {
-        group_version: "metrics.k8s.io/v1beta1".into(),
-        reason: "503: service unavailable".into(),
-    });
-    crate::app::discovered::adopt(&mut s, Registry::from_discovery(d));
-    assert_eq!(
-        s.screens.message.as_deref(),
-        Some("API groups unavailable: metrics.k8s.io/v1beta1 (see :ar)")
-    );
-    run_command(&mut s, "ar");
-    let listing = s.conn.registry.listing();
-    update(&mut s, Action::Bottom);
-    assert!(matches!(s.top(), Screen::ApiResources { selected, .. } if *selected == listing.len() - 1));
-    // `/` narrows the listing; `enter` opens the match; `esc` comes back to the listing.
-    update(&mut s, Action::FilterMode);
-    typed(&mut s, "GIZ");
-    update(&mut s, Action::Submit);
-    assert!(matches!(s.top(), Screen::ApiResources { selected: 0, filter } if filter == "GIZ"));
-    update(&mut s, Action::Enter);
-    assert_eq!(s.top_list().unwrap().key.kind.full_name(), "gizmos.demo.ktui.dev");
-    update(&mut s, Action::Back);
-    assert!(matches!(s.top(), Screen::ApiResources { .. }));
-    update(&mut s, Action::Back);
-    assert!(matches!(s.top(), Screen::ApiResources { filter, .. } if filter.is_empty()));
-}
-
-#[test]
 fn quit_commands() {
     for q in ["q", "quit", "q!"] {
         let mut s = state();
@@ -188,7 +67,7 @@ fn informers_view() {
     for a in [Action::Down, Action::Bottom, Action::Up, Action::PageDown] {
         update(&mut s, a);
     }
-    s.screens.informers_len = 3;
+    s.screens.layout.informers_len = 3;
     update(&mut s, Action::Bottom);
     update(&mut s, Action::Up);
     assert!(matches!(s.top(), Screen::Informers { selected: 1 }));
@@ -207,7 +86,7 @@ fn filter_applies_live_and_esc_clears_then_goes_back() {
     update(&mut s, Action::Backspace);
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Submit);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     assert_eq!(s.top_list().unwrap().filter, "we");
     update(&mut s, Action::Back);
     assert_eq!(s.top_list().unwrap().filter, "");
@@ -224,7 +103,7 @@ fn esc_in_filter_prompt_cancels_the_filter() {
     update(&mut s, Action::FilterMode);
     typed(&mut s, "abc");
     update(&mut s, Action::Cancel);
-    assert!(s.screens.prompt.is_none());
+    assert!(s.screens.prompt.open.is_none());
     assert_eq!(s.top_list().unwrap().filter, "");
 }
 
@@ -254,15 +133,15 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "dep");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("deploy".into())));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("deploy".into())));
     assert_eq!(
-        s.screens.message.as_deref(),
+        s.screens.footer.message.as_deref(),
         Some("deploy  deployments  deployments.apps")
     );
     typed(&mut s, "ments.");
     update(&mut s, Action::Complete);
     assert_eq!(
-        s.screens.prompt,
+        s.screens.prompt.open,
         Some(Prompt::Command("deployments.apps ".into()))
     );
     let mut s = state();
@@ -270,11 +149,11 @@ fn tab_completes_kind_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "giz");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("gizmos".into())));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("gizmos".into())));
     typed(&mut s, ".");
     update(&mut s, Action::Complete);
     assert_eq!(
-        s.screens.prompt,
+        s.screens.prompt.open,
         Some(Prompt::Command("gizmos.demo.ktui.dev ".into()))
     );
 }
@@ -286,47 +165,53 @@ fn tab_completes_context_names() {
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx pr");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-".into())));
-    assert_eq!(s.screens.message.as_deref(), Some("prod-eu  prod-us"));
+    assert_eq!(s.screens.prompt.open, Some(Prompt::Command("ctx prod-".into())));
+    assert_eq!(s.screens.footer.message.as_deref(), Some("prod-eu  prod-us"));
     typed(&mut s, "u");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx prod-us ".into())));
+    assert_eq!(
+        s.screens.prompt.open,
+        Some(Prompt::Command("ctx prod-us ".into()))
+    );
     update(&mut s, Action::Cancel);
     update(&mut s, Action::CommandMode);
     typed(&mut s, "ctx S");
     update(&mut s, Action::Complete);
-    assert_eq!(s.screens.prompt, Some(Prompt::Command("ctx Staging ".into())));
+    assert_eq!(
+        s.screens.prompt.open,
+        Some(Prompt::Command("ctx Staging ".into()))
+    );
 }
 
 #[test]
 fn help_opens_scrolls_and_closes_with_esc_or_question_mark() {
     let mut s = state();
-    s.screens.page_rows = 5;
+    s.screens.layout.page_rows = 5;
     update(&mut s, Action::Help);
-    assert!(s.screens.help);
+    assert!(s.screens.overlays.help);
     update(&mut s, Action::Down);
-    assert!(s.screens.help, "scrolling keys scroll the help");
-    assert_eq!(s.screens.help_view.scroll, 1);
+    assert!(s.screens.overlays.help, "scrolling keys scroll the help");
+    assert_eq!(s.screens.overlays.help_view.scroll, 1);
     update(&mut s, Action::Back);
-    assert!(!s.screens.help);
+    assert!(!s.screens.overlays.help);
     update(&mut s, Action::Help);
     update(&mut s, Action::Help);
-    assert!(!s.screens.help, "? again closes it");
+    assert!(!s.screens.overlays.help, "? again closes it");
 }
 
 #[test]
 fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "settings");
+    let mut y = crate::app::detail::model::DetailState::new(key, "settings");
     y.lines = (0..60).map(|i| format!("  key{i}: v")).collect();
     y.lines[10] = "  mode: blue".into();
     y.lines[55] = "  mode: red".into();
     let mut s = state();
-    s.screens.page_rows = 20;
+    s.screens.layout.page_rows = 20;
     s.push(Screen::Yaml(Box::new(y)));
     update(&mut s, Action::FilterMode);
     typed(&mut s, "mode");
-    assert_eq!(s.screens.message, None);
+    assert_eq!(s.screens.footer.message, None);
     assert!(matches!(s.top(), Screen::Yaml(y) if y.scroll == 10));
     update(&mut s, Action::Submit);
     update(&mut s, Action::NextMatch);
@@ -336,18 +221,18 @@ fn yaml_search_scrolls_to_the_match_but_not_past_the_last_page() {
     );
     update(&mut s, Action::FilterMode);
     typed(&mut s, "x");
-    assert_eq!(s.screens.message.as_deref(), Some("no match"));
+    assert_eq!(s.screens.footer.message.as_deref(), Some("no match"));
 }
 
 #[test]
 fn detail_views_page_to_a_full_last_page_and_scroll_sideways_or_wrap() {
     let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "settings");
+    let mut y = crate::app::detail::model::DetailState::new(key, "settings");
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     y.lines[3] = format!("  long: {}", "x".repeat(100));
     let mut s = state();
-    s.screens.page_rows = 10;
-    s.screens.page_cols = 40;
+    s.screens.layout.page_rows = 10;
+    s.screens.layout.page_cols = 40;
     s.push(Screen::Yaml(Box::new(y)));
     let yaml = |s: &UiState| match s.top() {
         Screen::Yaml(y) => (y.scroll, y.hscroll, y.wrap),
@@ -394,44 +279,12 @@ fn command_arguments_in_any_order() {
         Some("kube-system")
     );
     run_command(&mut s, "po shop junk");
-    assert_eq!(s.screens.message.as_deref(), Some("po: unexpected \"junk\""));
-    run_command(&mut s, "po -l");
-    assert_eq!(s.screens.message.as_deref(), Some("po: -l needs a value"));
-}
-
-#[test]
-fn a_view_opened_at_a_non_preferred_version_keeps_it_until_it_is_no_longer_served() {
-    let beta = |columns: &[&str]| {
-        let mut r = (*gizmos(columns)).clone();
-        r.version = "v1beta1".into();
-        Arc::new(r)
-    };
-    let with = |others: Vec<Arc<ApiResource>>| {
-        Registry::from_discovery(Discovery {
-            resources: vec![gizmos(&["color"])],
-            other_versions: others,
-            ..Default::default()
-        })
-    };
-    let mut s = state();
-    crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy"])]));
-    run_command(&mut s, "gizmos.v1beta1.demo.ktui.dev");
-    let version = |s: &UiState| s.top_list().unwrap().key.kind.version().to_owned();
-    assert_eq!(version(&s), "v1beta1");
-    // Rediscovery (an unknown name typed, the 5-minute timer, a CRD change): it stays.
-    let fx = crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy"])]));
-    assert_eq!(version(&s), "v1beta1");
-    assert!(fx.is_empty(), "nothing re-subscribed: {fx:?}");
-    crate::app::discovered::adopt(&mut s, with(vec![beta(&["legacy", "extra"])]));
-    assert_eq!(version(&s), "v1beta1");
-    assert_eq!(s.top_list().unwrap().key.kind.api().unwrap().columns.len(), 2);
-    // v1beta1 no longer served: the preferred version, and the user is told.
-    crate::app::discovered::adopt(&mut s, with(vec![]));
-    assert_eq!(version(&s), "v1");
     assert_eq!(
-        s.screens.message.as_deref(),
-        Some("gizmos.v1beta1.demo.ktui.dev is no longer served; showing gizmos.v1.demo.ktui.dev")
+        s.screens.footer.message.as_deref(),
+        Some("po: unexpected \"junk\"")
     );
+    run_command(&mut s, "po -l");
+    assert_eq!(s.screens.footer.message.as_deref(), Some("po: -l needs a value"));
 }
 
 #[test]
@@ -455,6 +308,7 @@ fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
     assert_eq!(logs_target(&s), None, "no silent default namespace");
     assert!(s
         .screens
+        .footer
         .message
         .as_deref()
         .is_some_and(|m| m.contains("spans one namespace")));
@@ -465,11 +319,11 @@ fn logs_command_reads_the_views_namespace_and_refuses_all_namespaces() {
 #[test]
 fn after_g_a_detail_view_stays_on_its_last_page_as_the_text_grows_until_moved_up() {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
-    let mut y = crate::app::yaml::DetailState::new(key, "web");
+    let mut y = crate::app::detail::model::DetailState::new(key, "web");
     y.lines = (0..30).map(|i| format!("line {i}")).collect();
     let mut s = state();
-    s.screens.page_rows = 10;
-    s.screens.page_cols = 40;
+    s.screens.layout.page_rows = 10;
+    s.screens.layout.page_cols = 40;
     s.push(Screen::Yaml(Box::new(y)));
     let grow = |s: &mut UiState, n: usize| {
         if let Screen::Yaml(y) = s.top_mut() {

@@ -103,7 +103,7 @@ fn leading_ident(s: &str) -> String {
 
 /// `src` with comments, string literals and char literals replaced by spaces (newlines
 /// kept, so line numbers stay).
-fn code_only(src: &str) -> String {
+pub fn code_only(src: &str) -> String {
     let chars: Vec<char> = src.chars().collect();
     let mut out = String::with_capacity(src.len());
     let blank = |out: &mut String, c: char| out.push(if c == '\n' { '\n' } else { ' ' });

@@ -1,0 +1,202 @@
+//! Unit tests of view navigation (src/app/nav.rs); they must not touch a cluster.
+
+use super::*;
+use crate::app::effect::Effect;
+use crate::app::list::model::SortBy;
+use crate::app::update::{run_command, update};
+use crate::kube::builtin::BuiltinKind;
+
+fn state() -> UiState {
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
+    let mut s = UiState::new(
+        Screen::List(Box::new(ListState::new(key, None))),
+        Some("default".into()),
+        false,
+    );
+    s.take_effects();
+    s
+}
+
+fn top(s: &UiState) -> (BuiltinKind, Option<String>) {
+    let l = s.top_list().expect("a list on top");
+    let kind = match &l.key.kind {
+        crate::kube::kind::Kind::Builtin(b) => *b,
+        other => panic!("{other:?}"),
+    };
+    (kind, l.key.namespace.as_deref().map(str::to_owned))
+}
+
+#[test]
+fn esc_after_a_command_goes_back_and_brackets_walk_the_history() {
+    let mut s = state();
+    update(&mut s, Action::SortAge);
+    run_command(&mut s, "deploy");
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
+    run_command(&mut s, "svc kube-system");
+    assert_eq!(top(&s), (BuiltinKind::Service, Some("kube-system".into())));
+    // esc on the last view: back to the deployments, subscribed again under a new id.
+    let fx = update(&mut s, Action::Back);
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
+    assert!(
+        matches!(fx.as_slice(), [Effect::Unsubscribe(_), Effect::Subscribe(_, k)] if k.kind == BuiltinKind::Deployment)
+    );
+    update(&mut s, Action::NavBack);
+    assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())));
+    assert_eq!(
+        s.top_list().unwrap().sort,
+        SortBy::Age,
+        "the view comes back as it was left"
+    );
+    update(&mut s, Action::NavBack);
+    assert_eq!(top(&s).0, BuiltinKind::Pod, "nothing earlier: stays");
+    assert!(s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("no earlier view"));
+    update(&mut s, Action::NavForward);
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
+    update(&mut s, Action::NavForward);
+    assert_eq!(top(&s).0, BuiltinKind::Service);
+    update(&mut s, Action::NavForward);
+    assert!(s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("no later view"));
+    // A new command forgets the places ahead.
+    update(&mut s, Action::NavBack);
+    run_command(&mut s, "cm");
+    assert_eq!(s.screens.stack.nav.forward_len(), 0);
+    assert_eq!(s.screens.stack.nav.back_len(), 2);
+}
+
+#[test]
+fn esc_pops_a_drill_down_before_going_back_and_keeps_the_stack_of_a_place() {
+    let mut s = state();
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("data")).with_labels("app=db");
+    s.push(Screen::List(Box::new(ListState::new(
+        key,
+        Some("deploy/db".into()),
+    ))));
+    run_command(&mut s, "informers");
+    assert!(matches!(s.top(), Screen::Informers { .. }));
+    update(&mut s, Action::Back);
+    assert_eq!(s.depth(), 2, "the drill-down comes back over its list");
+    assert_eq!(top(&s), (BuiltinKind::Pod, Some("data".into())));
+    assert_eq!(
+        s.shown_namespace().as_deref(),
+        Some("data"),
+        "the header shows the view's"
+    );
+    update(&mut s, Action::Back);
+    assert_eq!(s.depth(), 1);
+    assert_eq!(s.shown_namespace().as_deref(), Some("default"));
+}
+
+#[test]
+fn a_namespace_typed_with_a_kind_is_for_that_view_only() {
+    let mut s = state();
+    run_command(&mut s, "pods all");
+    assert_eq!(top(&s), (BuiltinKind::Pod, None));
+    assert_eq!(s.shown_namespace().as_deref(), Some("all"));
+    // The forbidden `all` does not follow the user to the next view.
+    run_command(&mut s, "pods");
+    assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())));
+    run_command(&mut s, "deploy team-a");
+    run_command(&mut s, "svc");
+    assert_eq!(top(&s), (BuiltinKind::Service, Some("default".into())));
+    // `:ns` changes the session's namespace and reopens the kind there.
+    run_command(&mut s, "ns team-b");
+    assert_eq!(top(&s), (BuiltinKind::Service, Some("team-b".into())));
+    run_command(&mut s, "cm");
+    assert_eq!(top(&s), (BuiltinKind::ConfigMap, Some("team-b".into())));
+    run_command(&mut s, "ns all");
+    assert_eq!(top(&s), (BuiltinKind::ConfigMap, None));
+    assert!(s.conn.explicit_all);
+    // `:ns` alone still lists the namespaces.
+    run_command(&mut s, "ns");
+    assert_eq!(top(&s).0, BuiltinKind::Namespace);
+}
+
+#[test]
+fn an_unconfigured_favourite_key_says_how_to_set_one() {
+    let mut s = state();
+    update(&mut s, Action::Favourite(3));
+    let msg = s.screens.footer.message.clone().unwrap_or_default();
+    assert!(
+        msg.contains("no favourite namespace 3") && msg.contains("favourites"),
+        "{msg}"
+    );
+    s.settings.favourites = vec!["a".into(), "b".into(), "c".into()];
+    update(&mut s, Action::Favourite(3));
+    assert_eq!(top(&s), (BuiltinKind::Pod, Some("c".into())));
+    assert_eq!(s.screens.footer.message, None);
+    update(&mut s, Action::Back);
+    assert_eq!(
+        top(&s),
+        (BuiltinKind::Pod, Some("default".into())),
+        "esc: back to before"
+    );
+}
+
+#[test]
+fn places_are_bounded() {
+    let mut s = state();
+    for i in 0..(MAX_PLACES + 20) {
+        run_command(&mut s, &format!("pods ns-{i}"));
+    }
+    assert_eq!(s.screens.stack.nav.back_len(), MAX_PLACES);
+}
+
+#[test]
+fn brackets_are_bound_and_context_switch_forgets() {
+    let km = crate::keys::Keymap::defaults();
+    let key = |c| crate::keys::KeyPress {
+        code: crate::keys::KeyCode::Char(c),
+        mods: crate::keys::KeyModifiers::NONE,
+    };
+    let mode = crate::keys::KeyMode::Normal;
+    assert_eq!(
+        km.lookup_where(mode, &[], key('['), |_| true),
+        crate::keys::Lookup::Action(Action::NavBack)
+    );
+    assert_eq!(
+        km.lookup_where(mode, &[], key(']'), |_| true),
+        crate::keys::Lookup::Action(Action::NavForward)
+    );
+    let mut s = state();
+    run_command(&mut s, "deploy");
+    s.reset_for_context("other");
+    assert_eq!(s.screens.stack.nav.back_len(), 0);
+}
+
+#[test]
+fn a_word_that_cannot_be_a_namespace_is_refused_before_any_view_opens() {
+    let mut s = state();
+    for line in ["pods Bad_Name", "deploy -n UPPER", "ns -x", "svc -n a.b"] {
+        run_command(&mut s, line);
+        assert_eq!(top(&s), (BuiltinKind::Pod, Some("default".into())), "{line}");
+        let msg = s.screens.footer.message.take().unwrap_or_default();
+        assert!(msg.contains("is not a valid namespace name"), "{line}: {msg}");
+        assert!(
+            !s.take_effects()
+                .iter()
+                .any(|e| matches!(e, Effect::Subscribe(..))),
+            "{line}"
+        );
+    }
+    // Words that are not namespaces are left to their commands.
+    run_command(&mut s, "logs web-.*");
+    assert!(!s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap_or_default()
+        .contains("namespace name"));
+}

@@ -1,0 +1,270 @@
+//! The UI loop's effect executor (`Wiring::execute`): carries out each [`Effect`] an update
+//! returned — informers and object watches subscribed per view, log feeds, sessions and
+//! port-forwards, writes (never in read-only mode, only in the context confirmed), handovers
+//! queued for the loop, the clipboard. Runs on the UI thread and must not block: every
+//! network step is spawned on the network runtime, its answer comes back as an event.
+
+use crate::kube::object::watch_object_recorded;
+
+use crate::app::effect::Effect;
+use crate::app::state::{Feed, ObjectFeed, Source, UiState};
+use crate::runtime::tasks::spawn_connect;
+
+use super::run::*;
+
+impl Wiring<'_> {
+    /// Carries out `effects` in order; `Some(code)` when ktui must exit.
+    pub(crate) fn execute(&mut self, state: &mut UiState, effects: Vec<Effect>) -> Option<u8> {
+        let mut queue = std::collections::VecDeque::from(effects);
+        while let Some(effect) = queue.pop_front() {
+            match effect {
+                Effect::Subscribe(id, key) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let sub = s.pool.subscribe(key);
+                    if state.attach(id, Feed::Rows(Source::of(&sub))) {
+                        s.feeds.entry(id).or_default().subs.push(sub);
+                    }
+                }
+                Effect::WatchObject(id, key, name) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let client = s.pool.client().clone();
+                    let history = s.pool.history().cloned();
+                    let watch = watch_object_recorded(
+                        s.pool.runtime(),
+                        client,
+                        key,
+                        &name,
+                        self.store_tx.clone(),
+                        history.clone(),
+                    );
+                    let feed = ObjectFeed {
+                        history,
+                        ..ObjectFeed::of(&watch)
+                    };
+                    if state.attach(id, Feed::Object(feed)) {
+                        s.feeds.entry(id).or_default().watch = Some(watch);
+                    }
+                }
+                Effect::Unsubscribe(id) => {
+                    if let Some(s) = &mut self.session {
+                        s.feeds.remove(&id);
+                    }
+                }
+                Effect::SwitchContext(context) => {
+                    // Every informer and watch of the old context stops now; results of the
+                    // old connection attempt are recognised by their generation and dropped.
+                    drop(self.session.take());
+                    if let Some(task) = self.drain.take() {
+                        task.abort();
+                    }
+                    if let Some(attempt) = self.connecting.take() {
+                        attempt.abort();
+                    }
+                    self.generation += 1;
+                    queue.extend(state.reset_for_context(&context));
+                    self.connecting = Some(spawn_connect(
+                        self.cli,
+                        Some(context),
+                        self.generation,
+                        self.tx.clone(),
+                        &self.net,
+                    ));
+                }
+                Effect::Save(id) => queue.extend(crate::app::outcome::save(state, id)),
+                Effect::SaveHistory(text) => {
+                    if let Err(e) = crate::runtime::files::write_private(
+                        &crate::runtime::files::history_path(),
+                        &text,
+                        false,
+                    ) {
+                        tracing::warn!("cannot write the prompt history: {e}");
+                    }
+                }
+                Effect::WriteFile(file) => {
+                    let result = crate::runtime::files::write(&file);
+                    queue.extend(crate::app::outcome::written(state, &file, result));
+                }
+                Effect::RemoveFile(path) => {
+                    let _ = std::fs::remove_file(path);
+                }
+                Effect::Rediscover => {
+                    if let Some(s) = &self.session {
+                        s.rediscover.notify_one();
+                    }
+                }
+                Effect::Clear => self.clear = true,
+                Effect::HandOver(h) => self.handovers.push_back(h),
+                Effect::OfferForward(o) => {
+                    let Some(s) = &self.session else { continue };
+                    let (tx, client) = (self.tx.clone(), s.pool.client().clone());
+                    s.pool.runtime().spawn(async move {
+                        let ports =
+                            crate::kube::portforward::ports_of(&client, &o.namespace, &o.target).await;
+                        let _ = tx.send(Event::ForwardOffer(o, ports));
+                    });
+                }
+                Effect::StartForward(spec) => {
+                    // A forward counts as a write: none starts in read-only mode, whoever asks.
+                    if state.settings.readonly {
+                        state.screens.footer.message = Some("read-only: nothing was started".into());
+                        continue;
+                    }
+                    let Some(s) = &mut self.session else {
+                        state.screens.footer.message = Some("not connected".into());
+                        continue;
+                    };
+                    crate::app::forwards::started(state, s.forwards.start(*spec));
+                    state.screens.layout.forwards = s.forwards.list();
+                }
+                Effect::StopForward(id) => {
+                    if let Some(s) = &mut self.session {
+                        s.forwards.stop(id);
+                        state.screens.layout.forwards = s.forwards.list();
+                    }
+                }
+                Effect::PrepareSession(req) => {
+                    if state.settings.readonly {
+                        state.screens.footer.message = Some("read-only: nothing was run".into());
+                        continue;
+                    }
+                    let Some(s) = &self.session else {
+                        state.screens.footer.message = Some("not connected".into());
+                        continue;
+                    };
+                    let tx = self.tx.clone();
+                    let client = s.pool.client().clone();
+                    s.pool.runtime().spawn(async move {
+                        let p = crate::runtime::session::prepare(&client, *req).await;
+                        let _ = tx.send(Event::SessionPrepared(Box::new(p)));
+                    });
+                }
+                Effect::Quit(code) => return Some(code),
+                Effect::StreamLogs(id, req) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let tx = self.tx.clone();
+                    let notify = Box::new(move || {
+                        let _ = tx.send(Event::Logs(id));
+                    });
+                    let req = *req;
+                    let feed = crate::kube::logs::start(
+                        s.pool.runtime(),
+                        s.pool.client().clone(),
+                        req.target,
+                        req.plan,
+                        req.limits,
+                        notify,
+                    );
+                    if state.attach(id, Feed::Logs(feed.hub.clone())) {
+                        s.feeds.entry(id).or_default().logs = Some(feed);
+                    }
+                }
+                Effect::Write(req) => {
+                    self.write(state, *req);
+                    // An abandoned edit's file removal.
+                    queue.extend(state.take_effects());
+                }
+                Effect::CheckAccess(q) => {
+                    let Some(s) = &self.session else { continue };
+                    crate::runtime::writes::check(&self.net, s.pool.client().clone(), q, self.tx.clone());
+                }
+                Effect::ListRevisions(t) => {
+                    let Some(s) = &self.session else { continue };
+                    crate::runtime::writes::revisions(&self.net, s.pool.client().clone(), t, self.tx.clone());
+                }
+                Effect::EditFetch(t) => {
+                    let Some(s) = &self.session else {
+                        crate::app::writes::edit::abandon(state, "not connected: nothing was sent");
+                        queue.extend(state.take_effects());
+                        continue;
+                    };
+                    crate::runtime::writes::fetch(&self.net, s.pool.client().clone(), t, self.tx.clone());
+                }
+                Effect::CancelDrain => {
+                    if let Some(task) = self.drain.take() {
+                        task.abort();
+                    }
+                }
+                Effect::Copy(text) => copy(state, &text),
+                Effect::WatchRollout(id, key, name) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let notify_key = key.clone().with_fields(&format!("metadata.name={name}"));
+                    let selector = crate::app::history::rollback::selector_of;
+                    let client = s.pool.client().clone();
+                    let tx = self.store_tx.clone();
+                    let w = crate::kube::history::rollout_watch::watch_rollout(
+                        s.pool.runtime(),
+                        client,
+                        &key,
+                        &name,
+                        selector,
+                        tx,
+                        notify_key,
+                    );
+                    let Some(w) = w else { continue };
+                    if state.attach(id, Feed::Rollout(w.view.clone())) {
+                        s.feeds.entry(id).or_default().rollout = Some(w);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Wiring<'_> {
+    /// Starts a confirmed write — never in read-only mode, and only in the context it was
+    /// confirmed for.
+    fn write(&mut self, state: &mut UiState, req: crate::app::effect::WriteRequest) {
+        let refused = if state.settings.readonly {
+            Some("read-only: nothing was sent".to_owned())
+        } else if self.session.is_none() {
+            Some("not connected: nothing was sent".to_owned())
+        } else if state.conn.context.as_deref() != Some(req.context.as_str()) {
+            Some(format!(
+                "the context changed (was {}): nothing was sent",
+                req.context
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            state.screens.footer.message = Some(why.clone());
+            if matches!(req.op, crate::app::effect::WriteOp::Replace(..)) {
+                // An edit waits for its replace's answer: end it instead.
+                crate::app::writes::edit::abandon(state, &why);
+            }
+            return;
+        }
+        let Some(s) = &self.session else {
+            return;
+        };
+        if let crate::app::effect::WriteOp::Drain(node, _) = &req.op {
+            if let Some(old) = self.drain.take() {
+                old.abort();
+            }
+            state.screens.overlays.drain = Some(crate::app::writes::model::DrainState::new(
+                node.name.clone(),
+                req.context.clone(),
+            ));
+        }
+        let client = s.pool.client().clone();
+        if let Some(task) = crate::runtime::writes::spawn(&self.net, client, req, self.tx.clone()) {
+            self.drain = Some(task);
+        }
+    }
+}
+
+/// Writes the OSC 52 sequence for `text` to the terminal (wrapped for tmux under `$TMUX`).
+fn copy(state: &mut UiState, text: &str) {
+    use std::io::Write;
+    let tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+    match crate::runtime::clipboard::osc52(text, tmux) {
+        Ok(seq) => {
+            let mut out = std::io::stdout();
+            if out.write_all(seq.as_bytes()).and_then(|_| out.flush()).is_err() {
+                state.screens.footer.message = Some("could not write to the terminal".into());
+            }
+        }
+        Err(e) => state.screens.footer.message = Some(e),
+    }
+}

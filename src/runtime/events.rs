@@ -1,0 +1,124 @@
+//! The loop's events applied to the state: a key, a paste, the mouse, a store change, a
+//! write's answer, a prepared session, a connection, discovery. Owns the translation from
+//! what happened to the app's entry points (`input`, `outcome`, `context`, `discovered`);
+//! must not draw nor run effects (the loop executes what comes back).
+
+use crossterm::event::{Event as TermEvent, KeyEventKind};
+
+use crate::app::context::connect::connected;
+use crate::app::effect::Effect;
+use crate::app::input::{on_key, on_mouse};
+use crate::app::state::{Conn, Screen, UiState};
+use crate::app::update::type_char;
+use crate::keys::KeyPress;
+use crate::kube::key::ResourceKey;
+
+use super::run::{signal_exit_code, Event, Wiring};
+
+impl Wiring<'_> {
+    /// Handles one event; returns whether the screen may have changed and the effects the
+    /// state transition asks for.
+    pub(crate) fn handle(&mut self, state: &mut UiState, ev: Event) -> (bool, Vec<Effect>) {
+        let generation = self.generation;
+        match ev {
+            Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+                (true, on_key(state, KeyPress::from_event(k)))
+            }
+            Event::Term(TermEvent::Paste(text)) => {
+                let mut effects = Vec::new();
+                for c in text.chars().filter(|c| !c.is_control()) {
+                    effects.extend(type_char(state, c));
+                }
+                (true, effects)
+            }
+            Event::Term(TermEvent::Resize(..)) => (true, Vec::new()),
+            Event::Term(TermEvent::Mouse(m)) => match mouse(m).and_then(|m| on_mouse(state, m)) {
+                Some(effects) => (true, effects),
+                None => (false, Vec::new()),
+            },
+            Event::Term(_) => (false, Vec::new()),
+            Event::TermGone => (true, vec![Effect::Quit(0)]),
+            Event::Signal(number) => (true, vec![Effect::Quit(signal_exit_code(number))]),
+            Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
+            Event::Tick => (true, Vec::new()),
+            Event::Logs(id) => (state.top_id() == id, Vec::new()),
+            Event::Write(e) => {
+                // Which answer came back, and whether an edit was waiting for it (the edit
+                // e2e once saw a replace answered but its footer never updated).
+                if let crate::app::outcome::WriteEvent::Replaced(r) = &e {
+                    tracing::info!(
+                        ok = r.is_ok(),
+                        editing = state.screens.overlays.edit.is_some(),
+                        "replace answered"
+                    );
+                }
+                (true, crate::app::outcome::apply(state, e))
+            }
+            Event::SessionPrepared(p) => (true, crate::app::session::prepared(state, *p)),
+            // The `:pf` rows and the header's count.
+            Event::Forwards => (true, Vec::new()),
+            Event::ForwardOffer(o, ports) => {
+                crate::app::forwards::offered(state, *o, ports);
+                (true, Vec::new())
+            }
+            Event::Kubeconfig {
+                generation: g,
+                contexts,
+                context,
+                details,
+            } => {
+                if g == generation {
+                    state.conn.contexts = contexts;
+                    state.conn.context = context;
+                    state.conn.context_details = details;
+                }
+                (true, Vec::new())
+            }
+            Event::Connected(g, _) if g != generation => (false, Vec::new()),
+            Event::Connected(_, Ok((client, info))) => {
+                self.start_session(client);
+                self.record_history(state.conn.context.clone());
+                (true, connected(state, info))
+            }
+            Event::Discovered(g, registry) if g == generation => {
+                (true, crate::app::discovered::adopt(state, registry))
+            }
+            Event::Discovered(..) => (false, Vec::new()),
+            Event::Connected(_, Err(e)) => {
+                state.conn.status = Conn::Failed(e);
+                (true, Vec::new())
+            }
+        }
+    }
+}
+
+/// The mouse events the app acts on, in its words.
+fn mouse(m: crossterm::event::MouseEvent) -> Option<crate::app::input::Mouse> {
+    use crate::app::input::Mouse;
+    use crossterm::event::{MouseButton, MouseEventKind};
+    match m.kind {
+        MouseEventKind::ScrollDown => Some(Mouse::ScrollDown),
+        MouseEventKind::ScrollUp => Some(Mouse::ScrollUp),
+        MouseEventKind::Down(MouseButton::Left) => Some(Mouse::Click { row: m.row }),
+        _ => None,
+    }
+}
+
+/// The keys whose changes show on screen: the list's, or the YAML/describe view's object
+/// and events.
+pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
+    match state.top() {
+        Screen::Yaml(y) => {
+            let object = y.watch.as_ref().map(|w| w.key.clone());
+            let events = y.events.as_ref().map(|s| s.served_by.clone());
+            object.into_iter().chain(events).collect()
+        }
+        Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
+        Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
+        _ => state
+            .top_list()
+            .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
+            .into_iter()
+            .collect(),
+    }
+}
