@@ -100,8 +100,13 @@ fn geometry(area: Rect, lines: Vec<Line<'static>>, state: &UiState) -> (Rect, us
     (super::centered(area, w, h), widest.saturating_sub(cols), drawn)
 }
 
-/// The kind's column headers of the list on top, for the overlay.
+/// The kind's column headers of the list on top (a container's in the containers view),
+/// for the overlay.
 fn headers(state: &UiState) -> Vec<String> {
+    if let crate::app::state::Screen::Containers(_) = state.top() {
+        let heads = crate::app::containers::model::HEADERS;
+        return heads.iter().skip(1).map(|h| (*h).to_owned()).collect();
+    }
     state.top_list().map_or_else(Vec::new, |l| {
         crate::table::spec(&l.key.kind)
             .columns
