@@ -85,6 +85,13 @@ pub fn full_cells(state: &UiState) -> Vec<Vec<String>> {
                 .collect()
         }
         Screen::Contexts { .. } => state.conn.contexts.iter().map(|c| vec![c.clone()]).collect(),
+        Screen::ApiResources { filter, .. } => state
+            .conn
+            .registry
+            .listing_matching(filter)
+            .iter()
+            .map(|(_, r)| vec![r.plural.to_string(), r.api_version(), r.kind.to_string()])
+            .collect(),
         _ => Vec::new(),
     }
 }
