@@ -127,6 +127,7 @@ pub(crate) fn boxed_table(
 ) {
     use ratatui::widgets::{Block, Borders, TableState};
     let table = table
+        .column_spacing(fit_table::GAP as u16)
         .block(
             Block::default()
                 .borders(Borders::ALL)

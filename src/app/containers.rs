@@ -1,6 +1,6 @@
 //! The containers view of one pod (`enter` on a pod): init, sidecar and app containers with
 //! NAME, ROLE, IMAGE, READY, STATE (with reason), RESTARTS (`(5m ago)`), PORTS, AGE, live from
-//! the pod's object watch; `l` on a row opens that container's logs. Must not do I/O.
+//! the pod's object watch; `l` on a row opens that container's logs, `v` its full cells. Must not do I/O.
 
 pub mod model;
 
@@ -39,6 +39,22 @@ pub fn handle(state: &mut UiState, action: crate::keys::Action) -> bool {
         Action::Down => c.selected = (c.selected + 1).min(n.saturating_sub(1)),
         Action::Top => c.selected = 0,
         Action::Bottom => c.selected = n.saturating_sub(1),
+        Action::Cells => {
+            let (pod, ns) = (
+                c.pod().0,
+                c.key.namespace.as_deref().unwrap_or("default").to_owned(),
+            );
+            let row = pod.and_then(|p| {
+                let created = p.created.map(|t| t.as_second());
+                p.containers
+                    .get(c.selected)
+                    .map(|ci| model::row(ci, created, &ns))
+            });
+            if let Some(row) = row {
+                state.screens.overlays.detail = Some(std::sync::Arc::new(row));
+                state.screens.overlays.detail_scroll = 0;
+            }
+        }
         Action::Logs | Action::Enter => {
             let (pod, name, ns) = (
                 c.pod().0,

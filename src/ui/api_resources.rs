@@ -10,16 +10,27 @@ use crate::app::state::UiState;
 use crate::kube::registry::Known;
 use crate::kube::sanitize::sanitize;
 
+use super::fit_table::{lay_out, Col};
 use super::theme::Theme;
 
-const HEADERS: [&str; 6] = [
-    "NAME",
-    "SHORTNAMES",
-    "APIVERSION",
-    "NAMESPACED",
-    "KIND",
-    "COLUMNS",
+/// The columns with their layout roles: NAME kept longest, KIND and APIVERSION next,
+/// SHORTNAMES and COLUMNS dropped first.
+const COLS: [Col; 6] = [
+    col("NAME", "NAME"),
+    col("SHORTNAMES", "AGE"),
+    col("APIVERSION", "REASON"),
+    col("NAMESPACED", "COUNT"),
+    col("KIND", "TYPE"),
+    col("COLUMNS", "SOURCE"),
 ];
+
+const fn col(header: &'static str, role: &'static str) -> Col {
+    Col {
+        header,
+        short: "",
+        role,
+    }
+}
 
 pub(super) fn draw(
     f: &mut Frame,
@@ -30,7 +41,7 @@ pub(super) fn draw(
 ) {
     let reg = &state.conn.registry;
     let listing = reg.listing_matching(filter);
-    let rows: Vec<Row> = listing
+    let cells: Vec<Vec<String>> = listing
         .iter()
         .map(|(_, r)| {
             let columns = if r.builtin().is_some() {
@@ -40,19 +51,14 @@ pub(super) fn draw(
             } else {
                 format!("{} from CRD", r.columns.len())
             };
-            let row = Row::new(vec![
+            vec![
                 sanitize(&r.plural).into_owned(),
                 sanitize(&r.short.join(",")).into_owned(),
                 sanitize(&r.api_version()).into_owned(),
                 r.namespaced.to_string(),
                 sanitize(&r.kind).into_owned(),
                 columns,
-            ]);
-            if r.listable() {
-                row
-            } else {
-                row.style(theme.dim)
-            }
+            ]
         })
         .collect();
     let mut notes: Vec<Line> = reg
@@ -82,32 +88,21 @@ pub(super) fn draw(
     }
     let [table_area, notes_area] = split(area, notes.len());
     f.render_widget(Paragraph::new(notes), notes_area);
-    // Each column at least as wide as its header (`SHORTNAMES`, not `SHORTNAM`).
-    let widest = |i: usize, f: &dyn Fn(&crate::kube::kind::ApiResource) -> usize| {
-        let header = HEADERS.get(i).map_or(0, |h| h.len());
-        listing
-            .iter()
-            .map(|(_, r)| f(r))
-            .max()
-            .unwrap_or(0)
-            .clamp(8, 48)
-            .max(header) as u16
-    };
-    let widths = [
-        Constraint::Length(widest(0, &|r| r.plural.len())),
-        Constraint::Length(widest(1, &|r| r.short.join(",").len().min(14))),
-        Constraint::Length(widest(2, &|r| r.api_version().len())),
-        Constraint::Length(widest(3, &|_| 10)),
-        Constraint::Min(widest(4, &|r| r.kind.len())),
-        Constraint::Length(widest(5, &|_| 10)),
-    ];
+    let mut laid = lay_out(&COLS, &cells, usize::from(table_area.width.saturating_sub(2)));
+    let rows: Vec<Row> = std::mem::take(&mut laid.rows)
+        .into_iter()
+        .zip(&listing)
+        .map(|(row, (_, r))| if r.listable() { row } else { row.style(theme.dim) })
+        .collect();
     let title = if filter.is_empty() {
         format!(" api-resources[{}] — enter opens ", listing.len())
     } else {
         format!(" api-resources[{}] </{}> ", listing.len(), sanitize(filter))
     };
-    let header = Row::new(HEADERS.map(Line::from));
-    let table = Table::new(rows, widths).header(header.style(theme.column));
+    let room =
+        usize::from(table_area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&title));
+    let title = format!("{title}{}", laid.hidden_note(room));
+    let table = Table::new(rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, table_area, title, table, listing.len(), selected, theme)
 }
 

@@ -16,13 +16,28 @@ use crate::view::cut::width;
 
 use super::theme::Theme;
 
-/// Width of the label column.
-const LABEL: usize = 14;
+/// The labels an event adds after the kind's columns.
+const EVENT_LABELS: [&str; 4] = ["INVOLVED", "RELATED", "ACTION", "LAST SEEN AT"];
+
+/// The label column's width: the longest label shown and one cell of gap, so every value
+/// starts in the same column and none is glued to its name (`NOMINATED NODE <none>`).
+fn label_width(headers: &[&str], event: bool) -> usize {
+    let extra: &[&str] = if event { &EVENT_LABELS } else { &[] };
+    ["NAME", "NAMESPACE"]
+        .iter()
+        .chain(headers)
+        .chain(extra)
+        .map(|h| width(h))
+        .max()
+        .unwrap_or(0)
+        + 2
+}
 
 /// The overlay's lines for `row` (headers are the kind's columns, index for index).
 fn lines(row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let label = |s: &str| Span::styled(format!("{s:<LABEL$}"), theme.label);
+    let lw = label_width(headers, row.event.is_some());
+    let label = |s: &str| Span::styled(format!("{s:<lw$}"), theme.label);
     lines.push(Line::from(vec![label("NAME"), Span::raw(row.name.to_string())]));
     if let Some(ns) = &row.namespace {
         lines.push(Line::from(vec![label("NAMESPACE"), Span::raw(ns.to_string())]));
@@ -100,8 +115,13 @@ fn geometry(area: Rect, lines: Vec<Line<'static>>, state: &UiState) -> (Rect, us
     (super::centered(area, w, h), widest.saturating_sub(cols), drawn)
 }
 
-/// The kind's column headers of the list on top, for the overlay.
+/// The kind's column headers of the list on top (a container's in the containers view),
+/// for the overlay.
 fn headers(state: &UiState) -> Vec<String> {
+    if let crate::app::state::Screen::Containers(_) = state.top() {
+        let heads = crate::app::containers::model::HEADERS;
+        return heads.iter().skip(1).map(|h| (*h).to_owned()).collect();
+    }
     state.top_list().map_or_else(Vec::new, |l| {
         crate::table::spec(&l.key.kind)
             .columns

@@ -1,20 +1,39 @@
 //! The containers view of one pod: a table of its init, sidecar and app containers with
-//! their state, live from the pod's watch. Read-only.
+//! their state, live from the pod's watch, laid out by value like the lists (cuts marked
+//! `…`, the least useful columns dropped whole and named in the title). Read-only.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::Span;
-use ratatui::widgets::{Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Paragraph, Table};
 use ratatui::Frame;
 
 use crate::app::containers::model::{cells, ContainersState};
 use crate::kube::logs::pods::CState;
 use crate::kube::sanitize::sanitize;
 
+use super::fit_table::{lay_out, Col};
 use super::theme::Theme;
 
-const HEADERS: [&str; 8] = [
-    "NAME", "ROLE", "IMAGE", "READY", "STATE", "RESTARTS", "PORTS", "AGE",
+/// The columns with their layout roles: NAME kept longest; IMAGE takes the free width and
+/// is cut in the middle (its tag stays); STATE is the status; PORTS and AGE go first.
+const COLS: [Col; 8] = [
+    col("NAME", "NAME"),
+    col("ROLE", "TYPE"),
+    col("IMAGE", "MESSAGE"),
+    col("READY", "READY"),
+    col("STATE", "STATUS"),
+    col("RESTARTS", "RESTARTS"),
+    col("PORTS", "COUNT"),
+    col("AGE", "AGE"),
 ];
+
+const fn col(header: &'static str, role: &'static str) -> Col {
+    Col {
+        header,
+        short: "",
+        role,
+    }
+}
 
 pub(super) fn draw(f: &mut Frame, area: Rect, c: &ContainersState, theme: &Theme, now: i64) {
     let (pod, deleted) = c.pod();
@@ -31,32 +50,32 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &ContainersState, theme: &Theme
         return;
     };
     let created = pod.created.map(|t| t.as_second());
-    let rows: Vec<Row> = pod
+    let styles: Vec<_> = pod
         .containers
         .iter()
-        .map(|ci| {
-            let style = match &ci.state {
-                CState::Running(_) if ci.ready => theme.ok,
-                CState::Terminated { exit_code: 0, .. } => theme.dim,
-                CState::Terminated { .. } => theme.error,
-                CState::Waiting(r) if r.contains("BackOff") || r.contains("Err") => theme.error,
-                _ => theme.warn,
-            };
-            Row::new(cells(ci, created, now).into_iter().map(Cell::from)).style(style)
+        .map(|ci| match &ci.state {
+            CState::Running(_) if ci.ready => theme.ok,
+            CState::Terminated { exit_code: 0, .. } => theme.dim,
+            CState::Terminated { .. } => theme.error,
+            CState::Waiting(r) if r.contains("BackOff") || r.contains("Err") => theme.error,
+            _ => theme.warn,
         })
         .collect();
-    let widths = [
-        Constraint::Length(18),
-        Constraint::Length(8),
-        Constraint::Fill(2),
-        Constraint::Length(6),
-        Constraint::Fill(2),
-        Constraint::Length(14),
-        Constraint::Fill(1),
-        Constraint::Length(8),
-    ];
-    let header = Row::new(HEADERS.map(Cell::from)).style(theme.column);
+    let body: Vec<Vec<String>> = pod
+        .containers
+        .iter()
+        .map(|ci| cells(ci, created, now).into_iter().collect())
+        .collect();
+    let laid = lay_out(&COLS, &body, usize::from(area.width.saturating_sub(2)));
+    let room = usize::from(area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&title));
+    let title = format!("{title}{}", laid.hidden_note(room));
+    let rows: Vec<_> = laid
+        .rows
+        .into_iter()
+        .zip(styles)
+        .map(|(r, s)| r.style(s))
+        .collect();
     let n = rows.len();
-    let table = Table::new(rows, widths).header(header);
+    let table = Table::new(rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, area, title, table, n, c.selected, theme);
 }

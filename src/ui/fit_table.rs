@@ -1,7 +1,7 @@
 //! Small tables of ktui's own views (`:informers`, `:ctx`) laid out by value like the lists:
 //! widths from the widest cell in terminal cells ([`crate::view::columns::fit`]), the least
 //! useful columns dropped whole on a narrow terminal and named in the title, cuts marked
-//! `…`, headers never run together. Each column borrows the layout role of a list column
+//! `…`, headers never run together, columns [`GAP`] apart as in the lists. Each column borrows the layout role of a list column
 //! (its priority, where it is cut, whether it is the flexible one). Must not read state.
 
 use ratatui::layout::Constraint;
@@ -47,8 +47,11 @@ impl Laid {
     }
 }
 
+/// Cells between columns, in every table (the lists and ktui's own views alike).
+pub(crate) const GAP: usize = 2;
+
 /// Lays `cells` (one `Vec` per row, one string per column, already sanitized) out in
-/// `avail` cells with one cell between columns.
+/// `avail` cells with [`GAP`] cells between columns.
 pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid {
     let measure = |i: usize, header: &str| {
         let mut m = ColumnIn::measure(
@@ -65,7 +68,7 @@ pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid
     let mut keep: Vec<usize> = (0..cols.len()).collect();
     let fitted = loop {
         let subset: Vec<ColumnIn> = keep.iter().map(|&i| ins[i].clone()).collect();
-        let f = fit(&subset, avail, 1, 0);
+        let f = fit(&subset, avail, GAP, 0);
         let narrow = f.shown.iter().any(|&(p, w)| w < cut::width(headers[keep[p]]));
         // First the least useful column with a short header takes it (the values still
         // show whole); then the least useful column shown goes (rightmost on a tie).

@@ -12,6 +12,7 @@ use crate::kube::sanitize::sanitize;
 use crate::text::thousands;
 
 use super::theme::Theme;
+use crate::view::cut;
 
 const HEADERS: [&str; 6] = ["LOCAL", "TARGET", "POD", "STATE", "CONNS", "IN / OUT"];
 
@@ -40,9 +41,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[ForwardInfo], selected: u
                 ForwardState::Broken(_) => theme.error,
                 _ => theme.warn,
             };
-            Row::new(shown.iter().map(|c| match c {
-                3 => Line::styled(row[3].clone(), style),
-                c => Line::from(row[*c].clone()),
+            // TARGET and STATE may be cut to fit: marked `…`, never clipped silently.
+            let fit = |c: usize| cut::fit(&row[c], usize::from(widths[c]), cut::Cut::End).into_owned();
+            Row::new(shown.iter().map(|&c| match c {
+                3 => Line::styled(fit(3), style),
+                c => Line::from(fit(c)),
             }))
         })
         .collect();
@@ -59,13 +62,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[ForwardInfo], selected: u
 fn plan(cells: &[[String; 6]], inner: u16) -> [u16; 6] {
     let mut w = [0u16; 6];
     for (c, h) in HEADERS.iter().enumerate() {
-        let widest = cells.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
+        let widest = cells.iter().map(|r| cut::width(&r[c])).max().unwrap_or(0);
         w[c] = u16::try_from(widest.max(h.len())).unwrap_or(u16::MAX);
     }
-    // One space between shown columns.
+    // The lists' gap between shown columns.
+    let gap = super::fit_table::GAP as u16;
     let total = |w: &[u16; 6]| {
         let shown = w.iter().filter(|x| **x > 0).count() as u16;
-        w.iter().sum::<u16>() + shown.saturating_sub(1)
+        w.iter().sum::<u16>() + shown.saturating_sub(1) * gap
     };
     for drop in [5, 4, 2] {
         if total(&w) <= inner {
@@ -112,12 +116,12 @@ mod tests {
         )];
         // 160 columns: everything whole.
         assert_eq!(plan(&cells, 158), [15, 34, 25, 6, 17, 14]);
-        // 120: the same, it fits (116 with the gaps).
-        assert_eq!(plan(&cells, 118), [15, 34, 25, 6, 17, 14]);
+        // 120: the same, it fits (121 with the gaps of 2).
+        assert_eq!(plan(&cells, 121), [15, 34, 25, 6, 17, 14]);
         // Narrower: IN / OUT and CONNS go, TARGET and POD stay whole.
         assert_eq!(plan(&cells, 86), [15, 34, 25, 6, 0, 0]);
         // 80: POD goes too; then TARGET is cut to fit.
         assert_eq!(plan(&cells, 78), [15, 34, 0, 6, 0, 0]);
-        assert_eq!(plan(&cells, 50), [15, 27, 0, 6, 0, 0]);
+        assert_eq!(plan(&cells, 50), [15, 25, 0, 6, 0, 0]);
     }
 }

@@ -17,6 +17,7 @@ use crate::text::thousands;
 use crate::view::columns::{self, ColumnIn};
 use crate::view::cut;
 
+use super::fit_table::GAP;
 use super::theme::Theme;
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
@@ -170,9 +171,6 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         );
     }
 }
-
-/// Cells between columns.
-const GAP: usize = 2;
 
 /// The visible rows as text, with every column measured (NAMESPACE, NAME, the kind's
 /// columns; wide ones flagged, shown only in wide mode).

@@ -252,6 +252,28 @@ fn scrolling_columns_and_the_full_cells_pane() {
 }
 
 #[test]
+fn the_full_row_aligns_values_after_the_longest_name() {
+    let mut state = pods_state(false, true);
+    text(&mut state, 200, 50);
+    update(&mut state, Action::Cells);
+    let pane = text(&mut state, 200, 50);
+    insta::assert_snapshot!("cells_pane_pod_200x50", pane);
+    // Every value starts in one column, one cell or more after the longest name.
+    let starts: Vec<usize> = ["NAMESPACE ", "READY ", "NOMINATED NODE ", "READINESS GATES "]
+        .iter()
+        .map(|h| {
+            let line = pane
+                .lines()
+                .find(|l| l.starts_with("│   │") && l.contains(h))
+                .unwrap_or_else(|| panic!("{h}: {pane}"));
+            let after = &line[line.find(h).unwrap() + h.len()..];
+            line.chars().count() - after.trim_start().chars().count()
+        })
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] == w[1]), "{starts:?}\n{pane}");
+}
+
+#[test]
 fn a_header_with_its_sort_mark_is_never_cut_by_short_cells() {
     // Names shorter than `NAME↑`: the header (with its sort mark) sets the width.
     let key = ResourceKey::new(BuiltinKind::Pod, Some("shop"));

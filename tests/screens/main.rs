@@ -11,6 +11,7 @@
 #[path = "../support/screen.rs"]
 mod screen;
 
+mod containers_screens;
 mod crd_screens;
 mod detail_screens;
 mod fit_screens;

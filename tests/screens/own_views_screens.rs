@@ -60,6 +60,7 @@ fn draw(state: &mut UiState, infos: &[InformerInfo], w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     state.screens.layout.informers_len = infos.len();
     term.draw(|f| ktui::ui::draw(f, state, infos, NOW)).unwrap();
+    screen::assert_cuts_marked(state, &term);
     format!("{}", term.backend())
 }
 
@@ -205,13 +206,50 @@ fn contexts_show_cluster_user_and_namespace_at_three_sizes() {
             text.contains("(*)") && text.contains("prod-eu") && text.contains("kind-kind"),
             "{text}"
         );
+        // The lists' gap of two cells between columns, even after the widest value.
+        assert!(text.contains("(*)  prod-eu"), "{w}x{h}: gap\n{text}");
         if w >= 80 {
             assert!(line.contains("AUTHINFO") && line.contains("NAMESPACE"), "{text}");
             assert!(
                 text.contains("eks-prod-eu-west-1") && text.contains("default"),
                 "{text}"
             );
+            assert!(
+                text.contains("eks-prod-eu-west-1  arn:aws"),
+                "{w}x{h}: gap\n{text}"
+            );
         }
         insta::assert_snapshot!(format!("contexts_{w}x{h}"), text);
+    }
+}
+
+#[test]
+fn api_resources_use_the_lists_gap_and_mark_their_cuts() {
+    for (w, h) in [(60, 20), (200, 50)] {
+        let mut state = screen::ui_state(
+            Screen::ApiResources {
+                selected: 0,
+                filter: String::new(),
+            },
+            None,
+            false,
+        );
+        screen::connect(&mut state, "prod-eu");
+        state.conn.registry = std::sync::Arc::new(ktui::kube::registry::Registry::builtins());
+        let text = draw(&mut state, &[], w, h);
+        let line = header_line(&text, "NAME");
+        // Headers two cells apart at least, as in every list.
+        let words: Vec<&str> = line.trim_matches(|c| c == '│' || c == ' ').split("  ").collect();
+        assert!(
+            words.iter().all(|w| !w.trim().contains(' ')),
+            "{w}x{h}: {line}\n{text}"
+        );
+        if w >= 200 {
+            assert!(
+                text.lines().any(|l| l.contains("horizontalpodautoscalers  hpa ")),
+                "{w}x{h}\n{text}"
+            );
+        }
+        insta::assert_snapshot!(format!("api_resources_{w}x{h}"), text);
     }
 }

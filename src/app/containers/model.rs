@@ -3,7 +3,10 @@
 
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
+use std::sync::Arc;
+
 use crate::kube::logs::pods::{CState, ContainerInfo, PodInfo};
+use crate::kube::row::{Cell, Health, Row};
 
 use crate::app::feed::ObjectFeed;
 
@@ -40,7 +43,15 @@ impl ContainersState {
     }
 }
 
+/// The headers of [`cells`], index for index.
+pub const HEADERS: [&str; 8] = [
+    "NAME", "ROLE", "IMAGE", "READY", "STATE", "RESTARTS", "PORTS", "AGE",
+];
+
 /// One row's cells: NAME, ROLE, IMAGE, READY, STATE, RESTARTS, PORTS, AGE at `now` (unix s).
+/// AGE is the container's own, as `kubectl describe` dates it: since `running.startedAt`,
+/// or for a finished one since `terminated.startedAt` (else `finishedAt`); a container that
+/// has not started yet (waiting, no status) is as old as its pod.
 pub fn cells(c: &ContainerInfo, pod_created: Option<i64>, now: i64) -> [String; 8] {
     let state = match &c.state {
         CState::Unknown => "Pending".to_owned(),
@@ -54,10 +65,7 @@ pub fn cells(c: &ContainerInfo, pod_created: Option<i64>, now: i64) -> [String; 
         Some(t) if c.restarts > 0 => format!("{} ({} ago)", c.restarts, age(now - t.as_second())),
         _ => c.restarts.to_string(),
     };
-    let started = match &c.state {
-        CState::Running(Some(t)) => Some(t.as_second()),
-        _ => pod_created,
-    };
+    let started = started_at(c, pod_created);
     [
         c.name.to_string(),
         c.role.word().to_owned(),
@@ -74,6 +82,79 @@ pub fn cells(c: &ContainerInfo, pod_created: Option<i64>, now: i64) -> [String; 
     ]
 }
 
+/// When the container's AGE counts from (see [`cells`]), in unix seconds.
+fn started_at(c: &ContainerInfo, pod_created: Option<i64>) -> Option<i64> {
+    match &c.state {
+        CState::Running(Some(t)) => Some(t.as_second()),
+        CState::Terminated {
+            started, finished, ..
+        } => started.or(*finished).map(|t| t.as_second()).or(pod_created),
+        _ => pod_created,
+    }
+}
+
+/// The container as a list row for the `v` overlay: NAME, then the cells after it in
+/// [`HEADERS`] order (AGE and RESTARTS kept as times, formatted when drawn).
+pub fn row(c: &ContainerInfo, pod_created: Option<i64>, namespace: &str) -> Row {
+    let [_, role, image, ready, state, _, ports, _] = cells(c, pod_created, 0);
+    let text = |s: String| Cell::Text(s.into_boxed_str());
+    let cells = vec![
+        text(role),
+        text(image),
+        text(ready),
+        text(state),
+        Cell::Restarts {
+            count: i64::from(c.restarts),
+            last: c.last_finished.map(|t| t.as_second()),
+        },
+        text(ports),
+        Cell::Age(started_at(c, pod_created)),
+    ];
+    Row {
+        namespace: Some(Arc::from(namespace)),
+        name: Arc::from(&*c.name),
+        uid: "".into(),
+        created: pod_created,
+        labels: Arc::from(Vec::new()),
+        cells: cells.into_boxed_slice(),
+        health: Health::Ok,
+        drill: None,
+        event: None,
+        owner: None,
+    }
+}
+
 fn age(secs: i64) -> String {
     crate::table::format::human_duration(secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kube::logs::pods::PodInfo;
+    use serde_json::json;
+
+    #[test]
+    fn a_finished_init_container_is_as_old_as_its_own_run() {
+        let pod = json!({
+            "metadata": {"name": "db-0", "creationTimestamp": "2026-12-01T00:00:00Z"},
+            "spec": {"initContainers": [{"name": "init", "image": "busybox"}],
+                     "containers": [{"name": "app", "image": "postgres"}]},
+            "status": {
+                "initContainerStatuses": [{"name": "init", "restartCount": 0, "state": {"terminated": {
+                    "exitCode": 0, "reason": "Completed",
+                    "startedAt": "2026-12-01T09:00:00Z", "finishedAt": "2026-12-01T09:00:05Z"}}}],
+                "containerStatuses": [{"name": "app", "restartCount": 0, "ready": true,
+                    "state": {"running": {"startedAt": "2026-12-01T09:30:00Z"}}}]}
+        });
+        let p = PodInfo::from_json(&pod).unwrap();
+        let created = p.created.map(|t| t.as_second());
+        let now = "2026-12-01T10:00:00Z"
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+            .as_second();
+        // The pod is 10h old; the init container ran an hour ago, the app started 30m ago.
+        assert_eq!(cells(&p.containers[0], created, now)[7], "60m");
+        assert_eq!(cells(&p.containers[1], created, now)[7], "30m");
+    }
 }

@@ -33,7 +33,7 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
         }),
         Screen::Containers(_) => Some(matches!(
             action,
-            Quit | CommandMode | Back | Up | Down | Top | Bottom | Help | Redraw | Logs | Enter
+            Quit | CommandMode | Back | Up | Down | Top | Bottom | Help | Redraw | Logs | Enter | Cells
         )),
         Screen::List(l) if action == Logs => {
             Some(WITH_LOGS.iter().any(|k| l.key.kind == *k) && l.cache.selected_row(l.selected).is_some())

@@ -41,10 +41,11 @@ pub enum CState {
     Waiting(Box<str>),
     /// `running.startedAt`.
     Running(Option<Timestamp>),
-    /// `terminated.reason` (or `exit N`), `exitCode`, `finishedAt`.
+    /// `terminated.reason` (or `exit N`), `exitCode`, `startedAt`, `finishedAt`.
     Terminated {
         reason: Box<str>,
         exit_code: i64,
+        started: Option<Timestamp>,
         finished: Option<Timestamp>,
     },
 }
@@ -159,6 +160,7 @@ fn container(spec: &Value, status: Option<&Value>, role: Role) -> ContainerInfo 
         CState::Terminated {
             reason: sanitized_box(&reason),
             exit_code,
+            started: ts(t["startedAt"].as_str()),
             finished: ts(t["finishedAt"].as_str()),
         }
     } else if status.is_some() {
