@@ -70,6 +70,10 @@ pub struct WatchConfig {
     /// A streaming list with no event for this long before its end bookmark falls back to
     /// a paged list (and the context lists paged for the rest of the session).
     pub streaming_idle: Age,
+    /// `true` (default): built-in kinds are listed and watched in Kubernetes' protobuf
+    /// encoding (cheaper for the API server to encode and for ktui to decode), JSON where a
+    /// server refuses it (remembered per context and API group); `false`: JSON only.
+    pub protobuf: bool,
 }
 
 impl Default for WatchConfig {
@@ -80,6 +84,7 @@ impl Default for WatchConfig {
             verify_every: Age(Duration::from_secs(600)),
             streaming_lists: false,
             streaming_idle: Age(Duration::from_secs(60)),
+            protobuf: true,
         }
     }
 }

@@ -3,7 +3,7 @@
 # Starts a minimal test cluster (etcd + kube-apiserver v1.37.2, tests/cluster/up.sh with
 # KTUI_TEST_MINIMAL=1: nothing else writes, pods stay Pending), loads N pods through the API
 # (load_pods.py, ~500 pods/s on 2 cores), then runs benches/real_sync.rs: the release ktui
-# in a pty, launch → first row and → live, `[watch] streaming_lists` true vs false.
+# in a pty, launch → first row and → live, `[watch] streaming_lists` and `protobuf` true vs false.
 #
 #   bash benches/real_sync/run.sh N [--rounds R]     e.g. bash benches/real_sync/run.sh 100000
 #   KEEP=DIR bash benches/real_sync/run.sh N   reuses (or leaves) the loaded cluster in DIR

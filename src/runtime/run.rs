@@ -154,6 +154,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             verify_every: config.watch.verify_every.0,
             streaming: config.watch.streaming_lists.then(Default::default),
             streaming_idle: config.watch.streaming_idle.0,
+            protobuf: config.watch.protobuf.then(Default::default),
             ..InformerConfig::default()
         },
         generation: 1,
@@ -364,10 +365,11 @@ impl Wiring<'_> {
         );
         let discovery = self.net.spawn(task).abort_handle();
         let mut informer_config = self.informer_config.clone();
-        // Each session (context) finds out afresh whether its server streams lists.
+        // Each session (context) finds out afresh whether its server streams lists (protobuf).
         if informer_config.streaming.is_some() {
             informer_config.streaming = Some(Default::default());
         }
+        informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,

@@ -15,7 +15,8 @@ use super::fit_table::{lay_out, Col};
 
 /// The columns, each with the list column whose layout role it takes: KEY is the row's
 /// identity, STATE the flexible column (it may carry an undecodable object's note, or why the
-/// list was paged), LIST how the last complete list was fetched (`streamed`, `paged`), and on
+/// list was paged), LIST how the last complete list was fetched and encoded (`paged protobuf`,
+/// `streamed json`), and on
 /// a narrow terminal RESOURCE VERSION is headed RV, then STOPS IN, LIST, SUBS and BOOKMARK go
 /// first, then RELISTS and RECONNECTS.
 const COLS: [Col; 11] = [
@@ -86,7 +87,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: 
                 state_cell(i),
                 s.last_list
                     .as_ref()
-                    .map_or_else(|| "-".into(), |l| l.method.to_string()),
+                    .map_or_else(|| "-".into(), |l| format!("{} {}", l.method, l.encoding)),
                 crate::kube::sanitize::sanitize(s.resource_version.as_deref().unwrap_or("-")).into_owned(),
                 s.last_bookmark
                     .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),

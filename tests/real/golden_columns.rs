@@ -4,6 +4,8 @@
 //! `meta.k8s.io/v1 Table` with `includeObject=Object`, decodes each row's object with
 //! `ktui::table::decode_row`, and compares every cell by header name. Time-derived cells are
 //! accepted when some clock second around the request reproduces the server's text.
+//! The same objects listed again in Kubernetes' protobuf encoding must give equal rows
+//! (`ktui::table::decode_protobuf_rows`, every cell, for every kind).
 //! Must not depend on the informer pool or the UI.
 
 use crate::support;
@@ -16,7 +18,7 @@ use serde_json::{json, Value};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::row::{Row, RowCtx};
 use ktui::table::format::format_cell;
-use ktui::table::{builtin_spec, decode_row};
+use ktui::table::{builtin_spec, decode_protobuf_rows, decode_row};
 
 mod fixtures;
 mod net_hpa_pv;
@@ -63,6 +65,92 @@ async fn server_table(client: &kube::Client, kind: BuiltinKind, ns: Option<&str>
         "{uri} did not answer with a Table: {text:.300}"
     );
     table
+}
+
+/// The list of `kind` (in `ns`, or cluster-wide) as `accept` answers it: its body and
+/// `Content-Type`.
+async fn list_as(
+    client: &kube::Client,
+    kind: BuiltinKind,
+    ns: Option<&str>,
+    accept: &str,
+) -> (Vec<u8>, String) {
+    let req = http::Request::get(kind.url_path(ns))
+        .header("Accept", accept)
+        .body(Vec::new())
+        .expect("request");
+    let res = client
+        .send(req.map(kube::client::Body::from))
+        .await
+        .unwrap_or_else(|e| panic!("list {kind} as {accept}: {e}"));
+    let ct = res
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let body = http_body_util::BodyExt::collect(res.into_body())
+        .await
+        .expect("body")
+        .to_bytes();
+    (body.to_vec(), ct)
+}
+
+/// Lists `kind` as JSON and as protobuf and compares the rows of the objects both lists hold
+/// (by uid), every field of the row; returns how many
+/// rows were compared.
+async fn compare_encodings(
+    client: &kube::Client,
+    kind: BuiltinKind,
+    ns: Option<&str>,
+    out: &mut Vec<String>,
+) -> usize {
+    let ctx = RowCtx::default();
+    let (json, _) = list_as(client, kind, ns, "application/json").await;
+    let (pb, ct) = list_as(
+        client,
+        kind,
+        ns,
+        "application/vnd.kubernetes.protobuf, application/json",
+    )
+    .await;
+    if !ct.starts_with("application/vnd.kubernetes.protobuf") {
+        out.push(format!("{kind}: the server answered {ct:?} to a protobuf Accept"));
+        return 0;
+    }
+    let list: Value = serde_json::from_slice(&json).expect("list JSON");
+    let (pb_rows, skipped) = match decode_protobuf_rows(kind, &pb, &ctx) {
+        Ok(r) => r,
+        Err(e) => {
+            out.push(format!("{kind}: protobuf list could not be decoded: {e}"));
+            return 0;
+        }
+    };
+    for s in skipped {
+        out.push(format!("{kind}: protobuf item skipped: {s}"));
+    }
+    let mut compared = 0;
+    for item in list["items"].as_array().expect("items") {
+        let bytes = serde_json::to_vec(item).expect("object JSON");
+        let Ok(row) = decode_row(kind, &bytes, &ctx) else {
+            continue;
+        };
+        let rv = item["metadata"]["resourceVersion"].as_str().unwrap_or_default();
+        let Some(pb_row) = pb_rows.iter().find(|r| r.uid == row.uid) else {
+            out.push(format!("{kind} {}: missing from the protobuf list", row.name));
+            continue;
+        };
+        // Every field of the row (cells hold timestamps, not formatted text).
+        let (a, b) = (format!("{row:?}"), format!("{pb_row:?}"));
+        if a != b {
+            out.push(format!(
+                "{kind} {} (rv {rv}): JSON row {a}\n  protobuf row {b}",
+                row.name
+            ));
+        }
+        compared += 1;
+    }
+    compared
 }
 
 /// Whether a ktui cell reproduces the server's text at some second in `[t0 - 2, t1 + 2]`.
@@ -280,6 +368,11 @@ async fn golden_columns_match_server_tables() {
             mismatches.push(format!("{kind}: the server listed no rows"));
         }
         seen.extend(cells.into_iter().map(|(name, h, v)| (kind, name, h, v)));
+        let same = compare_encodings(&client, kind, scope, &mut mismatches).await;
+        eprintln!("{kind}: {same} rows equal from JSON and protobuf");
+        if same == 0 && rows > 0 {
+            mismatches.push(format!("{kind}: no row compared between JSON and protobuf"));
+        }
     }
 
     // --- coverage: the fixtures really produced the odd cases -------------------------------

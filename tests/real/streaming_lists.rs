@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{InformerConfig, ListMethod, StreamingLists};
+use ktui::kube::informer::{Encoding, InformerConfig, ListMethod, StreamingLists};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::stats::ListUse;
 use ktui::kube::sync::SyncState;
@@ -77,6 +77,7 @@ async fn the_real_server_is_synced_by_a_streaming_list_and_watched_on() {
         stats.last_list(),
         Some(ListUse {
             method: ListMethod::Streamed,
+            encoding: Encoding::Protobuf,
             fallback: None
         }),
         "the real server streams the list"

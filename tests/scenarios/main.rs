@@ -22,6 +22,7 @@ mod demo_convergence;
 mod demo_restore;
 mod demo_server;
 mod demo_streams;
+mod encoding_fallback;
 mod exec_auth;
 mod fault_suite;
 mod informer_drift;

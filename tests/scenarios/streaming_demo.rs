@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::{Informer, InformerConfig, ListMethod, StreamingLists};
+use ktui::kube::informer::{Encoding, Informer, InformerConfig, ListMethod, StreamingLists};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::sink::Sink;
 use ktui::kube::stats::{InformerStats, ListUse};
@@ -199,6 +199,7 @@ async fn streamed_lists_are_progressive_and_a_relist_keeps_the_old_table_whole()
         p.last_list(),
         Some(ListUse {
             method: ListMethod::Streamed,
+            encoding: Encoding::Json,
             fallback: None
         })
     );
@@ -259,6 +260,7 @@ async fn a_refusing_server_is_listed_paged_and_the_refusal_remembered() {
         off.last_list(),
         Some(ListUse {
             method: ListMethod::Paged,
+            encoding: Encoding::Json,
             fallback: None
         })
     );

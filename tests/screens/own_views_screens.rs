@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use ktui::app::state::{Screen, UiState};
 use ktui::kube::builtin::BuiltinKind;
-use ktui::kube::informer::ListMethod;
+use ktui::kube::informer::{Encoding, ListMethod};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerInfo;
 use ktui::kube::stats::{ListUse, StatsView};
@@ -33,6 +33,7 @@ fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
             last_drift: None,
             last_list: Some(ListUse {
                 method: ListMethod::Streamed,
+                encoding: Encoding::Protobuf,
                 fallback: None,
             }),
             state: SyncState::Live,
@@ -158,6 +159,7 @@ fn informers_say_how_they_listed_and_why_paged() {
     let mut infos = infos();
     infos[1].stats.last_list = Some(ListUse {
         method: ListMethod::Paged,
+        encoding: Encoding::Json,
         fallback: Some("streaming list refused (422): sendInitialEvents is forbidden".into()),
     });
     infos[2].stats.last_list = None;

@@ -31,6 +31,8 @@ use super::sync::SyncState;
 
 mod config;
 mod drift;
+pub mod encoding;
+pub mod frames;
 pub mod lines;
 mod list;
 pub mod method;
@@ -41,6 +43,7 @@ mod wait;
 mod watch;
 
 pub use config::InformerConfig;
+pub use encoding::{Encoding, Encodings};
 pub use method::{ListMethod, StreamingLists};
 use page::Page;
 
@@ -113,6 +116,8 @@ pub struct Informer {
     unconfirmed: Option<String>,
     /// Streaming lists in a row that ended cleanly before their end bookmark.
     early_ends: u32,
+    /// How the last list or watch answer was encoded.
+    encoding: Encoding,
 }
 
 /// Where the list-watch loop stands; each step of [`Informer::run`] turns one phase into the
@@ -190,6 +195,7 @@ impl Informer {
             paged: None,
             unconfirmed: None,
             early_ends: 0,
+            encoding: Encoding::Json,
         }
     }
 
@@ -279,6 +285,38 @@ impl Informer {
                 .streaming
                 .as_ref()
                 .is_some_and(|m| m.refusal(method::group_of(&self.key.url_path())).is_none())
+    }
+
+    /// True when this informer's requests ask for protobuf first: its slim type can be
+    /// decoded from it, protobuf is on, and the server has not refused it for this key's API
+    /// group (see `encoding`).
+    fn asks_protobuf<T: Versioned>(&self) -> bool {
+        T::PROTOBUF
+            && self
+                .config
+                .protobuf
+                .as_ref()
+                .is_some_and(|m| m.refusal(method::group_of(&self.key.url_path())).is_none())
+    }
+
+    /// Remembers for the context that this key's API group refused protobuf because of `why`.
+    fn protobuf_refused(&self, why: &str) {
+        if let Some(m) = &self.config.protobuf {
+            m.refuse(method::group_of(&self.key.url_path()), why);
+        }
+    }
+
+    /// Notes the encoding of an answer to a request that asked for protobuf first (`asked`):
+    /// a JSON one is the server's refusal.
+    fn answered_as(&mut self, asked: bool, protobuf: bool) {
+        if asked && !protobuf {
+            self.protobuf_refused("the server answered JSON to a protobuf Accept");
+        }
+        self.encoding = if protobuf {
+            Encoding::Protobuf
+        } else {
+            Encoding::Json
+        };
     }
 
     /// Why a list of this informer is paged though its context streams (`None`: it streams,

@@ -19,6 +19,7 @@ pub mod logs;
 pub mod object;
 pub mod pool;
 pub mod portforward;
+pub mod protobuf;
 pub mod registry;
 pub mod row;
 pub mod rows;

@@ -187,6 +187,12 @@ pub struct RowCtx {
 /// watches can resume. Built-in slim types get their impl from the kind registration
 /// (`ktui_table`); generic and raw objects implement it by hand.
 pub trait Versioned: DeserializeOwned + Clone + Send + Sync + 'static {
+    /// True when the type decodes from Kubernetes' protobuf encoding as well as from JSON
+    /// (`crate::protobuf`: a built-in kind's slim type); informers of such types ask for
+    /// protobuf first. False for types that need the JSON text (the history's `Captured`,
+    /// detail views' whole objects) or whose kinds have no protobuf (CRDs).
+    const PROTOBUF: bool = false;
+
     /// `metadata.resourceVersion`.
     fn version(&self) -> Option<&str>;
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::informer::ListMethod;
+use super::informer::{Encoding, ListMethod};
 use super::store::Snapshot;
 use super::sync::SyncState;
 
@@ -41,6 +41,8 @@ pub struct InformerStats {
 pub struct ListUse {
     /// Streamed or paged.
     pub method: ListMethod,
+    /// How the list's answers were encoded (protobuf or JSON).
+    pub encoding: Encoding,
     /// Why paged although streaming lists are on (`streaming list refused (422): …`, `no
     /// initial-events-end bookmark (60s without an event)`); `None` when streamed or when
     /// streaming lists are off.
@@ -146,8 +148,12 @@ impl InformerStats {
     }
 
     /// Records how a complete list was fetched.
-    pub fn listed(&self, method: ListMethod, fallback: Option<String>) {
-        let used = Some(ListUse { method, fallback });
+    pub fn listed(&self, method: ListMethod, encoding: Encoding, fallback: Option<String>) {
+        let used = Some(ListUse {
+            method,
+            encoding,
+            fallback,
+        });
         match self.last_list.lock() {
             Ok(mut g) => *g = used,
             Err(p) => *p.into_inner() = used,

@@ -39,6 +39,9 @@ macro_rules! define_tables {
             pub use $module::$obj;
 
             impl Versioned for $obj {
+                // Every field a slim type reads has its JSON name in the protobuf tables.
+                const PROTOBUF: bool = true;
+
                 fn version(&self) -> Option<&str> {
                     self.metadata.resource_version.as_deref()
                 }
@@ -56,6 +59,19 @@ macro_rules! define_tables {
         pub fn decode_row(kind: BuiltinKind, json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
             match kind {
                 $(BuiltinKind::$variant => decode::<$obj>(json, ctx),)*
+            }
+        }
+
+        /// Decodes a protobuf list body (`k8s\0` + a `…List`) with the kind's slim type and
+        /// builds its rows; the items that did not decode, named (`kind/ns/name: error`).
+        /// `Err` when the body is no protobuf list.
+        pub fn decode_protobuf_rows(
+            kind: BuiltinKind,
+            body: &[u8],
+            ctx: &RowCtx,
+        ) -> Result<(Vec<Row>, Vec<String>), ktui_kube::protobuf::Error> {
+            match kind {
+                $(BuiltinKind::$variant => protobuf_rows::<$obj>(body, kind, ctx),)*
             }
         }
 
@@ -134,6 +150,18 @@ pub fn spec(kind: &Kind) -> Cow<'static, KindSpec> {
 
 fn decode<T: IntoRow>(json: &[u8], ctx: &RowCtx) -> serde_json::Result<Row> {
     serde_json::from_slice::<T>(json).map(|o| o.into_row(ctx))
+}
+
+fn protobuf_rows<T: IntoRow>(
+    body: &[u8],
+    kind: BuiltinKind,
+    ctx: &RowCtx,
+) -> Result<(Vec<Row>, Vec<String>), ktui_kube::protobuf::Error> {
+    let list = ktui_kube::protobuf::list::<T>(body, kind.info().singular)?;
+    Ok((
+        list.items.into_iter().map(|o| o.into_row(ctx)).collect(),
+        list.skipped,
+    ))
 }
 
 #[cfg(test)]

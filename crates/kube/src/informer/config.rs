@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::encoding::Encodings;
 use super::method::StreamingLists;
 
 /// Tunables of the list-watch loop.
@@ -39,6 +40,9 @@ pub struct InformerConfig {
     /// back to a paged list (and the context lists paged from then on). Measured from the
     /// last event, not the start: 150k objects may take longer in all.
     pub streaming_idle: Duration,
+    /// Protobuf for built-in kinds (see `encoding`), with the context's memory of API groups
+    /// whose server refused it (one per context, shared by its informers); `None`: JSON only.
+    pub protobuf: Option<Arc<Encodings>>,
 }
 
 impl InformerConfig {
@@ -62,6 +66,7 @@ impl Default for InformerConfig {
             verify_every: Duration::from_secs(600),
             streaming: None,
             streaming_idle: Duration::from_secs(60),
+            protobuf: Some(Arc::default()),
         }
     }
 }

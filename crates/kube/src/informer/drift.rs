@@ -112,7 +112,7 @@ impl Informer {
         let req = Request::new(self.key.url_path())
             .list(&lp)
             .map_err(|e| Failure::Other(e.to_string()))?;
-        let body = self.send_list(req).await?;
+        let (body, _) = self.send_list(req).await?;
         let page = serde_json::from_slice::<Page<serde::de::IgnoredAny>>(&body)
             .map_err(|e| Failure::Other(format!("list could not be decoded: {e}")))?;
         let rv = page.metadata.resource_version.unwrap_or_default();

@@ -1,6 +1,7 @@
 //! The paged half of listing (`limit`/`continue`), and what every complete list ends with
 //! whatever fetched it ([`Informer::listed`]). Must not know about the UI or about kinds.
 
+use super::encoding;
 use super::method::{self, ListMethod};
 use super::*;
 
@@ -92,7 +93,7 @@ impl Informer {
                 memory.refuse(method::group_of(&self.key.url_path()), why);
             }
         }
-        self.stats.listed(method, self.paged_because());
+        self.stats.listed(method, self.encoding, self.paged_because());
     }
 
     /// Fetches one page; objects that cannot be decoded are skipped into `self.skipped`.
@@ -109,45 +110,88 @@ impl Informer {
             ..ListParams::default()
         };
         let path = Request::new(self.key.url_path());
-        let req = if self.metadata_only {
+        let mut req = if self.metadata_only {
             path.list_metadata(&lp)
         } else {
             path.list(&lp)
         }
         .map_err(|e| Failure::Other(e.to_string()))?;
-        let body = self.send_list(req).await?;
-        let (page, skipped) = page::decode::<T>(&body, self.key.kind.singular())
+        let asked = self.asks_protobuf::<T>();
+        let json_req = asked.then(|| encoding::copy(&req));
+        if asked {
+            encoding::ask_protobuf(&mut req, self.metadata_only, false);
+        }
+        let (body, protobuf) = match (self.send_list(req).await, json_req) {
+            // A server or proxy that takes no protobuf: the same request as JSON, at once.
+            (Err(Failure::Other(why)), Some(json_req)) if why.starts_with("406") => {
+                self.protobuf_refused(&why);
+                self.send_list(json_req).await?
+            }
+            (answer, _) => answer?,
+        };
+        self.answered_as(asked, protobuf);
+        let decoded = if protobuf {
+            crate::protobuf::list::<T>(&body, self.key.kind.singular())
+                .map(|l| {
+                    let page = Page {
+                        metadata: page::PageMeta {
+                            resource_version: l.resource_version,
+                            continue_: l.continue_,
+                        },
+                        items: l.items,
+                    };
+                    (page, l.skipped)
+                })
+                .map_err(|e| e.to_string())
+        } else {
+            page::decode::<T>(&body, self.key.kind.singular())
+        };
+        let (page, skipped) = decoded
             .map_err(|e| Failure::Other(failure::one_line(&format!("list could not be decoded: {e}"))))?;
         self.skipped.extend(skipped);
         Ok(page)
     }
 
-    /// Sends one list request; the body of a successful answer, else the failure (its
-    /// `Retry-After` kept for the next wait).
-    pub(super) async fn send_list(&mut self, req: http::Request<Vec<u8>>) -> Result<bytes::Bytes, Failure> {
+    /// Sends one list request; the body of a successful answer and whether it is protobuf
+    /// (its `Content-Type`), else the failure (its `Retry-After` kept for the next wait).
+    pub(super) async fn send_list(
+        &mut self,
+        req: http::Request<Vec<u8>>,
+    ) -> Result<(bytes::Bytes, bool), Failure> {
         let client = self.client.clone();
         let exchange = async move {
             let res = client.send(req.map(kube::client::Body::from)).await?;
             let status = res.status();
             let retry = page::retry_after(res.headers());
+            let protobuf = crate::protobuf::is_protobuf(res.headers().get(http::header::CONTENT_TYPE));
             let body = http_body_util::BodyExt::collect(res.into_body())
                 .await?
                 .to_bytes();
-            Ok::<_, kube::Error>((status, retry, body))
+            Ok::<_, kube::Error>((status, retry, protobuf, body))
         };
-        let (status, retry, body) = match timeout(self.config.request_timeout, exchange).await {
+        let (status, retry, protobuf, body) = match timeout(self.config.request_timeout, exchange).await {
             Err(_) => return Err(Failure::Unreachable("list timed out".into())),
             Ok(Err(e)) => return Err(classify(&e, "list")),
             Ok(Ok(answer)) => answer,
         };
         if !status.is_success() {
             self.retry_after = retry;
-            let message = serde_json::from_slice::<serde_json::Value>(&body)
-                .ok()
-                .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+            let message = error_message(&body, protobuf)
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             return Err(status_failure(status.as_u16(), &message, "list"));
         }
-        Ok(body)
+        Ok((body, protobuf))
     }
+}
+
+/// The `message` of an error answer's `Status` body (JSON, or protobuf when `protobuf`).
+pub(super) fn error_message(body: &[u8], protobuf: bool) -> Option<String> {
+    if protobuf {
+        return crate::protobuf::status(body)
+            .map(|(_, m)| m)
+            .filter(|m| !m.is_empty());
+    }
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
 }

@@ -3,6 +3,7 @@
 //! named), move the resume point, notice a resourceVersion that went backwards or a server that
 //! fell silent, and say what comes next ([`Phase`]). Must not know about the UI or about kinds.
 
+use super::encoding;
 use super::*;
 
 impl Informer {
@@ -237,15 +238,23 @@ impl Informer {
     /// its `Retry-After` kept for the next wait as a list's is.
     pub(super) async fn open_watch<T: Versioned>(
         &mut self,
-        req: http::Request<Vec<u8>>,
+        mut req: http::Request<Vec<u8>>,
     ) -> Result<impl futures::Stream<Item = Result<lines::Line<T>, Failure>> + Send, (Option<u16>, Failure)>
     {
-        let res = self
-            .client
-            .send(req.map(kube::client::Body::from))
-            .await
-            .map_err(|e| (None, classify(&e, "watch")))?;
+        let asked = self.asks_protobuf::<T>();
+        let json_req = asked.then(|| encoding::copy(&req));
+        if asked {
+            encoding::ask_protobuf(&mut req, self.metadata_only, true);
+        }
+        let send = |req: http::Request<Vec<u8>>| self.client.send(req.map(kube::client::Body::from));
+        let mut res = send(req).await.map_err(|e| (None, classify(&e, "watch")))?;
+        if let (http::StatusCode::NOT_ACCEPTABLE, Some(json_req)) = (res.status(), json_req) {
+            // A server or proxy that takes no protobuf: the same watch as JSON, at once.
+            self.protobuf_refused("406 Not Acceptable to a protobuf Accept");
+            res = send(json_req).await.map_err(|e| (None, classify(&e, "watch")))?;
+        }
         let status = res.status();
+        let protobuf = crate::protobuf::is_protobuf(res.headers().get(http::header::CONTENT_TYPE));
         if !status.is_success() {
             self.retry_after = page::retry_after(res.headers());
             let code = Some(status.as_u16());
@@ -253,13 +262,17 @@ impl Informer {
                 .await
                 .map_err(|e| (code, classify(&e, "watch")))?
                 .to_bytes();
-            let message = serde_json::from_slice::<serde_json::Value>(&body)
-                .ok()
-                .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+            let message = list::error_message(&body, protobuf)
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             return Err((code, status_failure(status.as_u16(), &message, "watch")));
         }
-        Ok(lines::lines::<T>(res.into_body(), self.key.kind.singular()))
+        self.answered_as(asked, protobuf);
+        let kind = self.key.kind.singular();
+        Ok(if protobuf {
+            frames::frames::<T>(res.into_body(), kind).left_stream()
+        } else {
+            lines::lines::<T>(res.into_body(), kind).right_stream()
+        })
     }
 
     /// A watch event whose object could not be decoded: skipped, counted and named with the
