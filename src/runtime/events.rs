@@ -22,8 +22,24 @@ impl Wiring<'_> {
         let generation = self.generation;
         match ev {
             Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+                let key = KeyPress::from_event(k);
+                if crate::app::input::waits(state, key, !self.held.is_empty()) {
+                    self.hold(TermEvent::Key(k));
+                    return (false, Vec::new());
+                }
+                // The rows of a view switched to a moment ago, not only at the next draw.
+                crate::app::refresh_top::refresh_top(state);
+                (true, on_key(state, key))
+            }
+            Event::Term(ev @ TermEvent::Paste(_)) if !self.held.is_empty() => {
+                self.hold(ev);
+                (false, Vec::new())
+            }
+            Event::Released(TermEvent::Key(k)) => {
+                crate::app::refresh_top::refresh_top(state);
                 (true, on_key(state, KeyPress::from_event(k)))
             }
+            Event::Released(ev) => self.handle(state, Event::Term(ev)),
             Event::Term(TermEvent::Paste(text)) => {
                 let mut effects = Vec::new();
                 for c in text.chars().filter(|c| !c.is_control()) {
@@ -89,6 +105,42 @@ impl Wiring<'_> {
                 (true, Vec::new())
             }
         }
+    }
+}
+
+/// How long keys wait for their view's rows (`app::input::waits`) before they are applied
+/// anyway: a view that never loads must not swallow them.
+pub(crate) const HOLD_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Wiring<'_> {
+    /// Puts a key behind those already waiting.
+    fn hold(&mut self, ev: TermEvent) {
+        if self.held.is_empty() {
+            self.held_since = Some(tokio::time::Instant::now());
+        }
+        self.held.push_back(ev);
+    }
+
+    /// The first waiting key, when it may go: its rows are there, or the wait ran out (then
+    /// every waiting key goes, in order).
+    pub(crate) fn release(&mut self, state: &UiState) -> Option<Event> {
+        let front = self.held.front()?;
+        let expired = self.held_since.is_none_or(|t| t.elapsed() >= HOLD_LIMIT);
+        let go = match front {
+            TermEvent::Key(k) => expired || !crate::app::input::waits(state, KeyPress::from_event(*k), false),
+            _ => true,
+        };
+        if !go {
+            return None;
+        }
+        let ev = self.held.pop_front()?;
+        if self.held.is_empty() {
+            self.held_since = None;
+        } else if !expired {
+            // Progress: the next key's wait starts now.
+            self.held_since = Some(tokio::time::Instant::now());
+        }
+        Some(Event::Released(ev))
     }
 }
 
