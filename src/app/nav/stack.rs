@@ -181,9 +181,10 @@ mod tests {
         );
         assert_eq!(update(&mut s, Action::Save), [Effect::Save(ViewId(2))]);
         assert_eq!(update(&mut s, Action::Back), [Effect::Unsubscribe(ViewId(2))]);
-        // The last view: back to the pods the `:deploy` replaced, then nowhere further.
+        assert_eq!(update(&mut s, Action::Back), [], "the `:deploy` view is the base");
+        // `[`: back to the pods the `:deploy` replaced, then nowhere further.
         assert_eq!(
-            update(&mut s, Action::Back),
+            update(&mut s, Action::NavBack),
             [
                 Effect::Unsubscribe(ViewId(1)),
                 Effect::Subscribe(ViewId(3), pods("a"))
