@@ -92,6 +92,22 @@ pub fn open(state: &mut UiState, screen: Screen) {
     state.reset_stack(screen);
 }
 
+/// The kind of the base list of the last place behind (what `:ctx` replaced).
+pub(crate) fn last_list_kind(state: &UiState) -> Option<crate::kube::kind::Kind> {
+    state
+        .screens
+        .stack
+        .nav
+        .back
+        .last()?
+        .0
+        .iter()
+        .find_map(|s| match s {
+            Saved::List(l) if l.object.is_none() && !l.key.kind.is_timeline() => Some(l.key.kind.clone()),
+            _ => None,
+        })
+}
+
 /// [`open`] as a drill-down (`enter` on a namespace): `esc` on it goes back.
 pub fn open_drilled(state: &mut UiState, screen: Screen) {
     open(state, screen);

@@ -266,3 +266,40 @@ fn esc_clears_the_filter_then_the_marks_then_pops_and_stays_on_the_base() {
     update(&mut s, Action::Back);
     assert_eq!(top(&s).0, BuiltinKind::Namespace, "and stays there");
 }
+
+#[test]
+fn a_context_switch_keeps_the_kind_and_says_when_the_new_context_does_not_serve_it() {
+    use crate::kube::registry::{Known, Registry};
+    let mut s = state();
+    s.conn.context = Some("a".into());
+    run_command(&mut s, "deploy");
+    s.reset_for_context("b");
+    assert_eq!(top(&s).0, BuiltinKind::Deployment, ":ctx b from deployments");
+    // Through the `:ctx` list: the kind of the view it replaced.
+    run_command(&mut s, "no");
+    s.conn.contexts = vec!["a".into(), "b".into()];
+    run_command(&mut s, "ctx");
+    assert!(matches!(s.top(), Screen::Contexts { .. }));
+    s.reset_for_context("a");
+    assert_eq!(top(&s), (BuiltinKind::Node, None));
+    // The new context does not serve it: pods, and the footer says why.
+    let served = Registry {
+        kinds: vec![BuiltinKind::Pod.into()],
+        known: Known::Discovered,
+        ..Registry::builtins()
+    };
+    crate::app::discovered::adopt(&mut s, served.clone());
+    assert_eq!(top(&s).0, BuiltinKind::Pod);
+    let said = s.screens.footer.message.clone().unwrap_or_default();
+    assert!(said.contains("not served in context a"), "{said}");
+    // Served: it stays.
+    s.conn.registry = std::sync::Arc::new(Registry::builtins());
+    run_command(&mut s, "deploy");
+    s.reset_for_context("b");
+    let both = Registry {
+        kinds: vec![BuiltinKind::Pod.into(), BuiltinKind::Deployment.into()],
+        ..served
+    };
+    crate::app::discovered::adopt(&mut s, both);
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
+}
