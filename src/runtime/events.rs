@@ -167,6 +167,9 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         }
         Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
         Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
+        // The rollout watch notifies with the deployment's name as a field selector.
+        Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
+            .with_fields(&format!("metadata.name={}", r.target.name))],
         _ => state
             .top_list()
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
