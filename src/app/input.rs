@@ -62,8 +62,7 @@ pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
         crate::app::writes::dialog::key(state, key);
         return state.take_effects();
     }
-    if state.screens.overlays.drain.is_some() {
-        crate::app::writes::drain::key(state, key);
+    if state.screens.overlays.drain.is_some() && crate::app::writes::drain::key(state, key) {
         return state.take_effects();
     }
     let mode = state.key_mode();

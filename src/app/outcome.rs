@@ -83,11 +83,7 @@ fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
             Err(e) => state.screens.footer.message = Some(format!("{summary} failed: {e}")),
         },
         WriteEvent::Access(q, r) => state.conn.access.answer(q, r, Instant::now()),
-        WriteEvent::Drain(e) => {
-            if let Some(d) = state.screens.overlays.drain.as_mut() {
-                d.apply(e);
-            }
-        }
+        WriteEvent::Drain(e) => crate::app::writes::drain::step(state, e),
         WriteEvent::Revisions(t, r) => crate::app::history::revisions::listed(state, t, r),
     }
     Vec::new()
