@@ -1,6 +1,7 @@
 //! Unit tests of the drain overlay's end: cancelling says so in the footer (no `…` left
 //! behind), a finished drain's outcome replaces the "running" note, and keys
-//! after a finished drain are not swallowed. Helpers are the parent module's.
+//! after a finished drain are not swallowed; a dialog (and `c`) over marked rows the filter
+//! hides says so. Helpers are the parent module's.
 
 use super::*;
 use crate::app::outcome::WriteEvent;
@@ -63,4 +64,31 @@ fn a_finished_drain_says_so_and_the_next_key_is_not_swallowed() {
         "any key closes a finished drain"
     );
     assert_eq!(f.state.top_list().unwrap().selected, 1, "and acts");
+}
+
+#[test]
+fn a_dialog_over_marks_the_filter_hides_says_so_and_names_them() {
+    let mut f = pods(&["keep-1", "drop-1", "drop-2", "keep-2"]);
+    // Mark all four, then filter to the keep ones.
+    press(&mut f.state, "space space space space");
+    f.state.top_list_mut().unwrap().filter = "keep".into();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    press(&mut f.state, "ctrl-d");
+    let d = f.state.screens.overlays.dialog.as_ref().expect("a dialog");
+    let text = d.lines.join("\n");
+    assert!(
+        text.contains("2 of them hidden by the filter /keep: drop-1, drop-2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn copying_marks_the_filter_hides_says_so() {
+    let mut f = pods(&["keep-1", "drop-1"]);
+    press(&mut f.state, "space space");
+    f.state.top_list_mut().unwrap().filter = "keep".into();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    press(&mut f.state, "c");
+    let said = footer(&f);
+    assert!(said.contains("1 of them hidden by the filter /keep"), "{said}");
 }
