@@ -41,3 +41,55 @@ fn a_burst_across_two_views_keeps_its_order() {
     k.command("q");
     assert!(k.wait_exit(SLOW).is_some());
 }
+
+/// The local port of the newest `forwarding 127.0.0.1:PORT` footer.
+fn forwarded_port(k: &Ktui) -> u16 {
+    k.wait_for("forwarding 127.0.0.1:", SLOW);
+    let screen = k.screen();
+    screen
+        .rsplit("forwarding 127.0.0.1:")
+        .next()
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port\n{screen}"))
+}
+
+#[test]
+fn a_port_held_by_ktuis_own_forward_names_it_and_a_broken_forward_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = ktui_with(&dir.path().join("no-kubeconfig"), &["--demo", "-n", "shop"], 30);
+    k.wait_until("frontend pods", SLOW, |s| {
+        s.lines()
+            .any(|l| l.contains("frontend-") && l.contains("Running"))
+    });
+    let screen = k.screen();
+    let pod = screen
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-'))
+        .find(|w| w.starts_with("frontend-") && w.len() > "frontend-".len())
+        .unwrap()
+        .to_owned();
+    k.command(&format!("pf pod/{pod} -n shop 0:8080"));
+    let port = forwarded_port(&k);
+    k.wait_for("⇄ 1 port-forward", SLOW);
+    // The same local port again: ktui's own forward holds it, and says which.
+    k.command(&format!("pf svc/frontend -n shop {port}:80"));
+    k.wait_for(&format!("held by ktui's port-forward to pod/{pod}:8080"), SLOW);
+    // The pod goes: its forward is broken but holds its port, so the header counts it.
+    k.type_keys(&format!("/{pod}"));
+    k.press_enter();
+    k.type_keys("\x04"); // ctrl-d
+    k.wait_for("delete pod/", SLOW);
+    k.type_keys("y");
+    k.command("pf");
+    k.wait_for("broken", SLOW);
+    let head = k.screen().lines().next().unwrap_or_default().to_owned();
+    let holds = std::net::TcpListener::bind(("127.0.0.1", port)).is_err();
+    assert!(
+        !holds || head.contains("⇄ 1 port-forward"),
+        "a broken forward holding 127.0.0.1:{port} is not counted: {head}\n{}",
+        k.dump()
+    );
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+}
