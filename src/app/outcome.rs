@@ -89,6 +89,22 @@ fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
     Vec::new()
 }
 
+/// A copy finished (`Effect::Copy`): the footer's "copied …" note says where the text went
+/// (`… · to tmux's paste buffer`), or that it did not.
+pub fn copied(state: &mut UiState, result: Result<String, String>) {
+    let note = state
+        .screens
+        .footer
+        .message
+        .clone()
+        .filter(|m| m.starts_with("copied "));
+    match (result, note) {
+        (Ok(to), Some(note)) => state.note(format!("{note} · {to}")),
+        (Ok(to), None) => state.note(format!("copied {to}")),
+        (Err(e), _) => state.screens.footer.message = Some(format!("copy failed: {e}")),
+    }
+}
+
 /// `Effect::Save`: the file of view `id` (a YAML, describe or log view still on the stack),
 /// for the runtime to write.
 pub fn save(state: &mut UiState, id: ViewId) -> Vec<Effect> {

@@ -73,6 +73,10 @@ impl Wiring<'_> {
             Event::SessionPrepared(p) => (true, crate::app::session::prepared(state, *p)),
             // The `:pf` rows and the header's count.
             Event::Forwards => (true, Vec::new()),
+            Event::Copied(result) => {
+                crate::app::outcome::copied(state, result);
+                (true, Vec::new())
+            }
             Event::ForwardOffer(o, ports) => {
                 crate::app::forwards::offered(state, *o, ports);
                 (true, Vec::new())

@@ -68,6 +68,8 @@ pub enum Event {
     SessionPrepared(Box<crate::app::session::model::Prepared>),
     /// A port-forward changed state or connections (coalescing is the draw's).
     Forwards,
+    /// A copy finished: where the text went, or why it did not (`runtime::clipboard`).
+    Copied(Result<String, String>),
     /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
     ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
 }

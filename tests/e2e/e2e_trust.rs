@@ -93,3 +93,75 @@ fn a_port_held_by_ktuis_own_forward_names_it_and_a_broken_forward_is_counted() {
     k.command("q");
     assert!(k.wait_exit(SLOW).is_some());
 }
+
+/// `tmux -L <socket> args…`, its stdout.
+fn tmux(socket: &str, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new("tmux")
+        .arg("-L")
+        .arg(socket)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn c_in_a_tmux_pane_with_default_settings_reaches_tmuxs_buffer_and_says_so() {
+    if std::process::Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("no tmux: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let socket = format!("ktui-e2e-{}", std::process::id());
+    let cmd = format!(
+        "env HOME={home} XDG_CONFIG_HOME={home} XDG_STATE_HOME={home} {bin} --demo --kubeconfig {home}/none -n shop",
+        home = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_ktui"),
+    );
+    // A server of its own (default settings: set-clipboard external, allow-passthrough off).
+    tmux(
+        &socket,
+        &[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            "120",
+            "-y",
+            "30",
+            &cmd,
+        ],
+    )
+    .expect("tmux");
+    let pane = || tmux(&socket, &["capture-pane", "-p"]).unwrap_or_default();
+    let start = std::time::Instant::now();
+    while !pane().contains("Running") && start.elapsed() < SLOW {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let first = pane()
+        .lines()
+        .skip_while(|l| !l.contains("NAME"))
+        .nth(1)
+        .and_then(|l| l.trim_matches('│').split_whitespace().next().map(str::to_owned))
+        .unwrap_or_default();
+    tmux(&socket, &["send-keys", "c"]);
+    let mut buffer = String::new();
+    while start.elapsed() < SLOW {
+        buffer = tmux(&socket, &["save-buffer", "-"]).unwrap_or_default();
+        if !buffer.is_empty() && pane().contains("tmux's paste buffer") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let screen = pane();
+    tmux(&socket, &["kill-server"]);
+    assert!(!first.is_empty(), "{screen}");
+    assert_eq!(buffer, first, "tmux's buffer holds the selected name\n{screen}");
+    assert!(
+        screen.contains(&format!("copied {first} · to tmux's paste buffer")),
+        "{screen}"
+    );
+}

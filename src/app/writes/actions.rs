@@ -170,9 +170,9 @@ fn copy(state: &mut UiState) {
     };
     state.emit(Effect::Copy(names.join("\n")));
     state.note(if n == 1 {
-        format!("copied {} to the clipboard{hidden}", names[0])
+        format!("copied {}{hidden}", names[0])
     } else {
-        format!("copied {n} names to the clipboard{hidden}")
+        format!("copied {n} names{hidden}")
     });
 }
 
