@@ -32,6 +32,7 @@ pub fn adopt(state: &mut UiState, registry: Registry) -> Vec<Effect> {
     let mut changed: Vec<ViewId> = Vec::new();
     let mut switched: Vec<String> = Vec::new();
     if discovered {
+        crate::app::context::connect::check_carried(state, &registry);
         state.retain_views(|id, s| match refresh(&registry, s) {
             Fate::Gone(kind) => {
                 gone.push(kind.full_name());

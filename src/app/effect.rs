@@ -49,7 +49,8 @@ pub enum Effect {
     /// Ask the API server (`SelfSubjectAccessReview`) whether a permission is granted; the
     /// answer feeds the RBAC gate (`writes::access`).
     CheckAccess(crate::app::writes::model::AccessQuery),
-    /// Put this text on the terminal's clipboard (OSC 52, see `runtime::clipboard`).
+    /// Put this text on a clipboard (tmux's buffer, a clipboard tool or OSC 52: see
+    /// `runtime::clipboard`); the loop answers with `outcome::copied`.
     Copy(String),
     /// Fetch the revisions of a deployment for the rollback dialog.
     ListRevisions(crate::kube::write::Target),

@@ -62,8 +62,7 @@ pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
         crate::app::writes::dialog::key(state, key);
         return state.take_effects();
     }
-    if state.screens.overlays.drain.is_some() {
-        crate::app::writes::drain::key(state, key);
+    if state.screens.overlays.drain.is_some() && crate::app::writes::drain::key(state, key) {
         return state.take_effects();
     }
     let mode = state.key_mode();
@@ -84,4 +83,49 @@ pub fn on_key(state: &mut UiState, key: KeyPress) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// Whether `key` must wait before it is applied, so keys typed (or pasted) in one burst act
+/// in order on the view they were meant for: true when keys already wait (`queued`), when a
+/// command waits for discovery (the keys after it are meant for its view), or when the top
+/// list has no rows yet (a view just switched to) and the key acts on rows. `ctrl-c`/quit
+/// never waits. The loop bounds the wait in time (a view that never loads does not swallow
+/// keys) and applies waiting keys in order once this says false for the first.
+pub fn waits(state: &UiState, key: KeyPress, queued: bool) -> bool {
+    use crate::keys::Action;
+    if state.screens.overlays.dialog.is_some() || state.screens.overlays.drain.is_some() {
+        return queued;
+    }
+    let mode = state.key_mode();
+    let action = match state
+        .settings
+        .keymap
+        .lookup_where(mode, &state.screens.prompt.chord, key, |a| state.applies(a))
+    {
+        Lookup::Action(a) => Some(a),
+        Lookup::Pending(_) => None,
+        Lookup::None => None,
+    };
+    if action == Some(Action::Quit) {
+        return false;
+    }
+    if queued {
+        return true;
+    }
+    if mode == KeyMode::Prompt {
+        return false;
+    }
+    if state.screens.prompt.deferred.is_some() {
+        return true;
+    }
+    let loading = state.top_list().is_some_and(|l| match l.snapshot() {
+        None => true,
+        Some(s) => !s.listed && !s.state.is_failure(),
+    });
+    // What does not need rows goes at once: prompts, help, redraw, back.
+    let rowless = matches!(
+        action,
+        Some(Action::CommandMode | Action::FilterMode | Action::Help | Action::Redraw | Action::Back)
+    );
+    loading && !rowless && mode == KeyMode::Normal
 }

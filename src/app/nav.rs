@@ -1,6 +1,7 @@
 //! View history, as k9s users expect it: a `:` command (or a favourite namespace key)
-//! replaces the view stack, and the stack it replaced is remembered, so `esc` on the last
-//! view and `[` go back to it, `]` forward again. Also the namespace rules of views: a
+//! replaces the view stack, and the stack it replaced is remembered, so `[` goes back to it,
+//! `]` forward again; the view a `:` command opened is the base, where `esc` closes nothing
+//! (only `enter` on a namespace, a drill-down, lets `esc` go back). Also the namespace rules of views: a
 //! `:<kind> <ns>` applies to that view only, `:ns <name>` (or `enter` on a namespace, or a
 //! favourite key) changes the session's namespace; the header shows the view's.
 //! Owns the remembered places and how a stack is saved and rebuilt; must not perform I/O
@@ -87,7 +88,40 @@ pub fn open(state: &mut UiState, screen: Screen) {
         keep(&mut state.screens.stack.nav.back, place);
     }
     state.screens.stack.nav.forward.clear();
+    state.screens.stack.nav.drilled = false;
     state.reset_stack(screen);
+}
+
+/// The kind of the base list of the last place behind (what `:ctx` replaced).
+pub(crate) fn last_list_kind(state: &UiState) -> Option<crate::kube::kind::Kind> {
+    state
+        .screens
+        .stack
+        .nav
+        .back
+        .last()?
+        .0
+        .iter()
+        .find_map(|s| match s {
+            Saved::List(l) if l.object.is_none() && !l.key.kind.is_timeline() => Some(l.key.kind.clone()),
+            _ => None,
+        })
+}
+
+/// [`open`] as a drill-down (`enter` on a namespace): `esc` on it goes back.
+pub fn open_drilled(state: &mut UiState, screen: Screen) {
+    open(state, screen);
+    state.screens.stack.nav.drilled = true;
+}
+
+/// `esc` on the bottom view with nothing to clear: back to the place before only after a
+/// drill-down; on a base view (a `:` command's) it stays, and says where `[` goes.
+pub fn esc_on_base(state: &mut UiState) {
+    if std::mem::take(&mut state.screens.stack.nav.drilled) {
+        back(state);
+    } else if !state.screens.stack.nav.back.is_empty() {
+        state.note("nothing to close here: [ goes back to the view before".into());
+    }
 }
 
 fn restore(state: &mut UiState, place: &Place) {
@@ -105,6 +139,7 @@ pub fn back(state: &mut UiState) -> bool {
     let Some(place) = state.screens.stack.nav.back.pop() else {
         return false;
     };
+    state.screens.stack.nav.drilled = false;
     if let Some(now) = here(state) {
         keep(&mut state.screens.stack.nav.forward, now);
     }
@@ -117,6 +152,7 @@ pub fn forward(state: &mut UiState) -> bool {
     let Some(place) = state.screens.stack.nav.forward.pop() else {
         return false;
     };
+    state.screens.stack.nav.drilled = false;
     if let Some(now) = here(state) {
         keep(&mut state.screens.stack.nav.back, now);
     }

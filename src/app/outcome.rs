@@ -83,14 +83,26 @@ fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
             Err(e) => state.screens.footer.message = Some(format!("{summary} failed: {e}")),
         },
         WriteEvent::Access(q, r) => state.conn.access.answer(q, r, Instant::now()),
-        WriteEvent::Drain(e) => {
-            if let Some(d) = state.screens.overlays.drain.as_mut() {
-                d.apply(e);
-            }
-        }
+        WriteEvent::Drain(e) => crate::app::writes::drain::step(state, e),
         WriteEvent::Revisions(t, r) => crate::app::history::revisions::listed(state, t, r),
     }
     Vec::new()
+}
+
+/// A copy finished (`Effect::Copy`): the footer's "copied …" note says where the text went
+/// (`… · to tmux's paste buffer`), or that it did not.
+pub fn copied(state: &mut UiState, result: Result<String, String>) {
+    let note = state
+        .screens
+        .footer
+        .message
+        .clone()
+        .filter(|m| m.starts_with("copied "));
+    match (result, note) {
+        (Ok(to), Some(note)) => state.note(format!("{note} · {to}")),
+        (Ok(to), None) => state.note(format!("copied {to}")),
+        (Err(e), _) => state.screens.footer.message = Some(format!("copy failed: {e}")),
+    }
 }
 
 /// `Effect::Save`: the file of view `id` (a YAML, describe or log view still on the stack),

@@ -94,6 +94,10 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         };
         return;
     }
+    if let Screen::Revisions(r) = state.top_mut() {
+        crate::app::history::revisions::refresh(r);
+        return;
+    }
     if let Screen::Logs(v) = state.top_mut() {
         v.page = page;
         v.refresh();

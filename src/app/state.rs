@@ -117,6 +117,9 @@ pub struct Connection {
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
     /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
     pub access: crate::app::writes::model::AccessCache,
+    /// The kind a context switch carried over (`:ctx` from a deployments view opens the
+    /// deployments of the new context): checked against the new context's discovery once.
+    pub carried: Option<crate::kube::kind::Kind>,
 }
 
 /// The whole UI state.
@@ -167,6 +170,7 @@ impl UiState {
                 explicit_all: false,
                 last_namespace: HashMap::new(),
                 access: Default::default(),
+                carried: None,
             },
             screens: Screens::default(),
             effects: Vec::new(),

@@ -193,12 +193,18 @@ fn back(state: &mut UiState) {
             l.offset = 0;
             return;
         }
+        if !l.marks.is_empty() {
+            l.marks.clear();
+            state.note("marks cleared".into());
+            return;
+        }
     }
     if state.depth() > 1 {
         state.pop();
     } else {
-        // The last view: back to where the user was before the `:` command.
-        crate::app::nav::back(state);
+        // The bottom view: a `:` command's stays (k9s's habit of an extra esc must not
+        // leave it); a namespace's pods go back to the namespaces.
+        crate::app::nav::esc_on_base(state);
     }
 }
 
@@ -252,7 +258,7 @@ pub(super) fn enter(state: &mut UiState) {
             state.conn.namespace = Some(name.to_string());
             state.conn.explicit_all = false;
             let key = ResourceKey::new(BuiltinKind::Pod, Some(name));
-            crate::app::nav::open(state, Screen::List(Box::new(ListState::new(key, None))));
+            crate::app::nav::open_drilled(state, Screen::List(Box::new(ListState::new(key, None))));
             return;
         }
         Some(Drill::Selector(sel)) => ResourceKey::new(BuiltinKind::Pod, ns.as_deref()).with_labels(sel),

@@ -184,7 +184,7 @@ impl Wiring<'_> {
                         task.abort();
                     }
                 }
-                Effect::Copy(text) => copy(state, &text),
+                Effect::Copy(text) => self.copy(state, &text),
                 Effect::WatchRollout(id, key, name) => {
                     let Some(s) = &mut self.session else { continue };
                     let notify_key = key.clone().with_fields(&format!("metadata.name={name}"));
@@ -254,17 +254,45 @@ impl Wiring<'_> {
     }
 }
 
-/// Writes the OSC 52 sequence for `text` to the terminal (wrapped for tmux under `$TMUX`).
-fn copy(state: &mut UiState, text: &str) {
-    use std::io::Write;
-    let tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
-    match crate::runtime::clipboard::osc52(text, tmux) {
-        Ok(seq) => {
-            let mut out = std::io::stdout();
-            if out.write_all(seq.as_bytes()).and_then(|_| out.flush()).is_err() {
-                state.screens.footer.message = Some("could not write to the terminal".into());
-            }
+impl Wiring<'_> {
+    /// Copies `text` the way [`clipboard::choose`] finds here: tmux's buffer, a clipboard tool
+    /// (both run in a blocking task; the answer comes back as `Event::Copied`), or the OSC 52
+    /// sequence written to the terminal (plain and, inside tmux without tmux on PATH, wrapped in
+    /// its passthrough too).
+    pub(crate) fn copy(&self, state: &mut UiState, text: &str) {
+        use crate::runtime::clipboard::{self, Way};
+        let var = |k: &str| std::env::var(k).ok();
+        let path = std::env::var("PATH").unwrap_or_default();
+        let way = clipboard::choose(var, &path);
+        if way == Way::Osc52 {
+            let tmux = var("TMUX").is_some_and(|v| !v.is_empty());
+            let seqs = clipboard::osc52(text, false).and_then(|plain| {
+                let wrapped = if tmux {
+                    clipboard::osc52(text, true)?
+                } else {
+                    String::new()
+                };
+                Ok(plain + &wrapped)
+            });
+            let result = match seqs {
+                Ok(seq) => {
+                    use std::io::Write;
+                    let mut out = std::io::stdout();
+                    out.write_all(seq.as_bytes())
+                        .and_then(|_| out.flush())
+                        .map(|_| way.words())
+                        .map_err(|_| "could not write to the terminal".to_owned())
+                }
+                Err(e) => Err(e),
+            };
+            crate::app::outcome::copied(state, result);
+            return;
         }
-        Err(e) => state.screens.footer.message = Some(e),
+        let tx = self.tx.clone();
+        let text = text.to_owned();
+        self.net.spawn_blocking(move || {
+            let result = clipboard::run(&way, &text).map(|()| way.words());
+            let _ = tx.send(crate::runtime::run::Event::Copied(result));
+        });
     }
 }

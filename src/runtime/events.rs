@@ -22,8 +22,24 @@ impl Wiring<'_> {
         let generation = self.generation;
         match ev {
             Event::Term(TermEvent::Key(k)) if k.kind != KeyEventKind::Release => {
+                let key = KeyPress::from_event(k);
+                if crate::app::input::waits(state, key, !self.held.is_empty()) {
+                    self.hold(TermEvent::Key(k));
+                    return (false, Vec::new());
+                }
+                // The rows of a view switched to a moment ago, not only at the next draw.
+                crate::app::refresh_top::refresh_top(state);
+                (true, on_key(state, key))
+            }
+            Event::Term(ev @ TermEvent::Paste(_)) if !self.held.is_empty() => {
+                self.hold(ev);
+                (false, Vec::new())
+            }
+            Event::Released(TermEvent::Key(k)) => {
+                crate::app::refresh_top::refresh_top(state);
                 (true, on_key(state, KeyPress::from_event(k)))
             }
+            Event::Released(ev) => self.handle(state, Event::Term(ev)),
             Event::Term(TermEvent::Paste(text)) => {
                 let mut effects = Vec::new();
                 for c in text.chars().filter(|c| !c.is_control()) {
@@ -57,6 +73,10 @@ impl Wiring<'_> {
             Event::SessionPrepared(p) => (true, crate::app::session::prepared(state, *p)),
             // The `:pf` rows and the header's count.
             Event::Forwards => (true, Vec::new()),
+            Event::Copied(result) => {
+                crate::app::outcome::copied(state, result);
+                (true, Vec::new())
+            }
             Event::ForwardOffer(o, ports) => {
                 crate::app::forwards::offered(state, *o, ports);
                 (true, Vec::new())
@@ -92,6 +112,42 @@ impl Wiring<'_> {
     }
 }
 
+/// How long keys wait for their view's rows (`app::input::waits`) before they are applied
+/// anyway: a view that never loads must not swallow them.
+pub(crate) const HOLD_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Wiring<'_> {
+    /// Puts a key behind those already waiting.
+    fn hold(&mut self, ev: TermEvent) {
+        if self.held.is_empty() {
+            self.held_since = Some(tokio::time::Instant::now());
+        }
+        self.held.push_back(ev);
+    }
+
+    /// The first waiting key, when it may go: its rows are there, or the wait ran out (then
+    /// every waiting key goes, in order).
+    pub(crate) fn release(&mut self, state: &UiState) -> Option<Event> {
+        let front = self.held.front()?;
+        let expired = self.held_since.is_none_or(|t| t.elapsed() >= HOLD_LIMIT);
+        let go = match front {
+            TermEvent::Key(k) => expired || !crate::app::input::waits(state, KeyPress::from_event(*k), false),
+            _ => true,
+        };
+        if !go {
+            return None;
+        }
+        let ev = self.held.pop_front()?;
+        if self.held.is_empty() {
+            self.held_since = None;
+        } else if !expired {
+            // Progress: the next key's wait starts now.
+            self.held_since = Some(tokio::time::Instant::now());
+        }
+        Some(Event::Released(ev))
+    }
+}
+
 /// The mouse events the app acts on, in its words.
 fn mouse(m: crossterm::event::MouseEvent) -> Option<crate::app::input::Mouse> {
     use crate::app::input::Mouse;
@@ -115,6 +171,9 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         }
         Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
         Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
+        // The rollout watch notifies with the deployment's name as a field selector.
+        Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
+            .with_fields(&format!("metadata.name={}", r.target.name))],
         _ => state
             .top_list()
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))

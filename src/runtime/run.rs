@@ -37,6 +37,8 @@ use crate::runtime::tasks::{spawn_connect, spawn_signals, spawn_terminal_reader}
 pub enum Event {
     /// A key, resize or paste from the terminal.
     Term(TermEvent),
+    /// A key that waited for its view's rows (`Wiring::held`), applied now.
+    Released(TermEvent),
     /// The terminal went away (read error): exit.
     TermGone,
     /// An informer published.
@@ -66,6 +68,8 @@ pub enum Event {
     SessionPrepared(Box<crate::app::session::model::Prepared>),
     /// A port-forward changed state or connections (coalescing is the draw's).
     Forwards,
+    /// A copy finished: where the text went, or why it did not (`runtime::clipboard`).
+    Copied(Result<String, String>),
     /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
     ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
 }
@@ -124,6 +128,10 @@ pub(crate) struct Wiring<'a> {
     pub(crate) handovers: VecDeque<Box<crate::app::handover::Handover>>,
     /// Events that arrived while the terminal was lent, handled before new ones.
     pub(crate) backlog: VecDeque<Event>,
+    /// Keys waiting, in order, for the rows they act on (`app::input::waits`), and since
+    /// when the first of them waits (bounded by `HOLD_LIMIT`).
+    pub(crate) held: VecDeque<TermEvent>,
+    pub(crate) held_since: Option<Instant>,
     /// `[history]` bounds.
     pub(crate) history_config: HistoryConfig,
     /// Each context's revision history, by context name.
@@ -164,6 +172,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         drain: None,
         handovers: VecDeque::new(),
         backlog: VecDeque::new(),
+        held: VecDeque::new(),
+        held_since: None,
         history_config: config.history(),
         histories: HashMap::new(),
     };
@@ -240,18 +250,20 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             }
         }
         let frame_due = last_draw.map_or_else(Instant::now, |t| t + frame);
-        let ev = match w.backlog.pop_front() {
+        let held_due = w.held_since.map(|t| t + crate::runtime::events::HOLD_LIMIT);
+        let ev = match w.release(&state).or_else(|| w.backlog.pop_front()) {
             Some(ev) => ev,
             None => tokio::select! {
                 ev = rx.recv() => match ev { Some(ev) => ev, None => break },
                 _ = tokio::time::sleep_until(frame_due), if dirty => continue,
                 _ = tokio::time::sleep_until(next_tick), if !dirty => Event::Tick,
+                _ = tokio::time::sleep_until(held_due.unwrap_or(next_tick)), if held_due.is_some() => Event::Tick,
             },
         };
         // The event that woke us, then everything else already queued.
         let mut next = Some(ev);
         while let Some(ev) = next {
-            let input = matches!(ev, Event::Term(_));
+            let input = matches!(ev, Event::Term(_) | Event::Released(_));
             let (changed, effects) = w.handle(&mut state, ev);
             typed |= input && (changed || !effects.is_empty());
             dirty |= changed || !effects.is_empty();
@@ -265,7 +277,11 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     held,
                 ));
             }
-            next = w.backlog.pop_front().or_else(|| rx.try_recv().ok());
+            // Keys that waited go first, as soon as their rows are there (or waited too long).
+            next = w
+                .release(&state)
+                .or_else(|| w.backlog.pop_front())
+                .or_else(|| rx.try_recv().ok());
         }
         while let Some(h) = w.handovers.pop_front() {
             // The reader would steal the job's stdin: stopped for the job, restarted after.

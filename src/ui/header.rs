@@ -46,17 +46,23 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     if state.settings.readonly {
         first.push(Span::styled("  [read-only]", theme.warn));
     }
-    let forwarding = state
+    // Every forward holds its local port, a broken one too: all are counted (the broken
+    // ones named), so the header never hides a port ktui keeps.
+    let forwarding = state.screens.layout.forwards.len();
+    let broken = state
         .screens
         .layout
         .forwards
         .iter()
-        .filter(|f| !matches!(f.state, crate::kube::portforward::ForwardState::Broken(_)))
+        .filter(|f| matches!(f.state, crate::kube::portforward::ForwardState::Broken(_)))
         .count();
     if forwarding > 0 {
         first.push(Span::styled(format!("  ⇄ {forwarding} port-forward"), theme.ok));
         if forwarding > 1 {
             first.push(Span::styled("s", theme.ok));
+        }
+        if broken > 0 {
+            first.push(Span::styled(format!(" ({broken} broken)"), theme.warn));
         }
     }
     if let Some(b) = state.conn.registry.broken.first() {

@@ -114,7 +114,7 @@ pub(super) fn drain(f: &mut Frame, area: Rect, d: &DrainState, theme: &Theme) {
     let keys = if d.running {
         "esc cancels the drain"
     } else {
-        "esc closes"
+        "any key closes"
     };
     lines.push(Line::from(Span::styled(keys, theme.dim)));
     let state = if d.running { "draining" } else { "drain" };

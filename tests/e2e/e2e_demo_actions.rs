@@ -254,7 +254,14 @@ fn cordon_uncordon_and_a_drain_a_disruption_budget_refuses_live() {
     );
     k.wait_for("timed out; not evicted: data/postgres-0", CONVERGE);
     k.press_esc();
-    k.wait_gone("timed out; not evicted", SLOW);
+    // The overlay closes; the footer keeps the outcome.
+    k.wait_gone("any key closes", SLOW);
+    assert!(k
+        .screen()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .contains("timed out; not evicted"));
     k.wait_until("worker-1 left cordoned", SLOW, |s| {
         row_of(s, "worker-1").is_some_and(|r| r.contains("SchedulingDisabled"))
     });

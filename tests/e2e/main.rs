@@ -41,4 +41,5 @@ mod e2e_stale;
 mod e2e_startup;
 mod e2e_terms;
 mod e2e_timeline;
+mod e2e_trust;
 mod e2e_yaml;

@@ -37,10 +37,19 @@ fn adopt_namespace(state: &mut UiState, info: &ClusterInfo) {
 }
 
 impl UiState {
-    /// After a context switch: a fresh pods view in the new context's namespace, nothing
-    /// stale. Coming back to a context restores the namespace last used there (k9s does the
-    /// same).
+    /// After a context switch: a fresh view of the kind shown before (the base list of the
+    /// stack, or of the place `:ctx` replaced) in the new context's namespace, nothing stale;
+    /// discovery then checks the new context serves it (`carried_kind`). Coming back to a
+    /// context restores the namespace last used there (k9s does the same).
     pub fn reset_for_context(&mut self, context: &str) -> Vec<Effect> {
+        let kind = self
+            .views()
+            .find_map(|(_, s)| match s {
+                Screen::List(l) if !l.is_timeline() && l.object.is_none() => Some(l.key.kind.clone()),
+                _ => None,
+            })
+            .or_else(|| crate::app::nav::last_list_kind(self))
+            .unwrap_or_else(|| BuiltinKind::Pod.into());
         let conn = &mut self.conn;
         if let Some(old) = conn.context.take() {
             let scope = (conn.namespace.take(), conn.explicit_all);
@@ -58,10 +67,13 @@ impl UiState {
         self.screens.overlays.dialog = None;
         // Views of the old context cannot be gone back to.
         self.screens.stack.nav.clear();
-        let first = ListState::new(
-            ResourceKey::new(BuiltinKind::Pod, self.conn.namespace.as_deref()),
-            None,
-        );
+        let ns = if kind.namespaced() {
+            self.conn.namespace.clone()
+        } else {
+            None
+        };
+        self.conn.carried = (kind != BuiltinKind::Pod).then(|| kind.clone());
+        let first = ListState::new(ResourceKey::new(kind, ns.as_deref()), None);
         self.reset_stack(Screen::List(Box::new(first)));
         self.take_effects()
     }
@@ -74,4 +86,25 @@ pub fn switch_context(state: &mut UiState, name: &str) {
         return;
     }
     state.emit(Effect::SwitchContext(name.to_owned()));
+}
+
+/// Once the new context's discovery answered: a kind carried over a context switch that the
+/// context does not serve gives way to its pods, and the footer says so.
+pub(crate) fn check_carried(state: &mut UiState, registry: &Registry) {
+    let Some(kind) = state.conn.carried.take() else {
+        return;
+    };
+    if registry.current(&kind).is_some() {
+        return;
+    }
+    let context = state.conn.context.clone().unwrap_or_default();
+    let pods = ListState::new(
+        ResourceKey::new(BuiltinKind::Pod, state.conn.namespace.as_deref()),
+        None,
+    );
+    state.reset_stack(Screen::List(Box::new(pods)));
+    state.screens.footer.message = Some(format!(
+        "{} not served in context {context}: showing pods",
+        kind.full_name()
+    ));
 }

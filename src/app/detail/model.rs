@@ -134,16 +134,19 @@ impl DetailState {
         self.scroll = i.min(crate::app::scroll::last_start(&self.lines, page, self.wrap));
     }
 
-    /// Index of the first line at or after `from` matching the search, wrapping around.
+    /// Index of the first line at or after `from` matching the search, wrapping around. In a
+    /// history's list of revisions only revision rows count (not the head and column lines:
+    /// `/image` must find a revision, not the IMAGES header).
     pub fn find(&self, from: usize) -> Option<usize> {
         if self.search.is_empty() || self.lines.is_empty() {
             return None;
         }
+        let rows = self.history.as_deref().filter(|h| h.diff.is_none());
         let needle = self.search.to_lowercase();
         let n = self.lines.len();
-        (0..n)
-            .map(|i| (from + i) % n)
-            .find(|&i| self.lines[i].to_lowercase().contains(&needle))
+        (0..n).map(|i| (from + i) % n).find(|&i| {
+            rows.is_none_or(|h| h.row_at_line(i).is_some()) && self.lines[i].to_lowercase().contains(&needle)
+        })
     }
 
     /// What `ctrl-s` writes: the YAML as the server has it (unsanitized, so the file is valid

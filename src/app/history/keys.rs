@@ -43,6 +43,7 @@ pub fn open(state: &mut UiState, blame: bool) {
 /// one of its own.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
     let page = state.screens.layout.page_rows.max(1);
+    let full = crate::app::scroll::Page::new(state.screens.layout.page_rows, state.screens.layout.page_cols);
     let Screen::Yaml(y) = state.top_mut() else {
         return false;
     };
@@ -74,7 +75,11 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         Action::NextMatch => {
             let from = h.selected_line().map_or(y.scroll, |l| l + 1);
             match y.find(from) {
-                Some(i) => y.goto_line(i),
+                // Selects the row found; the last page stays full.
+                Some(i) => {
+                    y.goto_line(i);
+                    y.show_line(i, full);
+                }
                 None => state.note("no match".into()),
             }
             return true;
@@ -274,5 +279,46 @@ mod tests {
         update(&mut s, Action::Blame);
         let Screen::Yaml(y) = s.top() else { panic!() };
         assert!(y.blame && y.history.is_none());
+    }
+
+    #[test]
+    fn search_selects_only_revision_rows_and_n_keeps_the_last_page_full() {
+        let mut s = state();
+        update(&mut s, Action::Down);
+        // "ge" is in the column header (GEN) before any row: the row with green is meant.
+        update(&mut s, Action::FilterMode);
+        for c in "ge".chars() {
+            crate::app::update::type_char(&mut s, c);
+        }
+        update(&mut s, Action::Submit);
+        let Screen::Yaml(y) = s.top() else { panic!() };
+        let h = y.history.as_ref().unwrap();
+        assert_eq!(
+            h.selected_revision().unwrap().resource_version.to_string(),
+            "3",
+            "{:#?}",
+            y.lines
+        );
+        // Many revisions, a small page: `n` to the last line keeps the page full.
+        let h = y.watch.as_ref().unwrap().history.clone().unwrap();
+        for rv in 4..44 {
+            h.observe("configmaps", cm(rv, &format!("m{rv}")), false, 60 * rv as i64);
+        }
+        s.screens.layout.page_rows = 10;
+        s.screens.layout.page_cols = 80;
+        let Screen::Yaml(y) = s.top_mut() else { panic!() };
+        y.refresh();
+        y.search = "first observed".into();
+        update(&mut s, Action::NextMatch);
+        update(&mut s, Action::NextMatch);
+        let Screen::Yaml(y) = s.top() else { panic!() };
+        assert!(
+            y.scroll + 10 <= y.lines.len(),
+            "scroll {} of {} lines: the page is not full",
+            y.scroll,
+            y.lines.len()
+        );
+        let h = y.history.as_ref().unwrap();
+        assert_eq!(h.selected_revision().unwrap().resource_version.to_string(), "1");
     }
 }

@@ -402,6 +402,13 @@ pub struct RevisionsState {
     pub revisions: Vec<crate::kube::write::rollback::Revision>,
     /// The selected row.
     pub selected: usize,
+    /// The live rollout history (the ReplicaSets' list-watch) once the loop started it: the
+    /// rows follow it (a rollback, someone else's rollout), as every list does.
+    pub rollout: Option<std::sync::Arc<arc_swap::ArcSwap<crate::kube::history::rollout_watch::RolloutView>>>,
+    /// The deployment's uid (from the rows first listed) and the `rev` of the rollout view
+    /// the rows were last built from.
+    pub owner_uid: Option<Box<str>>,
+    pub seen: u64,
 }
 
 impl RevisionsState {

@@ -50,6 +50,10 @@ pub struct Place(pub(crate) Vec<Saved>);
 pub struct Nav {
     pub(crate) back: Vec<Place>,
     pub(crate) forward: Vec<Place>,
+    /// The bottom view was opened by `enter` on a namespace, a drill-down: `esc` on it goes
+    /// back to the place before. A view a `:` command (or a favourite key) opened is a base:
+    /// `esc` there closes nothing.
+    pub(crate) drilled: bool,
 }
 
 impl Nav {
@@ -67,5 +71,6 @@ impl Nav {
     pub fn clear(&mut self) {
         self.back.clear();
         self.forward.clear();
+        self.drilled = false;
     }
 }

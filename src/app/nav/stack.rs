@@ -92,6 +92,7 @@ impl UiState {
             (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
             (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
             (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
+            (Screen::Revisions(v), Feed::Rollout(r)) => v.rollout = Some(r),
             (Screen::Yaml(y), Feed::Rollout(r)) => match y.history.as_deref_mut() {
                 Some(h) => h.rollout = Some(r),
                 None => return false,
@@ -118,6 +119,10 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
                 out.push(e);
             }
             out
+        }
+        Screen::Revisions(r) if r.rollout.is_none() => {
+            let key = crate::app::history::revisions::rollout_key(r);
+            vec![Effect::WatchRollout(id, key, r.target.name.clone())]
         }
         Screen::Containers(c) if c.watch.is_none() => {
             vec![Effect::WatchObject(id, c.key.clone(), c.name.clone())]
@@ -181,9 +186,10 @@ mod tests {
         );
         assert_eq!(update(&mut s, Action::Save), [Effect::Save(ViewId(2))]);
         assert_eq!(update(&mut s, Action::Back), [Effect::Unsubscribe(ViewId(2))]);
-        // The last view: back to the pods the `:deploy` replaced, then nowhere further.
+        assert_eq!(update(&mut s, Action::Back), [], "the `:deploy` view is the base");
+        // `[`: back to the pods the `:deploy` replaced, then nowhere further.
         assert_eq!(
-            update(&mut s, Action::Back),
+            update(&mut s, Action::NavBack),
             [
                 Effect::Unsubscribe(ViewId(1)),
                 Effect::Subscribe(ViewId(3), pods("a"))

@@ -27,15 +27,26 @@ fn top(s: &UiState) -> (BuiltinKind, Option<String>) {
 }
 
 #[test]
-fn esc_after_a_command_goes_back_and_brackets_walk_the_history() {
+fn esc_after_a_command_stays_and_brackets_walk_the_history() {
     let mut s = state();
     update(&mut s, Action::SortAge);
     run_command(&mut s, "deploy");
     assert_eq!(top(&s).0, BuiltinKind::Deployment);
     run_command(&mut s, "svc kube-system");
     assert_eq!(top(&s), (BuiltinKind::Service, Some("kube-system".into())));
-    // esc on the last view: back to the deployments, subscribed again under a new id.
+    // esc on the view a `:` command opened: it stays (an extra esc from a k9s habit), and
+    // says where `[` goes.
     let fx = update(&mut s, Action::Back);
+    assert_eq!(
+        top(&s).0,
+        BuiltinKind::Service,
+        "esc closes nothing on a base view"
+    );
+    assert!(fx.is_empty(), "{fx:?}");
+    let said = s.screens.footer.message.clone().unwrap_or_default();
+    assert!(said.contains("[ goes back"), "{said}");
+    // `[`: back to the deployments, subscribed again under a new id.
+    let fx = update(&mut s, Action::NavBack);
     assert_eq!(top(&s).0, BuiltinKind::Deployment);
     assert!(
         matches!(fx.as_slice(), [Effect::Unsubscribe(_), Effect::Subscribe(_, k)] if k.kind == BuiltinKind::Deployment)
@@ -76,7 +87,7 @@ fn esc_after_a_command_goes_back_and_brackets_walk_the_history() {
 }
 
 #[test]
-fn esc_pops_a_drill_down_before_going_back_and_keeps_the_stack_of_a_place() {
+fn brackets_bring_back_a_drill_down_and_esc_pops_it_keeping_the_stack_of_a_place() {
     let mut s = state();
     let key = ResourceKey::new(BuiltinKind::Pod, Some("data")).with_labels("app=db");
     s.push(Screen::List(Box::new(ListState::new(
@@ -85,7 +96,7 @@ fn esc_pops_a_drill_down_before_going_back_and_keeps_the_stack_of_a_place() {
     ))));
     run_command(&mut s, "informers");
     assert!(matches!(s.top(), Screen::Informers { .. }));
-    update(&mut s, Action::Back);
+    update(&mut s, Action::NavBack);
     assert_eq!(s.depth(), 2, "the drill-down comes back over its list");
     assert_eq!(top(&s), (BuiltinKind::Pod, Some("data".into())));
     assert_eq!(
@@ -137,10 +148,12 @@ fn an_unconfigured_favourite_key_says_how_to_set_one() {
     assert_eq!(top(&s), (BuiltinKind::Pod, Some("c".into())));
     assert_eq!(s.screens.footer.message, None);
     update(&mut s, Action::Back);
+    assert_eq!(top(&s), (BuiltinKind::Pod, Some("c".into())), "esc: stays");
+    update(&mut s, Action::NavBack);
     assert_eq!(
         top(&s),
         (BuiltinKind::Pod, Some("default".into())),
-        "esc: back to before"
+        "[: back to before"
     );
 }
 
@@ -199,4 +212,94 @@ fn a_word_that_cannot_be_a_namespace_is_refused_before_any_view_opens() {
         .as_deref()
         .unwrap_or_default()
         .contains("namespace name"));
+}
+
+#[test]
+fn esc_clears_the_filter_then_the_marks_then_pops_and_stays_on_the_base() {
+    let mut s = state();
+    run_command(&mut s, "deploy");
+    let l = s.top_list_mut().unwrap();
+    l.filter = "web".into();
+    l.marks.toggle(&crate::kube::row::Row {
+        namespace: None,
+        name: "web".into(),
+        uid: "u1".into(),
+        created: None,
+        labels: std::sync::Arc::from(Vec::new()),
+        cells: Vec::new().into(),
+        health: crate::kube::row::Health::Ok,
+        drill: None,
+        event: None,
+        owner: None,
+    });
+    update(&mut s, Action::Back);
+    assert!(s.top_list().unwrap().filter.is_empty(), "the filter first");
+    assert!(
+        !s.top_list().unwrap().marks.is_empty(),
+        "marks kept by the first esc"
+    );
+    update(&mut s, Action::Back);
+    assert!(s.top_list().unwrap().marks.is_empty(), "then the marks");
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
+    let key = ResourceKey::new(BuiltinKind::Pod, Some("data")).with_labels("app=db");
+    s.push(Screen::List(Box::new(ListState::new(
+        key,
+        Some("deploy/db".into()),
+    ))));
+    update(&mut s, Action::Back);
+    assert_eq!(top(&s).0, BuiltinKind::Deployment, "a drill-down pops");
+    for _ in 0..3 {
+        update(&mut s, Action::Back);
+        assert_eq!(top(&s).0, BuiltinKind::Deployment, "the base stays");
+    }
+    // `enter` on a namespace is a drill-down: esc goes back to the namespaces.
+    run_command(&mut s, "ns");
+    open_drilled(
+        &mut s,
+        Screen::List(Box::new(ListState::new(
+            ResourceKey::new(BuiltinKind::Pod, Some("data")),
+            None,
+        ))),
+    );
+    update(&mut s, Action::Back);
+    assert_eq!(top(&s).0, BuiltinKind::Namespace);
+    update(&mut s, Action::Back);
+    assert_eq!(top(&s).0, BuiltinKind::Namespace, "and stays there");
+}
+
+#[test]
+fn a_context_switch_keeps_the_kind_and_says_when_the_new_context_does_not_serve_it() {
+    use crate::kube::registry::{Known, Registry};
+    let mut s = state();
+    s.conn.context = Some("a".into());
+    run_command(&mut s, "deploy");
+    s.reset_for_context("b");
+    assert_eq!(top(&s).0, BuiltinKind::Deployment, ":ctx b from deployments");
+    // Through the `:ctx` list: the kind of the view it replaced.
+    run_command(&mut s, "no");
+    s.conn.contexts = vec!["a".into(), "b".into()];
+    run_command(&mut s, "ctx");
+    assert!(matches!(s.top(), Screen::Contexts { .. }));
+    s.reset_for_context("a");
+    assert_eq!(top(&s), (BuiltinKind::Node, None));
+    // The new context does not serve it: pods, and the footer says why.
+    let served = Registry {
+        kinds: vec![BuiltinKind::Pod.into()],
+        known: Known::Discovered,
+        ..Registry::builtins()
+    };
+    crate::app::discovered::adopt(&mut s, served.clone());
+    assert_eq!(top(&s).0, BuiltinKind::Pod);
+    let said = s.screens.footer.message.clone().unwrap_or_default();
+    assert!(said.contains("not served in context a"), "{said}");
+    // Served: it stays.
+    s.conn.registry = std::sync::Arc::new(Registry::builtins());
+    run_command(&mut s, "deploy");
+    s.reset_for_context("b");
+    let both = Registry {
+        kinds: vec![BuiltinKind::Pod.into(), BuiltinKind::Deployment.into()],
+        ..served
+    };
+    crate::app::discovered::adopt(&mut s, both);
+    assert_eq!(top(&s).0, BuiltinKind::Deployment);
 }

@@ -162,11 +162,17 @@ fn copy(state: &mut UiState) {
         return;
     }
     let n = names.len();
+    let hidden = marks::hidden(l);
+    let hidden = if hidden.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} of them hidden by the filter /{})", hidden.len(), l.filter)
+    };
     state.emit(Effect::Copy(names.join("\n")));
     state.note(if n == 1 {
-        format!("copied {} to the clipboard", names[0])
+        format!("copied {}{hidden}", names[0])
     } else {
-        format!("copied {n} names to the clipboard")
+        format!("copied {n} names{hidden}")
     });
 }
 
@@ -226,7 +232,30 @@ fn open(state: &mut UiState, action: Action) {
         return;
     };
     let row = l.cache.selected_row(l.selected);
-    let (what, lines) = describe(&targets, &context);
+    let (what, mut lines) = describe(&targets, &context);
+    let hidden = marks::hidden(l);
+    if !hidden.is_empty() {
+        let more = hidden.len().saturating_sub(NAMES_SHOWN);
+        let names = hidden
+            .iter()
+            .take(NAMES_SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        lines.insert(
+            1,
+            format!(
+                "{} of them hidden by the filter /{}: {names}{more}",
+                hidden.len(),
+                l.filter
+            ),
+        );
+    }
     let at = where_(&targets);
     let first = targets[0].clone();
     let (title, fields, then, summary) = match action {

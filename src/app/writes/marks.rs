@@ -55,3 +55,22 @@ pub fn range(l: &mut ListState) {
     let rows = l.cache.visible(a, b - a + 1);
     l.marks.mark_all(&rows);
 }
+
+/// The marked objects the list's filter hides (names, sorted), so that a dialog acting on
+/// the marks can say so: what is not on screen is acted on too.
+pub fn hidden(l: &ListState) -> Vec<String> {
+    if l.marks.is_empty() || l.filter.is_empty() {
+        return Vec::new();
+    }
+    let shown: std::collections::HashSet<(Option<String>, String)> = (0..l.cache.len())
+        .filter_map(|i| l.cache.selected_row(i))
+        .map(|r| (r.namespace.as_deref().map(str::to_owned), r.name.to_string()))
+        .collect();
+    l.marks
+        .names()
+        .into_iter()
+        .map(|(ns, name)| (ns.as_deref().map(str::to_owned), name.to_string()))
+        .filter(|k| !shown.contains(k))
+        .map(|(_, name)| name)
+        .collect()
+}

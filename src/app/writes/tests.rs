@@ -338,3 +338,5 @@ fn a_forbidden_action_is_not_offered_and_says_why_without_a_request() {
 mod streams;
 
 mod readonly;
+
+mod drain;

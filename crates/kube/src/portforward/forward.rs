@@ -174,12 +174,19 @@ impl PortForwards {
     }
 
     /// Binds `spec.local` now and starts serving it. Errors: the local address cannot be
-    /// bound, in words (`127.0.0.1:8080 is in use by another program`).
+    /// bound, in words (`127.0.0.1:8080 is in use by another program`, or `… is held by
+    /// ktui's port-forward to svc/web:80 (broken: …)` when one of these forwards holds it).
     pub fn start(&mut self, spec: ForwardSpec) -> Result<ForwardInfo, String> {
         let std = std::net::TcpListener::bind(spec.local).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AddrInUse => {
-                format!("{} is in use by another program", spec.local)
-            }
+            std::io::ErrorKind::AddrInUse => match self.holder(spec.local) {
+                Some(f) => format!(
+                    "{} is held by ktui's port-forward to {} ({}): stop it in :pf with ctrl-d",
+                    spec.local,
+                    f.target,
+                    f.state.words()
+                ),
+                None => format!("{} is in use by another program", spec.local),
+            },
             _ => format!("cannot listen on {}: {e}", spec.local),
         })?;
         let local = std.local_addr().map_err(|e| e.to_string())?;
@@ -236,6 +243,14 @@ impl PortForwards {
                 bytes_out: e.shared.bytes_out.load(Ordering::Relaxed),
             })
             .collect()
+    }
+
+    /// The forward of this manager listening on `addr`'s port (on that address or on all).
+    fn holder(&self, addr: SocketAddr) -> Option<ForwardInfo> {
+        self.list().into_iter().find(|f| {
+            f.local.port() == addr.port()
+                && (f.local.ip() == addr.ip() || f.local.ip().is_unspecified() || addr.ip().is_unspecified())
+        })
     }
 
     /// How many forwards are serving (not broken).

@@ -121,6 +121,9 @@ fn two_revisions() -> crate::app::history::model::RevisionsState {
         target: Target::new(BuiltinKind::Deployment.into(), Some("team-a"), "web"),
         revisions: vec![rev(2, "app:2"), rev(1, "app:1")],
         selected: 1,
+        rollout: None,
+        owner_uid: None,
+        seen: 0,
     }
 }
 
