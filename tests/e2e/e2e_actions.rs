@@ -505,7 +505,14 @@ fn cordon_then_drain_streams_evictions_and_a_pdb_refusal() {
         "true"
     );
     k.press_esc();
-    k.wait_gone("timed out; not evicted", SLOW);
+    // The overlay closes; the footer keeps the outcome.
+    k.wait_gone("any key closes", SLOW);
+    assert!(k
+        .screen()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .contains("timed out; not evicted"));
 }
 
 /// `e` with a scripted `$EDITOR`: the first save meets a concurrent `kubectl patch` (409:
