@@ -237,7 +237,7 @@ impl Grid {
             SortBy::Status => kind_cols.iter().position(|&i| Some(i) == spec.status_col),
         }
         .map(|p| if l.sort == SortBy::Name { p } else { first + p });
-        let cols = heads
+        let mut cols: Vec<ColumnIn> = heads
             .iter()
             .enumerate()
             .map(|(c, (h, wide))| {
@@ -247,6 +247,7 @@ impl Grid {
                 col
             })
             .collect();
+        ColumnIn::drop_first(&mut cols, crate::table::drop_first(&l.key.kind));
         Grid {
             cols,
             body,

@@ -17,6 +17,7 @@ mod detail_screens;
 mod fit_screens;
 mod help_screens;
 mod history_screens;
+mod narrow_screens;
 mod own_views_screens;
 mod screens;
 mod text_screens;

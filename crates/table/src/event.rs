@@ -173,6 +173,10 @@ pub static SPEC: KindSpec = KindSpec {
     status_col: Some(1),
 };
 
+/// The event columns dropped first on a narrow terminal, in order (see [`crate::drop_first`]):
+/// where and when it was seen before what happened to which object.
+pub static DROP_FIRST: &[&str] = &["SUBOBJECT", "SOURCE", "COUNT", "FIRST SEEN", "LAST SEEN"];
+
 /// The literal text of `row`'s cell under the event column headed `header` (`TYPE`,
 /// `REASON`, `OBJECT`, `MESSAGE`: found by name in [`SPEC`]); `""` when there is no such
 /// column or the cell is formatted at draw time.

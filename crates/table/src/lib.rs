@@ -139,6 +139,18 @@ pub(crate) const fn wide(header: &'static str) -> Column {
     }
 }
 
+/// The columns of `kind` that give way first on a narrow terminal, first dropped first
+/// (before any column not listed), so that the one a user came for stays: an event's TYPE,
+/// REASON, OBJECT and MESSAGE; a pod's READY and STATUS. Empty for kinds that keep the
+/// general order (`view::columns::priority`).
+pub fn drop_first(kind: &Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Builtin(BuiltinKind::Event) => event::DROP_FIRST,
+        Kind::Builtin(BuiltinKind::Pod) => pod::DROP_FIRST,
+        _ => &[],
+    }
+}
+
 /// The column spec of any kind: kubectl's columns for built-ins, the printer columns (or
 /// AGE) for other kinds, see [`custom::spec`].
 pub fn spec(kind: &Kind) -> Cow<'static, KindSpec> {

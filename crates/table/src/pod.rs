@@ -252,6 +252,10 @@ pub static SPEC: KindSpec = KindSpec {
     status_col: Some(1),
 };
 
+/// The pod columns dropped first on a narrow terminal, in order (see [`crate::drop_first`]):
+/// placement before age before restarts, so READY and STATUS stay.
+pub static DROP_FIRST: &[&str] = &["READINESS GATES", "NOMINATED NODE", "IP", "NODE", "AGE", "RESTARTS"];
+
 impl IntoRow for PodObj {
     fn into_row(self, ctx: &RowCtx) -> Row {
         let summary = summarize(&self);

@@ -15,6 +15,9 @@ pub struct ColumnIn {
     pub natural: usize,
     /// Only shown in wide mode: laid out after the others, in the width they leave.
     pub wide: bool,
+    /// The kind's own drop rank, overriding [`priority`] when columns are dropped for room
+    /// (see [`ColumnIn::drop_first`]); `None` for the general order.
+    pub rank: Option<u8>,
 }
 
 impl ColumnIn {
@@ -25,7 +28,24 @@ impl ColumnIn {
             header: header.to_owned(),
             natural,
             wide,
+            rank: None,
         }
+    }
+
+    /// Ranks the columns a kind lists in `first` (its `table::drop_first`) below every other
+    /// column, the first listed lowest: they are dropped first, in that order, and the rest
+    /// keep the general order.
+    pub fn drop_first(cols: &mut [ColumnIn], first: &[&str]) {
+        for c in cols {
+            if let Some(p) = first.iter().position(|h| *h == c.header) {
+                c.rank = Some(u8::try_from(p).unwrap_or(u8::MAX).min(9));
+            }
+        }
+    }
+
+    /// How long the column stays when room is short (higher stays longer).
+    fn rank(&self) -> u8 {
+        self.rank.unwrap_or_else(|| priority(&self.header))
     }
 }
 
@@ -71,11 +91,13 @@ pub fn priority(header: &str) -> u8 {
 }
 
 /// Where a column's values are cut: names in the middle (their suffix tells replicas apart),
-/// MESSAGE too (a wrapped Go error ends with its cause: `…: exceeded quota: tiny, requested:
-/// pods=1, used: pods=9, limited: pods=9`), everything else at the end.
+/// MESSAGE too but between words (a wrapped Go error ends with its cause: `…: exceeded
+/// quota: tiny, requested: pods=1, used: pods=9, limited: pods=9`), everything else at the
+/// end.
 pub fn cut_of(header: &str) -> Cut {
     match header {
-        "NAME" | "OBJECT" | "NAMESPACE" | "NODE" | "NOMINATED NODE" | "MESSAGE" => Cut::Middle,
+        "NAME" | "OBJECT" | "NAMESPACE" | "NODE" | "NOMINATED NODE" => Cut::Middle,
+        "MESSAGE" => Cut::Words,
         _ => Cut::End,
     }
 }
@@ -90,10 +112,13 @@ fn pinned(header: &str) -> bool {
 }
 
 /// The smallest useful width: the natural width when it is short, else a floor that still
-/// shows the start of the value (names and messages get more).
+/// shows the start of the value (names and messages get more; STATUS is never cut below
+/// its longest common values, `ContainerCreating` and `CrashLoopBackOff`).
 fn minimum(c: &ColumnIn) -> usize {
     let floor = if c.header == "MESSAGE" {
-        24
+        20
+    } else if c.header == "STATUS" {
+        17
     } else if cut_of(&c.header) == Cut::Middle {
         16
     } else {
@@ -195,7 +220,7 @@ fn place_kept(
     while keep.len() > 1 && need(&keep) > avail {
         let Some(pos) = (0..keep.len()).min_by_key(|&p| {
             let c = &cols[keep[p]];
-            (pinned(&c.header), priority(&c.header), usize::MAX - p)
+            (pinned(&c.header), c.rank(), usize::MAX - p)
         }) else {
             break;
         };
@@ -218,7 +243,7 @@ fn place_kept(
     }
     let mut free = avail - total;
     let mut by_priority: Vec<usize> = (0..keep.len()).collect();
-    by_priority.sort_by_key(|&p| (std::cmp::Reverse(priority(&cols[keep[p]].header)), p));
+    by_priority.sort_by_key(|&p| (std::cmp::Reverse(cols[keep[p]].rank()), p));
     let cap = (avail * 2 / 5).max(1);
     let grow = |p: usize, to: usize, w: &mut [usize], free: &mut usize| {
         let add = to.saturating_sub(w[p]).min(*free);

@@ -27,6 +27,9 @@ pub enum Cut {
     End,
     /// Keep both ends: `cfg-abcdef…-002` (names, whose suffix tells replicas apart).
     Middle,
+    /// Keep both ends, cut between words where a word boundary is near: `Created pod:…
+    /// web-7f9c-x2` rather than `Created pod: w…f9c-x2` (messages).
+    Words,
 }
 
 /// `s` fitted into `w` cells: unchanged when it fits, else cut where `how` says with `…` in
@@ -61,7 +64,30 @@ pub fn kept(s: &str, w: usize, how: Cut) -> Option<(usize, usize)> {
             let tail_w = width(&s[tail..]);
             (head(s, room - tail_w), tail)
         }
+        Cut::Words => words(s, room),
     })
+}
+
+/// A middle cut of `s` into `room` cells (the `…` not counted) at word boundaries: the
+/// longest tail starting a word that leaves the head 5 cells (else half the room, cut in a
+/// word), then the longest head ending a word in what is left, unless that loses more than
+/// half of it; a tail cut in a word gets what the head leaves.
+fn words(s: &str, room: usize) -> (usize, usize) {
+    let limit = room.saturating_sub(5).max(room / 2);
+    let starts = s.match_indices(' ').map(|(i, _)| i + 1);
+    let tail_word = starts.filter(|&t| t < s.len() && width(&s[t..]) <= limit).min();
+    let head_room = match tail_word {
+        Some(t) => room - width(&s[t..]),
+        None => room / 2,
+    };
+    let h = head(s, head_room);
+    let h = match s[..h].rfind(' ') {
+        _ if s[h..].starts_with(' ') => h,
+        Some(p) if width(&s[..p]) * 2 >= width(&s[..h]) => s[..p].trim_end().len(),
+        _ => h,
+    };
+    let t = tail_word.unwrap_or_else(|| tail(s, room - width(&s[..h])));
+    (h, t.max(h))
 }
 
 /// The end of the longest prefix of `s` (whole clusters) that is at most `w` cells.
@@ -108,6 +134,20 @@ mod tests {
     fn fitting_values_are_borrowed() {
         assert!(matches!(fit("web-1", 5, Cut::End), Cow::Borrowed("web-1")));
         assert_eq!(fit("数据", 4, Cut::Middle), "数据");
+    }
+
+    #[test]
+    fn words_cut_between_words() {
+        let m = "Node worker-3 status is now: NodeNotSchedulable";
+        assert_eq!(fit(m, 24, Cut::Words), "Node…NodeNotSchedulable");
+        let m = "Created pod: nightly-report-29000000-p9dqj";
+        assert_eq!(fit(m, 24, Cut::Words), "Created…t-29000000-p9dqj");
+        let m = "Back-off restarting failed container web";
+        assert_eq!(fit(m, 30, Cut::Words), "Back-off…failed container web");
+        assert_eq!(
+            fit("abcdefghijkl", 6, Cut::Words),
+            fit("abcdefghijkl", 6, Cut::Middle)
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ fn col(header: &str, natural: usize) -> ColumnIn {
         header: header.into(),
         natural,
         wide: false,
+        rank: None,
     }
 }
 
@@ -73,9 +74,16 @@ fn narrow_terminals_drop_low_priority_columns_whole() {
     let hidden = headers(&cols, &f.hidden);
     assert!(hidden.contains(&"IP") && hidden.contains(&"NODE"), "{hidden:?}");
     assert!(f.width_of(0).is_some() && f.width_of(2).is_some());
-    // Dropping goes by priority: IP before NODE before AGE before RESTARTS.
-    let f = fit(&cols, 40, 2, 0);
+    // Dropping goes by priority: IP before NODE before AGE before RESTARTS; STATUS is
+    // never narrower than `ContainerCreating`, so READY goes before it is cut.
+    let f = fit(&cols, 42, 2, 0);
     assert_eq!(headers(&cols, &f.hidden), vec!["RESTARTS", "AGE", "IP", "NODE"]);
+    let f = fit(&cols, 40, 2, 0);
+    assert_eq!(
+        headers(&cols, &f.hidden),
+        vec!["READY", "RESTARTS", "AGE", "IP", "NODE"]
+    );
+    assert_eq!(f.width_of(2), Some(17));
 }
 
 #[test]
@@ -142,4 +150,53 @@ fn always_fits_and_drops_by_priority() {
             }
         }
     }
+}
+
+#[test]
+fn a_kinds_drop_order_keeps_what_the_user_came_for() {
+    // Events at 60 columns (58 inside the box): TYPE stays, LAST SEEN and COUNT go first.
+    let mut cols = vec![
+        col("NAMESPACE", 11),
+        col("LAST SEEN", 9),
+        col("TYPE", 7),
+        col("REASON", 16),
+        col("OBJECT", 24),
+        col("COUNT", 5),
+        col("MESSAGE", 48),
+        col("SOURCE", 30),
+    ];
+    ColumnIn::drop_first(
+        &mut cols,
+        &["SUBOBJECT", "SOURCE", "COUNT", "FIRST SEEN", "LAST SEEN"],
+    );
+    let f = fit(&cols, 58, 2, 0);
+    let shown: Vec<usize> = f.shown.iter().map(|(i, _)| *i).collect();
+    assert_eq!(
+        headers(&cols, &shown),
+        ["TYPE", "REASON", "OBJECT", "MESSAGE"],
+        "{f:?}"
+    );
+    // Pods: STATUS keeps `ContainerCreating` whole; RESTARTS gives way before NAMESPACE.
+    let mut cols = vec![
+        col("NAMESPACE", 11),
+        col("NAME", 30),
+        col("READY", 5),
+        col("STATUS", 17),
+        col("RESTARTS", 8),
+        col("AGE", 5),
+    ];
+    ColumnIn::drop_first(
+        &mut cols,
+        &[
+            "READINESS GATES",
+            "NOMINATED NODE",
+            "IP",
+            "NODE",
+            "AGE",
+            "RESTARTS",
+        ],
+    );
+    let f = fit(&cols, 58, 2, 0);
+    assert_eq!(f.width_of(3), Some(17), "{f:?}");
+    assert_eq!(headers(&cols, &f.hidden), ["RESTARTS", "AGE"]);
 }
