@@ -35,9 +35,22 @@ use crate::kube::sanitize::sanitize;
 
 use theme::Theme;
 
-/// The screen's three areas: two header lines, the body, the footer line.
-fn areas(area: Rect) -> [Rect; 3] {
-    Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1)]).areas(area)
+/// The most lines the footer takes when its prompt and message (an offer, an error) do not
+/// fit one.
+const FOOTER_MAX: u16 = 4;
+
+/// The screen's three areas: two header lines, the body, the footer (one line, or up to
+/// [`FOOTER_MAX`] when its message wraps, never leaving the body fewer than 3 rows).
+fn areas(area: Rect, state: &UiState, theme: &Theme) -> [Rect; 3] {
+    let lines = u16::try_from(footer_lines(state, theme, area.width).len()).unwrap_or(1);
+    let room = area.height.saturating_sub(5).clamp(1, FOOTER_MAX);
+    let foot = lines.clamp(1, room);
+    Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(3),
+        Constraint::Length(foot),
+    ])
+    .areas(area)
 }
 
 /// How many rows of the view on top fit on a screen of `area` (the page for paging keys);
@@ -46,7 +59,7 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
     if state.screens.overlays.help {
         return help::page(area, state).rows;
     }
-    let [_, body, _] = areas(area);
+    let [_, body, _] = areas(area, state, &Theme::new(&state.settings.theme));
     let rows = match state.top() {
         Screen::List(l) => list::table_area(body, l).height.saturating_sub(3),
         Screen::ApiResources { .. } => api_resources::table_area(body, state).height.saturating_sub(3),
@@ -66,7 +79,7 @@ pub fn page_cols(area: Rect, state: &UiState) -> usize {
     if state.screens.overlays.help {
         return help::page(area, state).cols;
     }
-    let [_, body, _] = areas(area);
+    let [_, body, _] = areas(area, state, &Theme::new(&state.settings.theme));
     usize::from(body.width.saturating_sub(2))
 }
 
@@ -81,7 +94,7 @@ pub fn detail_max(area: Rect, state: &UiState, now: UnixSecs) -> (u16, u16) {
 /// reads them from the pool; empty unless that view is on top).
 pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: UnixSecs) {
     let theme = Theme::new(&state.settings.theme);
-    let [head, body, foot] = areas(f.area());
+    let [head, body, foot] = areas(f.area(), state, &theme);
     header::draw(f, head, state, &theme);
     match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
@@ -189,31 +202,96 @@ fn edited(text: &str, cursor: Option<usize>) -> Vec<Span<'static>> {
 }
 
 fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
-    let line = match &state.screens.prompt.open {
+    let mut lines = footer_lines(state, theme, area.width);
+    let rows = usize::from(area.height.max(1));
+    if lines.len() > rows {
+        // More than the footer may take: the last line shown is cut, marked.
+        lines.truncate(rows);
+        if let Some(last) = lines.pop() {
+            lines.push(marked(last, usize::from(area.width)));
+        }
+    }
+    f.render_widget(ratatui::widgets::Paragraph::new(lines), area);
+}
+
+/// `line` ending in `…` within `cols` cells: the last footer line shown when more follow.
+fn marked(line: Line<'static>, cols: usize) -> Line<'static> {
+    use crate::view::cut;
+    let style = line.spans.last().map(|s| s.style).unwrap_or_default();
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let text = text.trim_end();
+    let out = if cut::width(text) < cols {
+        format!("{text}…")
+    } else {
+        cut::fit(text, cols, cut::Cut::End).into_owned()
+    };
+    Line::from(Span::styled(out, style))
+}
+
+/// The footer's lines at `width` cells: the prompt or message, wrapped between words when it
+/// does not fit one line (an offer such as "no shell here… try :debug" must be read whole),
+/// or the key hints (always one line, as many as fit).
+fn footer_lines(state: &UiState, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let cols = usize::from(width).max(1);
+    let hints = state.screens.prompt.open.is_none()
+        && state.screens.footer.message.is_none()
+        && state.top_list().and_then(|l| l.filter_error.as_ref()).is_none();
+    let (line, after) = footer_parts(state, theme, width);
+    let together = line.width() + after.as_ref().map_or(0, |a| AFTER.len() + a.width());
+    // The key hints are one line (as many as fit, their padding may run off the edge).
+    if hints || together <= cols {
+        let mut spans = line.spans;
+        if let Some(a) = after {
+            spans.push(Span::raw(AFTER));
+            spans.extend(a.spans);
+        }
+        return vec![fit_line(Line::from(spans), cols)];
+    }
+    // A prompt and its note that do not share a line: the prompt keeps the first one (what
+    // is typed stays in place), the note starts the next.
+    let mut out = wrap::wrapped(line.spans, cols);
+    if let Some(a) = after {
+        out.extend(wrap::wrapped(a.spans, cols));
+    }
+    out.into_iter().map(|l| fit_line(l, cols)).collect()
+}
+
+/// Between a prompt and the note after it on one line.
+const AFTER: &str = "   ";
+
+/// The footer before wrapping: the prompt (or the message, or the key hints, which always
+/// fit) and the note shown after a prompt (completions, a filter's error, an offer).
+fn footer_parts(state: &UiState, theme: &Theme, width: u16) -> (Line<'static>, Option<Line<'static>>) {
+    let note = |text: &str, style| Some(Line::from(Span::styled(sanitize(text).into_owned(), style)));
+    match &state.screens.prompt.open {
         Some(Prompt::Command(s)) => {
             let mut spans = vec![Span::styled(":", theme.label)];
             spans.extend(edited(s, state.screens.prompt.cursor));
-            // `tab` completion's candidates, after what is typed.
-            if let Some(m) = &state.screens.footer.message {
-                spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
-            }
-            Line::from(spans)
+            // `tab` completion's candidates, or an offer, after what is typed.
+            let after = state
+                .screens
+                .footer
+                .message
+                .as_deref()
+                .and_then(|m| note(m, theme.dim));
+            (Line::from(spans), after)
         }
         Some(Prompt::Filter(s)) => {
             let mut spans = vec![Span::styled("/", theme.label)];
             spans.extend(edited(s, state.screens.prompt.cursor));
             // The YAML search says when nothing matches; a list's filter that does not
             // parse (or a term that cannot match) says why while it is typed.
-            if let Some(m) = &state.screens.footer.message {
-                spans.push(Span::styled(format!("   {}", sanitize(m)), theme.dim));
-            } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.as_deref()) {
-                spans.push(Span::styled(format!("   {}", sanitize(err)), theme.error));
-            }
-            Line::from(spans)
+            let after = if let Some(m) = &state.screens.footer.message {
+                note(m, theme.dim)
+            } else {
+                let err = state.top_list().and_then(|l| l.filter_error.as_deref());
+                err.and_then(|e| note(e, theme.error))
+            };
+            (Line::from(spans), after)
         }
-        Some(Prompt::Confirm(q)) => Line::from(Span::styled(q.clone(), theme.warn)),
+        Some(Prompt::Confirm(q)) => (Line::from(Span::styled(q.clone(), theme.warn)), None),
         None => {
-            if let Some(m) = &state.screens.footer.message {
+            let line = if let Some(m) = &state.screens.footer.message {
                 let style = if state.screens.footer.info {
                     theme.value
                 } else {
@@ -221,13 +299,13 @@ fn footer(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                 };
                 Line::from(Span::styled(sanitize(m).into_owned(), style))
             } else if let Some(err) = state.top_list().and_then(|l| l.filter_error.clone()) {
-                Line::from(Span::styled(format!("filter: {err}"), theme.error))
+                Line::from(Span::styled(format!("filter: {}", sanitize(&err)), theme.error))
             } else {
-                hints::line(state, theme, area.width)
-            }
+                hints::line(state, theme, width)
+            };
+            (line, None)
         }
-    };
-    f.render_widget(fit_line(line, usize::from(area.width)), area);
+    }
 }
 
 /// `line` cut to `width` terminal cells, the cut marked `…` (a long error or completion list

@@ -89,7 +89,8 @@ pub enum Action {
     MarkRange,
     /// Unmark every row.
     ClearMarks,
-    /// Copy the marked (else the selected) names to the clipboard (OSC 52).
+    /// Copy the marked (else the selected) names to the clipboard (tmux's buffer, a clipboard
+    /// tool or OSC 52: `runtime::clipboard`).
     Copy,
     /// Delete the marked (else the selected) objects (asks first; propagation, grace).
     Delete,

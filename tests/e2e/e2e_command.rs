@@ -30,10 +30,7 @@ fn real_no_shell_offers_run_a_command_and_runs_it() {
         s.contains("bare") && s.contains("Running")
     });
     k.type_keys("s");
-    k.wait_for(
-        "no shell in container app of pod/bare (tried bash, ash, sh)",
-        SLOW,
-    );
+    k.wait_for("no shell in app (tried bash, ash, sh)", SLOW);
     k.wait_for(&format!(":exec pod/bare -n {ns} -c app --"), SLOW);
     assert!(k.alternate_screen(), "no session yet");
     k.type_keys("echo ran-it");

@@ -15,6 +15,7 @@ mod containers_screens;
 mod crd_screens;
 mod detail_screens;
 mod fit_screens;
+mod footer_screens;
 mod help_screens;
 mod history_screens;
 mod narrow_screens;

@@ -69,11 +69,13 @@ pub fn kept(s: &str, w: usize, how: Cut) -> Option<(usize, usize)> {
 }
 
 /// A middle cut of `s` into `room` cells (the `…` not counted) at word boundaries: the
-/// longest tail starting a word that leaves the head 5 cells (else half the room, cut in a
-/// word), then the longest head ending a word in what is left, unless that loses more than
-/// half of it; a tail cut in a word gets what the head leaves.
+/// longest tail starting a word within three fifths of the room (or, in a short room, all
+/// but 5 cells, at most 20: a one-word cause such as `NodeNotSchedulable`), else half the
+/// room cut in a word; then the longest head ending a word in what is left, unless that
+/// leaves more than 3 cells blank before a whole-word tail (or loses more than half of the
+/// head before a tail cut in a word, which gets what the head leaves).
 fn words(s: &str, room: usize) -> (usize, usize) {
-    let limit = room.saturating_sub(5).max(room / 2);
+    let limit = (room * 3 / 5).max(room.saturating_sub(5).min(20));
     let starts = s.match_indices(' ').map(|(i, _)| i + 1);
     let tail_word = starts.filter(|&t| t < s.len() && width(&s[t..]) <= limit).min();
     let head_room = match tail_word {
@@ -81,9 +83,15 @@ fn words(s: &str, room: usize) -> (usize, usize) {
         None => room / 2,
     };
     let h = head(s, head_room);
-    let h = match s[..h].rfind(' ') {
+    // Ending the head at a word costs cells: at most 3 before a whole-word tail (they would
+    // stay blank), at most half of it before a tail cut in a word (which takes them).
+    let affordable = |p: usize| match tail_word {
+        Some(_) => width(&s[..h]) - width(&s[..p]) <= 3,
+        None => width(&s[..p]) * 2 >= width(&s[..h]),
+    };
+    let h = match s[..h].rfind(' ').map(|p| s[..p].trim_end().len()) {
         _ if s[h..].starts_with(' ') => h,
-        Some(p) if width(&s[..p]) * 2 >= width(&s[..h]) => s[..p].trim_end().len(),
+        Some(p) if affordable(p) => p,
         _ => h,
     };
     let t = tail_word.unwrap_or_else(|| tail(s, room - width(&s[..h])));

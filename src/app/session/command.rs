@@ -26,14 +26,13 @@ pub fn offer(state: &mut UiState, target: &ExecTarget, container: &str, tried: &
         String::new()
     } else {
         format!(
-            ", or for a debug container: {}",
+            ", or :{}",
             sanitize(&crate::app::session::debug::offer_line(target, container))
         )
     };
     state.screens.footer.message = Some(format!(
-        "no shell in container {} of pod/{} (tried {tried}): run a command… (type it after --){debug}",
+        "no shell in {} (tried {tried}): type a command after --{debug}",
         sanitize(container),
-        sanitize(&target.pod)
     ));
     state.screens.footer.info = false;
     if let Some(q) = crate::app::session::debug::query(state, &target.namespace) {

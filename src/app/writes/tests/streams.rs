@@ -59,8 +59,8 @@ fn without_a_shell_the_prompt_offers_to_run_a_command() {
     assert_eq!(
         f.state.screens.footer.message.as_deref(),
         Some(
-            "no shell in container app of pod/web (tried bash, ash, sh): run a command… (type it after --), \
-             or for a debug container: debug pod/web -n team-a -c app --image busybox:1.36"
+            "no shell in app (tried bash, ash, sh): type a command after --, \
+             or :debug pod/web -n team-a -c app --image busybox:1.36"
         )
     );
     typed(&mut f.state, "/busybox ls -l");
