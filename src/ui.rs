@@ -37,13 +37,13 @@ use theme::Theme;
 
 /// The most lines the footer takes when its prompt and message (an offer, an error) do not
 /// fit one.
-const FOOTER_MAX: u16 = 4;
+const FOOTER_MAX: u16 = 5;
 
 /// The screen's three areas: two header lines, the body, the footer (one line, or up to
-/// [`FOOTER_MAX`] when its message wraps, never leaving the body fewer than 3 rows).
+/// [`FOOTER_MAX`] when its message wraps, never leaving the body fewer than 10 rows).
 fn areas(area: Rect, state: &UiState, theme: &Theme) -> [Rect; 3] {
     let lines = u16::try_from(footer_lines(state, theme, area.width).len()).unwrap_or(1);
-    let room = area.height.saturating_sub(5).clamp(1, FOOTER_MAX);
+    let room = area.height.saturating_sub(12).clamp(1, FOOTER_MAX);
     let foot = lines.clamp(1, room);
     Layout::vertical([
         Constraint::Length(2),
@@ -127,6 +127,13 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     }
 }
 
+/// A box title for a box `width` cells wide: cut marked `…` where it would run into the
+/// corner.
+pub(crate) fn title_in(title: &str, width: u16) -> String {
+    let room = usize::from(width.saturating_sub(2));
+    crate::view::cut::fit(title, room, crate::view::cut::Cut::End).into_owned()
+}
+
 /// A bordered, titled table (its header already set) with a highlighted selection — the
 /// `:ctx`, `:informers` and `:api-resources` screens.
 pub(crate) fn boxed_table(
@@ -139,6 +146,7 @@ pub(crate) fn boxed_table(
     theme: &Theme,
 ) {
     use ratatui::widgets::{Block, Borders, TableState};
+    let title = title_in(&title, area.width);
     let table = table
         .column_spacing(fit_table::GAP as u16)
         .block(

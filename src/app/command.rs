@@ -64,10 +64,14 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         }
         "ar" | "api-resources" | "apiresources" => {
             state.emit(Effect::Rediscover);
-            state.push(Screen::ApiResources {
-                selected: 0,
-                filter: String::new(),
-            });
+            // A `:` command's view is the base: `esc` stays, `[` goes back.
+            crate::app::nav::open(
+                state,
+                Screen::ApiResources {
+                    selected: 0,
+                    filter: String::new(),
+                },
+            );
         }
         "ctx" | "context" | "contexts" => match arg {
             Some(name) => crate::app::context::connect::switch_context(state, name),
@@ -77,9 +81,12 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
                     .context
                     .as_ref()
                     .and_then(|c| state.conn.contexts.iter().position(|x| x == c));
-                state.push(Screen::Contexts {
-                    selected: selected.unwrap_or(0),
-                });
+                crate::app::nav::open(
+                    state,
+                    Screen::Contexts {
+                        selected: selected.unwrap_or(0),
+                    },
+                );
             }
         },
         other => match state.conn.registry.resolve(other) {

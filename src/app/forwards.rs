@@ -108,7 +108,8 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
     }
     let rest: Vec<&str> = words.collect();
     if rest.is_empty() {
-        state.push(Screen::Forwards { selected: 0 });
+        // A `:` command's view is the base: `esc` stays, `[` goes back.
+        crate::app::nav::open(state, Screen::Forwards { selected: 0 });
         return true;
     }
     // A forward counts as a write: typed or not, none starts in read-only mode.

@@ -163,7 +163,9 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     } else if l.selected >= l.offset + page {
         l.offset = l.selected + 1 - page;
     }
-    l.offset = l.offset.min(len.saturating_sub(1));
+    // A page that grew (a larger terminal) or a list that shrank shows a full page: no
+    // rows hidden above an empty bottom.
+    l.offset = l.offset.min(len.saturating_sub(page.max(1)));
     l.selected_key = l
         .cache
         .selected_row(l.selected)

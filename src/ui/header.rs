@@ -190,7 +190,15 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             _ => first.drain(2..4),
         };
     }
-    f.render_widget(Paragraph::new(vec![Line::from(first), Line::from(second)]), area);
+    // Whatever still does not fit is cut marked `…`.
+    let w = usize::from(area.width);
+    f.render_widget(
+        Paragraph::new(vec![
+            super::fit_line(Line::from(first), w),
+            super::fit_line(Line::from(second), w),
+        ]),
+        area,
+    );
 }
 
 /// A one-glyph summary of a sync state (`[ui] icons`).

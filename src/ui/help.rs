@@ -71,6 +71,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         .collect();
     let mut lines = super::wrap::fit(lines, page.cols, h.wrap, h.hscroll);
     lines.truncate(page.rows);
+    // Unwrapped, a line wider than the box is cut marked `…` (`w` wraps it).
+    let lines_cut = lines.into_iter().map(|l| super::fit_line(l, page.cols));
+    let mut lines: Vec<Line<'static>> = lines_cut.collect();
     if total == 0 {
         lines = vec![Line::from(Span::styled("no key matches the filter", theme.dim))];
     }

@@ -25,7 +25,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     if table != area {
         let buckets = super::timeline::per_minute(&l.cache.rows(), now);
         f.render_widget(
-            super::timeline::sparkline(&buckets, theme),
+            super::timeline::sparkline(&buckets, theme, usize::from(area.width)),
             Rect { height: 1, ..area },
         );
     }

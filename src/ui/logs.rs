@@ -41,7 +41,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, v: &LogsState, theme: &Theme) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
-        .title(Span::styled(title, theme.value));
+        .title(Span::styled(super::title_in(&title, area.width), theme.value));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(hub) = &v.hub else {

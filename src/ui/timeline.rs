@@ -31,13 +31,27 @@ pub fn per_minute(rows: &crate::kube::rows::Rows, now: UnixSecs) -> [(u32, u32);
     buckets
 }
 
-/// One line: `events/min (1h) ▁▂▅█… max 12/min`, each minute a bar scaled to the busiest,
-/// in the warn style when that minute had Warnings.
-pub fn sparkline(buckets: &[(u32, u32); MINUTES], theme: &Theme) -> Line<'static> {
+/// One line in `width` cells: `events/min (1h) ▁▂▅█… max 12/min, 2 warnings`, each minute a
+/// bar scaled to the busiest of those shown, in the warn style when that minute had
+/// Warnings. A narrow terminal shows the latest minutes that fit (`events/min (20m)`),
+/// never a cut label.
+pub fn sparkline(buckets: &[(u32, u32); MINUTES], theme: &Theme, width: usize) -> Line<'static> {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let max = buckets.iter().map(|(n, w)| n + w).max().unwrap_or(0);
-    let mut spans = vec![Span::styled(" events/min (1h) ", theme.dim)];
-    for (n, w) in buckets {
+    let warnings_of = |b: &[(u32, u32)]| b.iter().map(|(_, w)| w).sum::<u32>();
+    let max_of = |b: &[(u32, u32)]| b.iter().map(|(n, w)| n + w).max().unwrap_or(0);
+    let suffix = |b: &[(u32, u32)]| format!(" max {}/min, {} warnings", max_of(b), warnings_of(b));
+    // The label and suffix at their widest (two-digit minutes), then as many bars as fit.
+    let fixed = " events/min (60m) ".len() + suffix(buckets).len();
+    let shown = width.saturating_sub(fixed).min(MINUTES);
+    let recent = &buckets[MINUTES - shown..];
+    let label = if shown == MINUTES {
+        " events/min (1h) ".to_owned()
+    } else {
+        format!(" events/min ({shown}m) ")
+    };
+    let max = max_of(recent);
+    let mut spans = vec![Span::styled(label, theme.dim)];
+    for (n, w) in recent {
         let total = n + w;
         let ch = if total == 0 {
             ' '
@@ -47,10 +61,6 @@ pub fn sparkline(buckets: &[(u32, u32); MINUTES], theme: &Theme) -> Line<'static
         let style = if *w > 0 { theme.warn } else { theme.ok };
         spans.push(Span::styled(ch.to_string(), style));
     }
-    let warnings: u32 = buckets.iter().map(|(_, w)| w).sum();
-    spans.push(Span::styled(
-        format!(" max {max}/min, {warnings} warnings"),
-        theme.dim,
-    ));
-    Line::from(spans)
+    spans.push(Span::styled(suffix(recent), theme.dim));
+    super::fit_line(Line::from(spans), width)
 }

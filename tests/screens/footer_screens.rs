@@ -1,6 +1,6 @@
 //! The footer wraps what does not fit one line: the "no shell here" offer (the prompt
 //! pre-filled with `exec …`, then the `:debug` line to type) is read whole at 60, 80 and 200
-//! columns, in at most four lines, the list above keeping its rows; a message longer than
+//! columns, in at most five lines, the list above keeping its rows; a message longer than
 //! three lines ends in `…`.
 
 use ktui::app::state::{ListState, Screen, Source, UiState};
@@ -58,13 +58,31 @@ fn the_no_shell_offer_is_read_whole_at_every_width() {
         pod: "distroless-api-6d5f7c9b8-qx2lp".into(),
         container: Some("app".into()),
     };
+    // A longer namespace and container make the prompt itself take two lines at 60.
+    let coredns = ExecTarget {
+        namespace: "kube-system".into(),
+        pod: "coredns-beegbbbbhf-594xh".into(),
+        container: Some("coredns".into()),
+    };
+    for (w, h) in [(60, 20), (80, 24)] {
+        let mut state = pods_state();
+        ktui::app::session::command::offer(&mut state, &coredns, "coredns", "bash, ash, sh");
+        let foot = footer(&screen::screen_lines(&render(&mut state, w, h)));
+        let text = foot.join(" ");
+        assert!(
+            text.contains(
+                ":debug pod/coredns-beegbbbbhf-594xh -n kube-system -c coredns --image busybox:1.36"
+            ),
+            "{w}x{h}: the :debug line is cut: {foot:?}"
+        );
+    }
     for (w, h) in [(60, 20), (80, 24), (200, 50)] {
         let mut state = pods_state();
         ktui::app::session::command::offer(&mut state, &target, "app", "bash, ash, sh");
         let term = render(&mut state, w, h);
         let lines = screen::screen_lines(&term);
         let foot = footer(&lines);
-        assert!(foot.len() <= 4, "{w}x{h}: {foot:?}");
+        assert!(foot.len() <= 5, "{w}x{h}: {foot:?}");
         let text = foot.join(" ");
         assert!(
             text.starts_with(":exec pod/distroless-api-6d5f7c9b8-qx2lp -n shop -c app --"),
@@ -88,13 +106,13 @@ fn the_no_shell_offer_is_read_whole_at_every_width() {
 }
 
 #[test]
-fn a_message_longer_than_four_lines_ends_marked() {
+fn a_message_longer_than_five_lines_ends_marked() {
     let mut state = pods_state();
-    state.screens.footer.message = Some(format!("watch failed: {}", "connection refused; ".repeat(16)));
+    state.screens.footer.message = Some(format!("watch failed: {}", "connection refused; ".repeat(20)));
     let term = render(&mut state, 60, 20);
     let foot = footer(&screen::screen_lines(&term));
-    assert_eq!(foot.len(), 4, "{foot:?}");
-    assert!(foot[3].ends_with('…'), "{foot:?}");
+    assert_eq!(foot.len(), 5, "{foot:?}");
+    assert!(foot[4].ends_with('…'), "{foot:?}");
     // A message that fits keeps one line.
     state.screens.footer.message = Some("deleted pod/web".into());
     let term = render(&mut state, 60, 20);

@@ -255,3 +255,52 @@ fn api_resources_use_the_lists_gap_and_mark_their_cuts() {
         insta::assert_snapshot!(format!("api_resources_{w}x{h}"), text);
     }
 }
+
+#[test]
+fn the_rollback_list_keeps_image_tags_and_marks_its_cuts() {
+    use ktui::app::history::model::RevisionsState;
+    use ktui::kube::write::rollback::Revision;
+    use ktui::kube::write::Target;
+    let rev = |number: u64, tag: &str, ago: i64| Revision {
+        number,
+        replicaset: format!("api-gateway-{number}"),
+        change_cause: None,
+        images: vec![format!("ghcr.io/ktui/api-gateway:{tag}")],
+        created: Some(NOW - ago),
+    };
+    for (w, h) in [(60, 20), (80, 24), (160, 45)] {
+        let r = RevisionsState {
+            target: Target::new(BuiltinKind::Deployment.into(), Some("shop"), "api-gateway"),
+            revisions: vec![
+                rev(10, "1.10.0", 60),
+                rev(9, "1.9.0", 3600),
+                rev(1, "1.0.0", 86_400),
+            ],
+            selected: 0,
+            rollout: None,
+            owner_uid: None,
+            seen: 0,
+        };
+        let mut state = screen::ui_state(Screen::Revisions(Box::new(r)), None, false);
+        screen::connect(&mut state, "prod-eu");
+        let text = draw(&mut state, &[], w, h);
+        // The tag tells revisions apart: it stays, the cut (if any) marked in the middle.
+        for tag in [":1.10.0", ":1.9.0", ":1.0.0"] {
+            assert!(text.contains(tag), "{w}x{h}: {tag}\n{text}");
+        }
+        assert!(text.contains("10 (in use)"), "{w}x{h}\n{text}");
+        let line = header_line(&text, "IMAGES");
+        if !line.contains("AGE") {
+            assert!(
+                text.contains("hidden: AGE"),
+                "{w}x{h}: AGE dropped unnamed\n{text}"
+            );
+        }
+        if w >= 80 {
+            assert!(
+                text.contains("ghcr.io/ktui/api-gateway:1.10.0"),
+                "{w}x{h}\n{text}"
+            );
+        }
+    }
+}

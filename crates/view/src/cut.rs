@@ -72,29 +72,33 @@ pub fn kept(s: &str, w: usize, how: Cut) -> Option<(usize, usize)> {
 /// longest tail starting a word within three fifths of the room (or, in a short room, all
 /// but 5 cells, at most 20: a one-word cause such as `NodeNotSchedulable`), else half the
 /// room cut in a word; then the longest head ending a word in what is left, unless that
-/// leaves more than 3 cells blank before a whole-word tail (or loses more than half of the
-/// head before a tail cut in a word, which gets what the head leaves).
+/// loses more than half of it (then it is cut in a word); last the tail again, as long as
+/// the cells the head left allow: whole words when it started with one (cells may stay
+/// blank rather than cut a word), else cut in a word.
 fn words(s: &str, room: usize) -> (usize, usize) {
     let limit = (room * 3 / 5).max(room.saturating_sub(5).min(20));
-    let starts = s.match_indices(' ').map(|(i, _)| i + 1);
-    let tail_word = starts.filter(|&t| t < s.len() && width(&s[t..]) <= limit).min();
+    let word_tail = |max: usize| {
+        s.match_indices(' ')
+            .map(|(i, _)| i + 1)
+            .filter(|&t| t < s.len() && width(&s[t..]) <= max)
+            .min()
+    };
+    let tail_word = word_tail(limit);
     let head_room = match tail_word {
         Some(t) => room - width(&s[t..]),
         None => room / 2,
     };
     let h = head(s, head_room);
-    // Ending the head at a word costs cells: at most 3 before a whole-word tail (they would
-    // stay blank), at most half of it before a tail cut in a word (which takes them).
-    let affordable = |p: usize| match tail_word {
-        Some(_) => width(&s[..h]) - width(&s[..p]) <= 3,
-        None => width(&s[..p]) * 2 >= width(&s[..h]),
-    };
     let h = match s[..h].rfind(' ').map(|p| s[..p].trim_end().len()) {
         _ if s[h..].starts_with(' ') => h,
-        Some(p) if affordable(p) => p,
+        Some(p) if width(&s[..p]) * 2 >= width(&s[..h]) => p,
         _ => h,
     };
-    let t = tail_word.unwrap_or_else(|| tail(s, room - width(&s[..h])));
+    let left = room - width(&s[..h]);
+    let t = match tail_word {
+        Some(t) => word_tail(left).unwrap_or(t),
+        None => tail(s, left),
+    };
     (h, t.max(h))
 }
 

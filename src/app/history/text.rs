@@ -46,7 +46,11 @@ fn clean(lines: Vec<String>) -> Vec<String> {
 /// The observed part: a head line (since when, how many, evictions, deletion), the column
 /// header, then one row per revision, newest first, `*` before those `marked` (indices).
 pub fn observed_rows(record: &ObjectRecord, since: &str, noise: bool, marked: &[usize]) -> Vec<String> {
-    let mut head = format!("recording since {since} · {} revisions", record.revisions.len());
+    let n = record.revisions.len();
+    let mut head = format!(
+        "recording since {since} · {n} revision{}",
+        if n == 1 { "" } else { "s" }
+    );
     if record.evicted > 0 {
         head.push_str(&format!(" · {} older evicted", record.evicted));
     }

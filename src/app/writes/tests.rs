@@ -340,3 +340,19 @@ mod streams;
 mod readonly;
 
 mod drain;
+
+#[test]
+fn a_page_that_grows_shows_a_full_page_not_rows_hidden_above() {
+    let names: Vec<String> = (0..21).map(|i| format!("p{i:02}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut f = pods(&names);
+    f.state.screens.layout.page_rows = 12;
+    press(&mut f.state, "G");
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    assert_eq!(f.state.top_list().unwrap().offset, 9);
+    // The terminal grows: 40 rows fit; none stays hidden above an empty bottom.
+    f.state.screens.layout.page_rows = 40;
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    let l = f.state.top_list().unwrap();
+    assert_eq!((l.offset, l.selected), (0, 20));
+}
