@@ -246,8 +246,9 @@ fn footer_lines(state: &UiState, theme: &Theme, width: u16) -> Vec<Line<'static>
         && state.top_list().and_then(|l| l.filter_error.as_ref()).is_none();
     let (line, after) = footer_parts(state, theme, width);
     let together = line.width() + after.as_ref().map_or(0, |a| AFTER.len() + a.width());
-    // The key hints are one line (as many as fit, their padding may run off the edge).
-    if hints || together <= cols {
+    // The key hints are one line (as many as fit, their padding may run off the edge); so
+    // is the footer under the help box, which keeps the rest of the screen.
+    if hints || state.screens.overlays.help || together <= cols {
         let mut spans = line.spans;
         if let Some(a) = after {
             spans.push(Span::raw(AFTER));

@@ -13,9 +13,10 @@ use util::*;
 const SCENARIO: Duration = Duration::from_secs(90);
 
 /// The count in `recording since … · N revisions`.
+/// The count of `recording since … · N revision(s)`.
 fn revisions(screen: &str) -> usize {
     screen
-        .split(" revisions")
+        .split(" revision")
         .next()
         .and_then(|s| s.rsplit(' ').next())
         .and_then(|n| n.parse().ok())

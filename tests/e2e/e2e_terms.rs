@@ -102,6 +102,10 @@ fn session(term: &str, no_color: &str) -> (Vec<String>, Vec<String>) {
     k.wait_until("the header", SLOW, |s| {
         s.lines().next().is_some_and(|l| l.contains("context: dead"))
     });
+    // The view's state line says why (its text is behind the help box in every session).
+    k.wait_until("the unreachable state", SLOW, |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("unreachable"))
+    });
     let help_open = |s: &str| s.lines().any(|l| l.contains('┌') && l.contains("help"));
     k.type_keys("?");
     k.wait_until("`?` to open the help", SLOW, help_open);
