@@ -72,7 +72,7 @@ fn screens(contexts: Vec<String>, details: Vec<[String; 3]>, info: ClusterInfo) 
     state.conn.contexts = contexts;
     state.conn.context = Some(info.context.clone());
     state.conn.context_details = details;
-    let _ = ktui::app::connect::connected(&mut state, info);
+    let _ = ktui::app::context::connect::connected(&mut state, info);
     let list = draw(&mut state);
     state.push(Screen::Contexts { selected: 0 });
     [list, draw(&mut state)]
@@ -82,8 +82,8 @@ fn draw(state: &mut UiState) -> Vec<String> {
     let (w, h) = (240, 12);
     let area = ratatui::layout::Rect::new(0, 0, w, h);
     let mut term = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    state.screens.page_rows = ktui::ui::page_rows(area, state);
-    state.screens.page_cols = ktui::ui::page_cols(area, state);
+    state.screens.layout.page_rows = ktui::ui::page_rows(area, state);
+    state.screens.layout.page_cols = ktui::ui::page_cols(area, state);
     ktui::app::refresh_top::refresh_top(state);
     term.draw(|f| ktui::ui::draw(f, state, &[], 1_796_040_000))
         .expect("draw");
