@@ -16,6 +16,7 @@ pub mod intern;
 pub mod key;
 pub mod kind;
 pub mod logs;
+pub mod metrics;
 pub mod object;
 pub mod pool;
 pub mod portforward;
