@@ -284,6 +284,7 @@ async fn kubectl_events_lists_and_watches() {
 
 mod api;
 mod controllers;
+mod metrics;
 mod writes;
 
 /// `DemoServerArgs` works as the `demo-server` subcommand of a clap CLI shaped like ktui's.

@@ -54,6 +54,9 @@ pub fn class(method: &Method, route: &Route, query: &str) -> &'static str {
         (&Method::GET, Route::Collection { .. }) => "list",
         (&Method::GET, Route::Item { .. } | Route::Sub { .. }) => "get",
         (&Method::GET, Route::PodLog { .. }) => "log",
+        (&Method::GET, Route::Metrics(p)) if p.is_item() => "get",
+        (&Method::GET, Route::Metrics(p)) if p.is_resource() => "list",
+        (&Method::GET, Route::Metrics(_)) => "discovery",
         (_, Route::SelfSubjectAccessReview) => "review",
         (
             _,

@@ -40,6 +40,23 @@ pub enum Identity {
     Viewer,
 }
 
+/// The cluster's RBAC rules that the demo lets change (see `metrics::MetricsMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    /// Whether the `view` role includes metrics-server's `system:aggregated-metrics-reader`
+    /// rules (get, list, watch on `pods` and `nodes` in `metrics.k8s.io`), as its manifest
+    /// installs them; false = the viewer gets 403 on that group.
+    pub view_reads_metrics: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            view_reads_metrics: true,
+        }
+    }
+}
+
 /// What a request does, in RBAC's terms.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Attributes {
@@ -74,10 +91,11 @@ impl Identity {
         }
     }
 
-    /// Whether the identity may do `a`.
-    pub fn allows(self, a: &Attributes) -> bool {
+    /// Whether the identity may do `a` under `rules`.
+    pub fn allows(self, a: &Attributes, rules: Rules) -> bool {
         match self {
             Identity::Admin => true,
+            Identity::Viewer if a.group == crate::metrics::GROUP && !rules.view_reads_metrics => false,
             Identity::Viewer => {
                 let read = matches!(a.verb.as_str(), "get" | "list" | "watch");
                 read && matches!(a.subresource.as_str(), "" | "log" | "status" | "scale")
@@ -90,9 +108,9 @@ impl Identity {
         self == Identity::Admin || verb == "get"
     }
 
-    /// `Ok` when allowed, else the API's 403.
-    pub fn check(self, a: &Attributes) -> Result<(), ApiError> {
-        if self.allows(a) {
+    /// `Ok` when allowed under `rules`, else the API's 403.
+    pub fn check(self, a: &Attributes, rules: Rules) -> Result<(), ApiError> {
+        if self.allows(a, rules) {
             return Ok(());
         }
         let resource = if a.subresource.is_empty() {
@@ -111,8 +129,9 @@ impl Identity {
     }
 
     /// The answer to a `SelfSubjectAccessReview` whose `spec` is given (JSON, or decoded from
-    /// protobuf): the review with `status.allowed` (and the RBAC-style reason when allowed).
-    pub fn review(self, spec: &Value) -> Value {
+    /// protobuf): the review with `status.allowed` under `rules` (and the RBAC-style reason
+    /// when allowed).
+    pub fn review(self, spec: &Value, rules: Rules) -> Value {
         let (allowed, what) = if let Some(ra) = spec.get("resourceAttributes") {
             let s = |k: &str| ra[k].as_str().unwrap_or("").to_owned();
             let a = Attributes {
@@ -123,7 +142,10 @@ impl Identity {
                 name: s("name"),
                 namespace: Some(s("namespace")).filter(|n| !n.is_empty()),
             };
-            (a.verb == "*" && self == Identity::Admin || self.allows(&a), "")
+            (
+                a.verb == "*" && self == Identity::Admin || self.allows(&a, rules),
+                "",
+            )
         } else {
             let verb = spec["nonResourceAttributes"]["verb"].as_str().unwrap_or("");
             (self.allows_path(verb), "")
@@ -173,12 +195,18 @@ mod tests {
         let v = Identity::from_header(Some("Bearer ktui-demo-viewer-token"));
         assert_eq!(v, Identity::Viewer);
         assert_eq!(Identity::from_header(None), Identity::Admin);
-        assert!(v.allows(&attrs("list", "pods", "", "", None)));
-        assert!(v.allows(&attrs("get", "pods", "log", "x", Some("shop"))));
-        assert!(!v.allows(&attrs("create", "pods", "exec", "x", Some("shop"))));
-        assert!(!v.allows(&attrs("get", "pods", "portforward", "x", Some("shop"))));
+        assert!(v.allows(&attrs("list", "pods", "", "", None), Rules::default()));
+        assert!(v.allows(&attrs("get", "pods", "log", "x", Some("shop")), Rules::default()));
+        assert!(!v.allows(
+            &attrs("create", "pods", "exec", "x", Some("shop")),
+            Rules::default()
+        ));
+        assert!(!v.allows(
+            &attrs("get", "pods", "portforward", "x", Some("shop")),
+            Rules::default()
+        ));
         let e = v
-            .check(&attrs("delete", "pods", "", "x", Some("shop")))
+            .check(&attrs("delete", "pods", "", "x", Some("shop")), Rules::default())
             .unwrap_err();
         assert_eq!(
             e.message,
@@ -187,13 +215,36 @@ mod tests {
         assert_eq!((e.code, e.reason), (403, "Forbidden"));
         let mut a = attrs("patch", "nodes", "", "worker-1", None);
         a.group = String::new();
-        assert!(v.check(&a).unwrap_err().message.ends_with("at the cluster scope"));
+        assert!(v
+            .check(&a, Rules::default())
+            .unwrap_err()
+            .message
+            .ends_with("at the cluster scope"));
         let r = v.review(
             &json!({"resourceAttributes": {"verb": "delete", "resource": "pods", "namespace": "shop"}}),
+            Rules::default(),
         );
         assert_eq!(r["status"]["allowed"], false);
-        let r =
-            Identity::Admin.review(&json!({"resourceAttributes": {"verb": "delete", "resource": "pods"}}));
+        let r = Identity::Admin.review(
+            &json!({"resourceAttributes": {"verb": "delete", "resource": "pods"}}),
+            Rules::default(),
+        );
         assert_eq!(r["status"]["allowed"], true);
+    }
+
+    #[test]
+    fn the_viewer_reads_metrics_unless_the_rules_say_otherwise() {
+        let mut a = attrs("list", "pods", "", "", None);
+        a.group = crate::metrics::GROUP.into();
+        let off = Rules {
+            view_reads_metrics: false,
+        };
+        assert!(Identity::Viewer.allows(&a, Rules::default()));
+        assert!(!Identity::Viewer.allows(&a, off) && Identity::Admin.allows(&a, off));
+        let e = Identity::Viewer.check(&a, off).unwrap_err();
+        assert_eq!(
+            e.message,
+            "pods.metrics.k8s.io is forbidden: User \"viewer\" cannot list resource \"pods\" in API group \"metrics.k8s.io\" at the cluster scope"
+        );
     }
 }

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::Args;
 
 use super::faults::FaultSpec;
+use super::metrics::MetricsMode;
 use super::{DemoOptions, DemoServer};
 
 /// Flags of `ktui demo-server`.
@@ -54,6 +55,25 @@ pub struct DemoServerArgs {
     /// Load core/v1 events (old-style count/lastTimestamp) in `events-NN` namespaces.
     #[arg(long, default_value_t = 0)]
     pub events: usize,
+    /// `metrics.k8s.io` (what `kubectl top` reads): `on`; `off` (not served, as without
+    /// metrics-server); `unavailable` (registered, answers 503); `forbidden` (the viewer gets
+    /// 403).
+    #[arg(long, value_name = "MODE", default_value = "on", value_parser = parse_metrics)]
+    pub metrics: MetricsMode,
+    /// Serve no `metrics.k8s.io` (same as `--metrics off`).
+    #[arg(long, conflicts_with = "metrics")]
+    pub no_metrics: bool,
+    /// Length of a metrics window: usage changes once per window (`15s`, `2s`, `500ms`).
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = parse_duration)]
+    pub metrics_window: std::time::Duration,
+}
+
+fn parse_metrics(s: &str) -> Result<MetricsMode, String> {
+    s.parse()
+}
+
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    super::faults::parse_duration(s)
 }
 
 fn parse_faults(s: &str) -> Result<FaultSpec, String> {
@@ -76,6 +96,12 @@ impl DemoServerArgs {
             configmaps: self.configmaps,
             nodes: self.nodes,
             events: self.events,
+            metrics: if self.no_metrics {
+                MetricsMode::Off
+            } else {
+                self.metrics
+            },
+            metrics_window: self.metrics_window,
             ..DemoOptions::default()
         }
     }

@@ -1,7 +1,8 @@
 //! Bodies of `/version` and the legacy discovery documents (`/api`, `/api/v1`, `/apis`,
 //! `/apis/<group>`, `/apis/<group>/<version>`) built from the kinds table. Aggregated
 //! discovery is not offered: clients asking for it get plain JSON and fall back, as against
-//! an older server. Must not serve objects.
+//! an older server. The `metrics.k8s.io` group's documents are `metrics::serve`'s. Must not serve
+//! objects.
 
 use serde_json::{json, Value};
 
@@ -27,7 +28,8 @@ pub fn core_versions() -> Value {
            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]})
 }
 
-fn group_json((group, version): (&str, &str)) -> Value {
+/// A group's entry in `/apis` (`name`, `versions`, `preferredVersion`).
+pub(crate) fn group_json((group, version): (&str, &str)) -> Value {
     let gv = json!({"groupVersion": format!("{group}/{version}"), "version": version});
     json!({"name": group, "versions": [gv.clone()], "preferredVersion": gv})
 }

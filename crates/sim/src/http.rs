@@ -50,6 +50,8 @@ pub struct ServerState {
     pub store: Arc<Store>,
     /// The faults in force.
     pub faults: Arc<Faults>,
+    /// The metrics API (`metrics.k8s.io`): its mode and memos.
+    pub metrics: Arc<super::metrics::MetricsApi>,
     /// The `User-Agent` of each request, per class.
     pub agents: Arc<super::agents::Agents>,
     /// Tunables.
@@ -128,10 +130,12 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     state
         .agents
         .record(super::agents::class(req.method(), &r, &query), agent);
-    if matches!(
-        r,
-        Route::Collection { .. } | Route::Item { .. } | Route::Sub { .. }
-    ) {
+    let resource = match &r {
+        Route::Collection { .. } | Route::Item { .. } | Route::Sub { .. } => true,
+        Route::Metrics(p) => p.is_resource(),
+        _ => false,
+    };
+    if resource {
         if let Some(code) = state.faults.pick_error() {
             return reply::injected(code);
         }
@@ -147,8 +151,11 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
     let who =
         by_path.unwrap_or_else(|| Identity::from_header(header(http::header::AUTHORIZATION).as_deref()));
     let ct = header(http::header::CONTENT_TYPE).unwrap_or_default();
+    let rules = authz::Rules {
+        view_reads_metrics: state.metrics.view_reads(),
+    };
     if let Some(a) = attributes(&method, &r, &query) {
-        if let Err(e) = who.check(&a) {
+        if let Err(e) = who.check(&a, rules) {
             return e.response();
         }
     }
@@ -193,7 +200,13 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         (Method::GET, Route::Version) => reply::json(&discovery::version()),
         (Method::GET, Route::Health) => reply::bytes(http::StatusCode::OK, "text/plain", "ok"),
         (Method::GET, Route::CoreVersions) => reply::json(&discovery::core_versions()),
-        (Method::GET, Route::GroupList) => reply::json(&discovery::group_list()),
+        (Method::GET, Route::GroupList) => reply::json(&super::metrics::serve::with_group(
+            &state.metrics,
+            discovery::group_list(),
+        )),
+        (Method::GET, Route::Metrics(p)) => {
+            super::metrics::serve::serve(&state.metrics, &state.store, &p, &query)
+        }
         (Method::GET, Route::Group(g)) => match discovery::group(&g) {
             Some(v) => reply::json(&v),
             None => reply::status(404, "the server could not find the requested resource"),
@@ -205,7 +218,7 @@ async fn handle(state: Arc<ServerState>, req: Request<Incoming>) -> Response<Bod
         (Method::GET, Route::Collection { kind, ns }) => api::collection(&state, kind, ns, &query, table),
         (Method::GET, Route::Item { kind, ns, name }) => api::get(&state, kind, ns.as_deref(), &name, table),
         (Method::GET, Route::PodLog { ns, name }) => super::logs::serve(&state, &ns, &name, &query),
-        (Method::POST, Route::SelfSubjectAccessReview) => review(who, &ct, &body),
+        (Method::POST, Route::SelfSubjectAccessReview) => review(who, rules, &ct, &body),
         (m, Route::Collection { kind, ns }) => {
             writes::collection(&state, &m, kind, ns.as_deref(), &query, &ct, &body)
         }
@@ -261,6 +274,7 @@ fn attributes(method: &Method, r: &Route, query: &str) -> Option<Attributes> {
         Route::Collection { kind, ns } => (*kind, ns.clone(), String::new(), String::new(), false),
         Route::Item { kind, ns, name } => (*kind, ns.clone(), name.clone(), String::new(), true),
         Route::Sub { kind, ns, name, sub } => (*kind, ns.clone(), name.clone(), sub.clone(), true),
+        Route::Metrics(p) => return p.attributes(method, watch),
         Route::PodLog { ns, name } => (
             super::kinds::id::POD,
             Some(ns.clone()),
@@ -297,7 +311,7 @@ fn attributes(method: &Method, r: &Route, query: &str) -> Option<Attributes> {
 
 /// A `SelfSubjectAccessReview` (JSON, or the protobuf generated Go clients send): 201 with
 /// the answer for the caller's identity.
-fn review(who: Identity, ct: &str, body: &[u8]) -> Response<Body> {
+fn review(who: Identity, rules: authz::Rules, ct: &str, body: &[u8]) -> Response<Body> {
     let spec = if crate::write::media_type(ct) == "application/vnd.kubernetes.protobuf" {
         let Some((_, kind, raw)) = super::protobuf::envelope(body) else {
             return ApiError::bad_request("the body of the request was not a protobuf envelope").response();
@@ -318,7 +332,7 @@ fn review(who: Identity, ct: &str, body: &[u8]) -> Response<Body> {
     reply::bytes(
         http::StatusCode::CREATED,
         "application/json",
-        who.review(&spec).to_string(),
+        who.review(&spec, rules).to_string(),
     )
 }
 

@@ -8,7 +8,8 @@
 //! [`http`] authenticates and authorizes ([`authz`]) and routes requests to [`discovery`],
 //! [`api`] (list/get) or [`watch`], or to the write paths ([`write`]: create, replace, patch,
 //! status; [`delete`]; [`subres`]: scale, eviction; [`stream`]: exec, attach and port-forward
-//! answered by a labelled simulated responder); [`faults`] decides what goes wrong;
+//! answered by a labelled simulated responder), or to [`metrics`] (`metrics.k8s.io`, usage
+//! derived from the pods' [`sizing`]); [`faults`] decides what goes wrong;
 //! [`cli`] is the `--demo` / `demo-server` entry point.
 //!
 //! What the demo tier can and cannot prove: the server is honest about the protocol (revisions,
@@ -47,6 +48,7 @@ pub mod logs;
 pub mod logtext;
 pub mod managed;
 pub mod matching;
+pub mod metrics;
 mod multi;
 pub mod objects;
 pub mod openapi;
@@ -60,6 +62,7 @@ pub mod scale_cluster;
 pub mod scale_more;
 pub mod scenario;
 mod setup;
+pub mod sizing;
 pub mod store;
 pub mod stream;
 pub mod subres;
@@ -117,6 +120,11 @@ pub struct DemoOptions {
     pub nodes: usize,
     /// Load core/v1 events (0 = none); see `sim::scale_cluster`.
     pub events: usize,
+    /// Whether and how `metrics.k8s.io` is served (see [`metrics::MetricsMode`]).
+    pub metrics: metrics::MetricsMode,
+    /// Length of a metrics window: usage changes once per window (metrics-server's
+    /// `--metric-resolution`, 15 s).
+    pub metrics_window: Duration,
 }
 
 impl Default for DemoOptions {
@@ -138,6 +146,8 @@ impl Default for DemoOptions {
             configmaps: 0,
             nodes: 0,
             events: 0,
+            metrics: metrics::MetricsMode::On,
+            metrics_window: Duration::from_secs(15),
         }
     }
 }
@@ -163,6 +173,8 @@ pub struct DemoServer {
     pub store: Arc<Store>,
     /// Its fault injector (tests switch faults on and off).
     pub faults: Arc<Faults>,
+    /// Its metrics API (tests switch it off, down or forbidden: [`metrics::MetricsApi::set_mode`]).
+    pub metrics: Arc<metrics::MetricsApi>,
     /// The `User-Agent`s its requests carried, per request class (tests read it).
     pub agents: Arc<agents::Agents>,
     cancel: CancellationToken,
@@ -187,9 +199,11 @@ impl DemoServer {
             loggen::add(&store, opts.log_rate, opts.log_pods).context("log generator pods")?;
         }
         let agents = Arc::new(agents::Agents::default());
+        let metrics = metrics::MetricsApi::new(opts.metrics, opts.seed, opts.metrics_window);
         let state = Arc::new(ServerState {
             store: store.clone(),
             faults: faults.clone(),
+            metrics: metrics.clone(),
             agents: agents.clone(),
             settings: ServerSettings {
                 bookmark_every: opts.bookmark_every,
@@ -204,6 +218,7 @@ impl DemoServer {
             addr,
             store,
             faults,
+            metrics,
             agents,
             cancel,
             scenario,

@@ -20,7 +20,8 @@ pub fn decorate(p: &PodModel, pod: &mut Value) {
     pod["spec"]["initContainers"] = json!([
         {"name": "init-perms", "image": "busybox:1.37", "command": ["sh", "-c", "chown -R 999 /var/lib/postgresql/data"]},
         {"name": "exporter", "image": "quay.io/prometheuscommunity/postgres-exporter:v0.17.1", "restartPolicy": "Always",
-         "ports": [{"name": "metrics", "containerPort": 9187, "protocol": "TCP"}]}
+         "ports": [{"name": "metrics", "containerPort": 9187, "protocol": "TCP"}],
+         "resources": super::sizing::resources("exporter")}
     ]);
     let Some(app) = pod["status"]["containerStatuses"][0].as_object().cloned() else {
         return;

@@ -145,7 +145,7 @@ impl PodModel {
         }
         let mut spec = json!({
             "containers": [{"name": self.app, "image": self.image, "imagePullPolicy": "IfNotPresent",
-                "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "256Mi"}},
+                "resources": super::sizing::resources(&self.app),
                 "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}],
             "restartPolicy": self.restart_policy, "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
             "serviceAccountName": "default", "schedulerName": "default-scheduler", "enableServiceLinks": true,

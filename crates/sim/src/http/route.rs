@@ -42,6 +42,8 @@ pub enum Route {
     OpenApiIndex,
     /// `GET /openapi/v3/<api/v1 | apis/G/V>`: one group-version's document.
     OpenApiDoc(String),
+    /// A path under `/apis/metrics.k8s.io` (see `crate::metrics`).
+    Metrics(crate::metrics::MetricsPath),
 }
 
 /// Maps a URL path to a [`Route`].
@@ -60,6 +62,9 @@ pub fn route(path: &str) -> Route {
         ["api", v] => Route::Resources(String::new(), (*v).to_owned()),
         ["api", v, rest @ ..] => resource_route("", v, rest),
         ["apis"] => Route::GroupList,
+        ["apis", crate::metrics::GROUP, rest @ ..] => {
+            crate::metrics::path(rest).map_or(Route::NotFound, Route::Metrics)
+        }
         ["apis", g] => Route::Group((*g).to_owned()),
         ["apis", "authorization.k8s.io", "v1", "selfsubjectaccessreviews"] => Route::SelfSubjectAccessReview,
         ["apis", g, v] => Route::Resources((*g).to_owned(), (*v).to_owned()),

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use tokio::sync::broadcast;
 
-use super::{Change, ChangeType, Gone, Store};
+use super::{Change, ChangeType, Gone, Store, Stored};
 use crate::kinds::{KindId, KINDS};
 use crate::matching::Filter;
 
@@ -75,6 +75,27 @@ impl Store {
             revision,
             next: None,
         }
+    }
+
+    /// Every object of `kind` the filter selects, whole (revision, bytes, indexed fields), in
+    /// key order: one pass under the kind's lock, each a cheap clone (shared bytes). For
+    /// readers that need more than the bytes, such as the metrics API.
+    pub fn select(&self, kind: KindId, filter: &Filter) -> Vec<Stored> {
+        let t = self.table(kind);
+        let ns = filter.namespace.as_deref().or(filter.fields.namespace());
+        let prefix = ns
+            .filter(|_| KINDS[kind].info.namespaced)
+            .map(|ns| format!("{ns}/"));
+        let start = match &prefix {
+            Some(p) => std::ops::Bound::Included(p.clone()),
+            None => std::ops::Bound::Unbounded,
+        };
+        t.objects
+            .range((start, std::ops::Bound::Unbounded))
+            .take_while(|(k, _)| prefix.as_ref().is_none_or(|p| k.starts_with(p.as_str())))
+            .filter(|(_, o)| filter.matches(&o.meta))
+            .map(|(_, o)| o.clone())
+            .collect()
     }
 
     /// Starts a watch of `kind`: the changes after `from` (or, with `None`, every current
