@@ -28,6 +28,7 @@ mod fault_suite;
 mod informer_drift;
 mod informer_faults;
 mod informer_scenarios;
+mod metrics_demo;
 mod metrics_pool;
 mod pool_scenarios;
 mod streaming_demo;
