@@ -122,6 +122,7 @@ fn pods() -> Snapshot {
             let created = NOW - (rng.next() % (90 * 86_400)) as i64;
             let restarts = (rng.next() % 7) as i64 / 5;
             Row {
+                capacity: None,
                 namespace: Some(intern(&mut pool, &ns)),
                 name: name.into(),
                 uid: format!("{:032x}", rng.next()).into(),

@@ -31,4 +31,5 @@ pub mod scroll;
 pub mod session;
 pub mod state;
 pub mod update;
+pub mod usage;
 pub mod writes;

@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod error;
 pub mod keymap;
+pub mod metrics;
 pub mod theme;
 pub mod values;
 
@@ -47,6 +48,8 @@ pub struct Config {
     pub watch: WatchConfig,
     /// `[history]`: what per-object revision history may keep.
     pub history: HistoryConfig,
+    /// `[metrics]`: resource usage from metrics.k8s.io.
+    pub metrics: metrics::MetricsConfig,
 }
 
 /// `[watch]`: the list-watch loop's freshness rules.

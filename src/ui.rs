@@ -17,8 +17,11 @@ mod history;
 mod informers;
 mod list;
 mod logs;
+mod metrics_polls;
 pub mod theme;
 pub mod timeline;
+mod usage;
+mod usage_graph;
 mod wrap;
 mod writes;
 
@@ -98,7 +101,11 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
     header::draw(f, head, state, &theme);
     match state.top() {
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
-        Screen::Informers { selected } => informers::draw(f, body, informers, *selected, &theme),
+        Screen::Informers { selected } => {
+            let (top, below) = metrics_polls::split(body, &state.screens.layout.metrics_polls);
+            informers::draw(f, top, informers, *selected, &theme);
+            metrics_polls::draw(f, below, &state.screens.layout.metrics_polls, &theme);
+        }
         Screen::Forwards { selected } => {
             forwards::draw(f, body, &state.screens.layout.forwards, *selected, &theme)
         }

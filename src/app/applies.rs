@@ -65,6 +65,9 @@ impl UiState {
         if let Some(applies) = crate::app::logs::applies::applies(self, action) {
             return applies;
         }
+        if let Some(applies) = crate::app::usage::keys::applies(self, action) {
+            return applies;
+        }
         let has_row = |l: &ListState| l.cache.selected_row(l.selected).is_some();
         let yaml = match self.top() {
             Screen::Yaml(y) => Some(y),

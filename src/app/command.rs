@@ -10,13 +10,14 @@ use crate::app::effect::Effect;
 use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 7] = [
+const COMMANDS: [&str; 8] = [
     "api-resources",
     "contexts",
     "ctx",
     "informers",
     "logs",
     "quit",
+    "top",
     "watches",
 ];
 
@@ -56,6 +57,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     match cmd {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
+        "top" => top(state, arg, labels),
         "informers" | "watches" | "informer" | "watch" => {
             crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }
@@ -132,6 +134,33 @@ fn bad_namespace(cmd: &str, arg: Option<&str>) -> Option<String> {
     crate::kube::key::check_namespace(word)
         .err()
         .map(|e| format!("{cmd}: {e}"))
+}
+
+/// `:top [pods] [namespace|-A]`, `:top nodes`: the pods (or nodes) list sorted by CPU,
+/// highest first, as `kubectl top` answers — but live.
+fn top(state: &mut UiState, arg: Option<&str>, labels: Option<&str>) {
+    use crate::app::list::model::{SortBy, UsageCol};
+    use crate::kube::builtin::BuiltinKind;
+    let mut words = arg.unwrap_or("").split_whitespace();
+    let first = words.next();
+    let (kind, ns) = match first {
+        Some("nodes" | "node" | "no") => (BuiltinKind::Node, None),
+        Some("pods" | "pod" | "po") => (BuiltinKind::Pod, words.next()),
+        other => (BuiltinKind::Pod, other),
+    };
+    if let Some(e) = ns
+        .filter(|n| !matches!(*n, "-A" | "all" | "*"))
+        .and_then(|n| crate::kube::key::check_namespace(n).err())
+    {
+        state.screens.footer.message = Some(format!("top: {e}"));
+        return;
+    }
+    let ns = if kind == BuiltinKind::Node { None } else { ns };
+    open_kind(state, Kind::from(kind), ns, labels);
+    if let Some(l) = state.top_list_mut() {
+        l.sort = SortBy::Usage(UsageCol::Cpu);
+        l.reverse = false;
+    }
 }
 
 /// Opens a list of `kind` as the only view (the stack it replaces is kept for `esc`/`[`),

@@ -20,6 +20,7 @@ pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_re
     state.settings.icons = config.ui.icons;
     state.settings.logs = crate::app::logs::model::LogSettings::from_config(&config.logs);
     state.settings.protected = config.actions.protected.iter().map(|p| p.0.clone()).collect();
+    state.settings.usage = crate::app::usage::model::UsageSettings::from_config(&config.metrics);
 }
 
 /// The theme of `context` with the configured colour support (`[ui] colors`; `auto` reads

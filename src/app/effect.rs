@@ -19,6 +19,9 @@ pub enum Effect {
     /// Watch the object `name` of `key.kind` in `key.namespace` for detail view `id`; the
     /// loop keeps the watch under `id`.
     WatchObject(ViewId, ResourceKey, String),
+    /// Feed pods or nodes list `id` from the metrics poll of this key; the loop keeps the
+    /// subscription under `id` (ignored with `[metrics] enabled = false` or not connected).
+    SubscribeMetrics(ViewId, crate::kube::metrics::MetricsKey),
     /// Release every subscription and watch of view `id` (it left the stack, or its kind
     /// changed and it subscribes again).
     Unsubscribe(ViewId),

@@ -82,6 +82,8 @@ pub enum Feed {
     Object(ObjectFeed),
     /// A log view's lines and stream states.
     Logs(Arc<crate::kube::logs::LogHub>),
+    /// A pods or nodes list's metrics poll.
+    Usage(crate::app::usage::model::UsageSource),
     /// A history view's rollout history (workloads).
     Rollout(Arc<ArcSwap<crate::kube::history::rollout_watch::RolloutView>>),
 }

@@ -63,6 +63,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
         .iter()
         .map(|(ns, why)| {
             Arc::new(Row {
+                capacity: None,
                 namespace: None,
                 name: crate::kube::sanitize::sanitized_arc(ns),
                 uid: Box::from(""),
@@ -116,6 +117,8 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         object: l.object.clone(),
     };
     l.cache.set_lens(lens);
+    // Pods and nodes: the metrics of this frame, for a usage sort and the usage columns.
+    l.cache.set_metrics(l.usage.as_ref().map(|u| u.load()));
     match l.cache.update(
         &snap,
         ns_filter.as_deref(),

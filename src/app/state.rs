@@ -80,6 +80,8 @@ pub struct Settings {
     pub logs: crate::app::logs::model::LogSettings,
     /// `[actions] protected`: contexts where a write needs the typed name (or count).
     pub protected: Vec<regex::Regex>,
+    /// `[metrics]`: whether usage is polled and its colour thresholds.
+    pub usage: crate::app::usage::model::UsageSettings,
 }
 
 /// What the runtime learns from the environment once, at start.
@@ -148,6 +150,7 @@ impl Settings {
             icons: true,
             logs: crate::app::logs::model::LogSettings::default(),
             protected: Vec::new(),
+            usage: Default::default(),
             dirs: Dirs::default(),
         }
     }

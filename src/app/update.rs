@@ -98,6 +98,16 @@ fn apply(state: &mut UiState, action: Action) {
         Action::SortName => sort(state, SortBy::Name),
         Action::SortAge => sort(state, SortBy::Age),
         Action::SortStatus => sort(state, SortBy::Status),
+        Action::SortCpu
+        | Action::SortMem
+        | Action::SortCpuPct
+        | Action::SortMemPct
+        | Action::SortCpuLimitPct
+        | Action::SortMemLimitPct => {
+            if let Some(col) = crate::app::usage::keys::sort_of(action) {
+                sort(state, SortBy::Usage(col));
+            }
+        }
         Action::ToggleWide => {
             if let Some(l) = state.top_list_mut() {
                 l.wide = !l.wide;

@@ -35,6 +35,18 @@ pub enum Action {
     SortAge,
     /// Sort by status; again reverses.
     SortStatus,
+    /// Pods: sort by CPU usage, highest first; again reverses (nodes: `C` cordons instead).
+    SortCpu,
+    /// Pods and nodes: sort by memory usage, highest first; again reverses.
+    SortMem,
+    /// Sort by %CPU/R (nodes: %CPU of allocatable), highest first; again reverses.
+    SortCpuPct,
+    /// Sort by %MEM/R (nodes: %MEM of allocatable), highest first; again reverses.
+    SortMemPct,
+    /// Pods: sort by %CPU/L, highest first; again reverses.
+    SortCpuLimitPct,
+    /// Pods: sort by %MEM/L, highest first; again reverses.
+    SortMemLimitPct,
     /// Toggle the wide columns (`-o wide`).
     ToggleWide,
     /// Redraw the whole screen.
@@ -167,7 +179,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 91] = [
+    pub const ALL: [(Action, &'static str); 97] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -183,6 +195,12 @@ impl Action {
         (Action::SortName, "sort_name"),
         (Action::SortAge, "sort_age"),
         (Action::SortStatus, "sort_status"),
+        (Action::SortCpu, "sort_cpu"),
+        (Action::SortMem, "sort_mem"),
+        (Action::SortCpuPct, "sort_cpu_pct"),
+        (Action::SortMemPct, "sort_mem_pct"),
+        (Action::SortCpuLimitPct, "sort_cpu_limit_pct"),
+        (Action::SortMemLimitPct, "sort_mem_limit_pct"),
         (Action::ToggleWide, "toggle_wide"),
         (Action::Redraw, "redraw"),
         (Action::Submit, "submit"),
@@ -283,6 +301,12 @@ impl Action {
             | Action::SortName
             | Action::SortAge
             | Action::SortStatus
+            | Action::SortCpu
+            | Action::SortMem
+            | Action::SortCpuPct
+            | Action::SortMemPct
+            | Action::SortCpuLimitPct
+            | Action::SortMemLimitPct
             | Action::ToggleWide
             | Action::Redraw
             | Action::Submit

@@ -45,6 +45,15 @@ impl Wiring<'_> {
                         s.feeds.entry(id).or_default().watch = Some(watch);
                     }
                 }
+                Effect::SubscribeMetrics(id, key) => {
+                    let Some(s) = &mut self.session else { continue };
+                    let Some(pool) = &s.metrics else { continue };
+                    let sub = pool.subscribe(key);
+                    let src = crate::app::usage::model::UsageSource::of(&sub);
+                    if state.attach(id, crate::app::state::Feed::Usage(src)) {
+                        s.feeds.entry(id).or_default().metrics = Some(sub);
+                    }
+                }
                 Effect::Unsubscribe(id) => {
                     if let Some(s) = &mut self.session {
                         s.feeds.remove(&id);

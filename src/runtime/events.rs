@@ -56,6 +56,12 @@ impl Wiring<'_> {
             Event::TermGone => (true, vec![Effect::Quit(0)]),
             Event::Signal(number) => (true, vec![Effect::Quit(signal_exit_code(number))]),
             Event::Store(changed) => (visible_keys(state).contains(&changed.key), Vec::new()),
+            // Polls publish every interval: only a view showing usage (or the polls) redraws.
+            Event::Metrics => (
+                state.top_list().is_some_and(|l| l.usage.is_some())
+                    || matches!(state.top(), Screen::Informers { .. }),
+                Vec::new(),
+            ),
             Event::Tick => (true, Vec::new()),
             Event::Logs(id) => (state.top_id() == id, Vec::new()),
             Event::Write(e) => {
@@ -101,6 +107,9 @@ impl Wiring<'_> {
                 (true, connected(state, info))
             }
             Event::Discovered(g, registry) if g == generation => {
+                if let Some(m) = self.session.as_ref().and_then(|s| s.metrics.as_ref()) {
+                    m.set_registry(&registry);
+                }
                 (true, crate::app::discovered::adopt(state, registry))
             }
             Event::Discovered(..) => (false, Vec::new()),

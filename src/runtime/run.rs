@@ -43,6 +43,8 @@ pub enum Event {
     TermGone,
     /// An informer published.
     Store(StoreChanged),
+    /// A metrics poll published (the lists showing usage redraw).
+    Metrics,
     /// The kubeconfig was read: its context names and the one being connected to.
     Kubeconfig {
         generation: u64,
@@ -87,6 +89,8 @@ pub(crate) struct Session {
     pub(crate) feeds: HashMap<ViewId, Held>,
     /// The context's port-forwards: they stop with the session (context switch, quit).
     pub(crate) forwards: crate::kube::portforward::PortForwards,
+    /// The context's metrics polls (`None` with `[metrics] enabled = false`).
+    pub(crate) metrics: Option<crate::kube::metrics::MetricsPool>,
 }
 
 /// What the loop holds for one view: its informer subscriptions (a list's rows, a describe
@@ -97,6 +101,8 @@ pub(crate) struct Held {
     pub(crate) watch: Option<ObjectWatch>,
     pub(crate) logs: Option<crate::kube::logs::LogFeed>,
     pub(crate) rollout: Option<crate::kube::history::rollout_watch::RolloutWatch>,
+    /// A pods or nodes list's metrics poll.
+    pub(crate) metrics: Option<crate::kube::metrics::MetricsSubscription>,
 }
 
 impl Drop for Session {
@@ -105,6 +111,9 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.discovery.abort();
         self.pool.shutdown();
+        if let Some(m) = &self.metrics {
+            m.shutdown();
+        }
     }
 }
 
@@ -136,6 +145,10 @@ pub(crate) struct Wiring<'a> {
     pub(crate) history_config: HistoryConfig,
     /// Each context's revision history, by context name.
     pub(crate) histories: HashMap<String, Arc<History>>,
+    /// `[metrics]` poll tunables; `None` when `enabled = false`.
+    pub(crate) metrics_config: Option<crate::kube::metrics::MetricsConfig>,
+    /// Where metrics polls say they published.
+    pub(crate) metrics_tx: UnboundedSender<crate::kube::metrics::MetricsChanged>,
 }
 
 /// Grace period before an unused informer stops.
@@ -150,6 +163,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     let (tx, mut rx) = unbounded_channel::<Event>();
     spawn_signals(tx.clone());
     let (store_tx, mut store_rx) = unbounded_channel::<StoreChanged>();
+    let (metrics_tx, mut metrics_rx) = unbounded_channel::<crate::kube::metrics::MetricsChanged>();
     let mut w = Wiring {
         cli: &cli,
         tx: tx.clone(),
@@ -176,6 +190,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
         held_since: None,
         history_config: config.history(),
         histories: HashMap::new(),
+        metrics_config: config.metrics.poll(),
+        metrics_tx,
     };
     w.connecting = Some(spawn_connect(
         &cli,
@@ -196,6 +212,14 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     tokio::spawn(async move {
         while let Some(c) = store_rx.recv().await {
             if store_fwd.send(Event::Store(c)).is_err() {
+                return;
+            }
+        }
+    });
+    let metrics_fwd = tx.clone();
+    tokio::spawn(async move {
+        while metrics_rx.recv().await.is_some() {
+            if metrics_fwd.send(Event::Metrics).is_err() {
                 return;
             }
         }
@@ -229,6 +253,12 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     _ => Vec::new(),
                 };
                 state.screens.layout.informers_len = informers.len();
+                state.screens.layout.metrics_polls = match (state.top(), &w.session) {
+                    (Screen::Informers { .. }, Some(s)) => {
+                        s.metrics.as_ref().map(|m| m.infos()).unwrap_or_default()
+                    }
+                    _ => Vec::new(),
+                };
                 state.screens.layout.forwards =
                     w.session.as_ref().map(|s| s.forwards.list()).unwrap_or_default();
                 if std::mem::take(&mut w.clear) {
@@ -386,6 +416,7 @@ impl Wiring<'_> {
             informer_config.streaming = Some(Default::default());
         }
         informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
+        let client_for_metrics = client.clone();
         let pool = InformerPool::new_on(
             self.net.clone(),
             client,
@@ -398,7 +429,16 @@ impl Wiring<'_> {
         let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
             let _ = tx.send(Event::Forwards);
         });
+        let metrics = self.metrics_config.clone().map(|config| {
+            crate::kube::metrics::MetricsPool::new_on(
+                self.net.clone(),
+                client_for_metrics,
+                self.metrics_tx.clone(),
+                config,
+            )
+        });
         self.session = Some(Session {
+            metrics,
             pool,
             discovery,
             rediscover,

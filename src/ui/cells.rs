@@ -93,6 +93,72 @@ fn lines(row: &Row, headers: &[&str], now: UnixSecs, theme: &Theme) -> Vec<Line<
     lines
 }
 
+/// The usage trend of `row` when the list on top shows usage and holds samples of it: a CPU
+/// and a memory chart over the samples held (see `usage_graph`), `width` cells wide.
+fn usage_lines(state: &UiState, row: &Row, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::app::usage::compute::{allocatable, cpu_text, demands, memory_text};
+    let Some(snap) = state.top_list().and_then(|l| l.usage.as_ref()).map(|u| u.load()) else {
+        return Vec::new();
+    };
+    let Some(series) = snap.get(row.namespace.as_deref(), &row.name) else {
+        return Vec::new();
+    };
+    let samples: Vec<_> = series.samples().copied().collect();
+    let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+        return Vec::new();
+    };
+    let span = crate::table::format::human_duration(last.timestamp.saturating_sub(first.timestamp));
+    let heading = format!(
+        "USAGE  {} sample{} over {span}, since ktui started watching{}",
+        samples.len(),
+        if samples.len() == 1 { "" } else { "s" },
+        if snap.is_stale(tokio::time::Instant::now()) {
+            " (stale)"
+        } else {
+            ""
+        },
+    );
+    let capacity = row.capacity.as_deref();
+    let d = demands(capacity);
+    let (alloc_cpu, alloc_mem) = allocatable(capacity);
+    let named = |pairs: [(&'static str, Option<u64>); 2], fmt: fn(u64) -> String| {
+        pairs
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, fmt(v))))
+            .collect::<Vec<_>>()
+    };
+    let cpu_extra = named([("request", d.cpu_request), ("limit", d.cpu_limit)], cpu_text);
+    let mem_extra = named(
+        [("request", d.memory_request), ("limit", d.memory_limit)],
+        memory_text,
+    );
+    let cpu_extra = [
+        cpu_extra,
+        named([("allocatable", alloc_cpu), ("", None)], cpu_text),
+    ]
+    .concat();
+    let mem_extra = [
+        mem_extra,
+        named([("allocatable", alloc_mem), ("", None)], memory_text),
+    ]
+    .concat();
+    let cpu: Vec<u64> = samples.iter().map(|s| s.usage.cpu_nanos).collect();
+    let mem: Vec<u64> = samples.iter().map(|s| s.usage.memory_bytes).collect();
+    let mut out = vec![Line::from(""), Line::from(Span::styled(heading, theme.label))];
+    out.extend(super::usage_graph::chart(
+        "CPU", &cpu, cpu_text, &cpu_extra, width, theme,
+    ));
+    out.extend(super::usage_graph::chart(
+        "MEMORY",
+        &mem,
+        memory_text,
+        &mem_extra,
+        width,
+        theme,
+    ));
+    out
+}
+
 /// The lines as drawn at `cols` cells: wrapped, or shifted sideways.
 fn laid_out(lines: Vec<Line<'static>>, cols: usize, state: &UiState) -> Vec<Line<'static>> {
     let o = &state.screens.overlays;
@@ -139,7 +205,14 @@ pub fn max_scroll(area: Rect, state: &UiState, now: UnixSecs, theme: &Theme) -> 
     };
     let headers = headers(state);
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
-    let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
+    let mut all = lines(row, &headers, now, theme);
+    all.extend(usage_lines(
+        state,
+        row,
+        usize::from(area.width.saturating_sub(10)),
+        theme,
+    ));
+    let (popup, hmax, drawn) = geometry(area, all, state);
     let shown = usize::from(popup.height.saturating_sub(2));
     let down = u16::try_from(drawn.len().saturating_sub(shown)).unwrap_or(u16::MAX);
     let right = if state.screens.overlays.detail_wrap {
@@ -157,7 +230,14 @@ pub fn draw(f: &mut Frame, area: Rect, state: &UiState, now: UnixSecs, theme: &T
     };
     let headers = headers(state);
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
-    let (popup, hmax, drawn) = geometry(area, lines(row, &headers, now, theme), state);
+    let mut all = lines(row, &headers, now, theme);
+    all.extend(usage_lines(
+        state,
+        row,
+        usize::from(area.width.saturating_sub(10)),
+        theme,
+    ));
+    let (popup, hmax, drawn) = geometry(area, all, state);
     let content = drawn.len();
     let shown = usize::from(popup.height.saturating_sub(2));
     let max = content.saturating_sub(shown);

@@ -1,6 +1,8 @@
 //! The resource table: NAMESPACE (all-namespaces mode), NAME with fuzzy highlights, then the
-//! kind's columns. Only visible rows are formatted; widths come from what is visible, laid out
-//! by `view::columns` (dropped columns named in the title), cells cut by `view::cut`.
+//! kind's columns, with the usage columns of pods and nodes before AGE (`super::usage`, which
+//! also gives the metrics state line on the bottom border). Only visible rows are formatted
+//! (`grid`); widths come from what is visible, laid out by `view::columns` (dropped columns
+//! named in the title), cells cut by `view::cut`.
 
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
@@ -8,17 +10,20 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row as TRow, Table, TableState};
 use ratatui::Frame;
 
-use crate::app::state::{Conn, ListState, SortBy, UiState};
+use crate::app::state::{Conn, ListState, UiState};
 use crate::kube::row::{Row, UnixSecs};
 use crate::kube::sync::SyncState;
-use crate::table::format::format_cell;
-use crate::table::KindSpec;
 use crate::text::thousands;
-use crate::view::columns::{self, ColumnIn};
+use crate::view::columns;
 use crate::view::cut;
 
 use super::fit_table::GAP;
 use super::theme::Theme;
+use super::usage::UsageView;
+
+mod grid;
+
+use grid::{hidden_note, sort_mark, Grid};
 
 pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, theme: &Theme, now: UnixSecs) {
     let table = table_area(area, l);
@@ -97,18 +102,24 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let spec = crate::table::spec(&l.key.kind);
     let offset = l.offset;
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
-    let grid = Grid::build(l, &spec, &visible, all_ns, now);
+    let settings = &state.settings.usage;
+    let usage = UsageView::of(l, settings);
+    let grid = Grid::build(l, &spec, &visible, all_ns, now, usage.as_ref(), theme);
     let fitted = columns::fit(&grid.cols, area.width.saturating_sub(2) as usize, GAP, l.hscroll);
     let room = usize::from(area.width).saturating_sub(title_w + 4);
     let block = match hidden_note(&grid, &fitted, room) {
         Some(note) => block.title_top(Line::from(Span::styled(note, theme.dim)).right_aligned()),
         None => block,
     };
+    let block = match super::usage::state_line(l, &visible, settings, theme, area.width) {
+        Some(line) => block.title_bottom(line),
+        None => block,
+    };
     let name_col = grid.name_col;
     let rows: Vec<TRow> = visible
         .iter()
-        .zip(&grid.body)
-        .map(|(r, cells)| {
+        .zip(grid.body.iter().zip(&grid.styles))
+        .map(|(r, (cells, styles))| {
             let mut style = theme.health(r.health);
             if l.marks.contains(&r.uid) {
                 style = style.patch(theme.highlight);
@@ -122,7 +133,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
                     if Some(i) == name_col && !l.filter.is_empty() {
                         highlighted(text, w, how, &l.cache.highlight(r), theme)
                     } else {
-                        Line::from(cut::fit(text, w, how).into_owned())
+                        let line = Line::from(cut::fit(text, w, how).into_owned());
+                        match styles.get(i).copied().flatten() {
+                            Some(s) => line.style(s),
+                            None => line,
+                        }
                     }
                 })
                 .collect();
@@ -170,132 +185,6 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
             line,
         );
     }
-}
-
-/// The visible rows as text, with every column measured (NAMESPACE, NAME, the kind's
-/// columns; wide ones flagged, shown only in wide mode).
-struct Grid {
-    cols: Vec<ColumnIn>,
-    body: Vec<Vec<String>>,
-    name_col: Option<usize>,
-    /// The column the sort uses, which alone gets the `↑`/`↓` (none in a timeline).
-    sorted: Option<usize>,
-}
-
-impl Grid {
-    fn build(
-        l: &ListState,
-        spec: &KindSpec,
-        visible: &[std::sync::Arc<Row>],
-        all_ns: bool,
-        now: UnixSecs,
-    ) -> Grid {
-        // The timeline identifies events by their columns; the event's own name is noise.
-        let show_name = !l.is_timeline();
-        let mut heads: Vec<(&str, bool)> = Vec::new();
-        if all_ns {
-            heads.push(("NAMESPACE", false));
-        }
-        let name_col = show_name.then_some(heads.len());
-        if show_name {
-            heads.push(("NAME", false));
-        }
-        let kind_cols: Vec<usize> = spec.visible(l.wide).map(|(i, _)| i).collect();
-        heads.extend(
-            kind_cols
-                .iter()
-                .map(|&i| (spec.columns[i].header.as_ref(), spec.columns[i].wide)),
-        );
-        let body: Vec<Vec<String>> = visible
-            .iter()
-            .map(|r| {
-                let mut cells = Vec::with_capacity(heads.len());
-                if all_ns {
-                    cells.push(r.namespace.as_deref().unwrap_or("").to_owned());
-                }
-                if show_name {
-                    cells.push(r.name.to_string());
-                }
-                for i in &kind_cols {
-                    cells.push(
-                        r.cells
-                            .get(*i)
-                            .map(|c| format_cell(c, now).into_owned())
-                            .unwrap_or_default(),
-                    );
-                }
-                cells
-            })
-            .collect();
-        // The one column the sort uses: ktui's NAME (a CRD's own `Name` column is another),
-        // the kind's AGE, or its status column.
-        let first = heads.len() - kind_cols.len();
-        let sorted = match l.sort {
-            _ if l.is_timeline() => None,
-            SortBy::Name => name_col,
-            SortBy::Age => kind_cols.iter().position(|&i| spec.columns[i].header == "AGE"),
-            SortBy::Status => kind_cols.iter().position(|&i| Some(i) == spec.status_col),
-        }
-        .map(|p| if l.sort == SortBy::Name { p } else { first + p });
-        let mut cols: Vec<ColumnIn> = heads
-            .iter()
-            .enumerate()
-            .map(|(c, (h, wide))| {
-                let mut col = ColumnIn::measure(h, *wide, body.iter().map(|r| r[c].as_str()));
-                // The header is drawn with its sort mark: `NAME↑` must fit as well as `NAME`.
-                col.natural = col.natural.max(cut::width(&sort_mark(h, sorted == Some(c), l)));
-                col
-            })
-            .collect();
-        ColumnIn::drop_first(&mut cols, crate::table::drop_first(&l.key.kind));
-        Grid {
-            cols,
-            body,
-            name_col,
-            sorted,
-        }
-    }
-}
-
-/// ` 3 hidden: IP NODE AGE · shift-←/→ ` when columns did not fit or are scrolled off,
-/// shortened to fit `room` cells of the title bar (the names cut with `…`, at least
-/// ` 3 hidden `).
-fn hidden_note(grid: &Grid, fitted: &columns::Fitted, room: usize) -> Option<String> {
-    if fitted.hidden.is_empty() {
-        return None;
-    }
-    let names: Vec<&str> = fitted
-        .hidden
-        .iter()
-        .map(|&i| grid.cols[i].header.as_str())
-        .collect();
-    let n = names.len();
-    let full = format!(" {n} hidden: {} · shift-←/→ ", names.join(" "));
-    if cut::width(&full) <= room {
-        return Some(full);
-    }
-    let short = format!(" {n} hidden: {} ", names.join(" "));
-    if cut::width(&short) <= room {
-        return Some(short);
-    }
-    let bare = format!(" {n} hidden ");
-    let lead = format!(" {n} hidden: ");
-    let left = room.saturating_sub(cut::width(&lead) + 1);
-    if left >= 6 {
-        return Some(format!(
-            "{lead}{} ",
-            cut::fit(&names.join(" "), left, cut::Cut::End)
-        ));
-    }
-    Some(bare)
-}
-
-/// The header with `↑`/`↓` when it heads the sorted column (see [`Grid::sorted`]).
-fn sort_mark(header: &str, sorted: bool, l: &ListState) -> String {
-    if !sorted {
-        return header.to_owned();
-    }
-    format!("{header}{}", if l.reverse { "↓" } else { "↑" })
 }
 
 /// Where the table goes in `area`: below the per-minute sparkline of an event timeline.

@@ -42,6 +42,7 @@ async fn the_pool_polls_the_demo_servers_metrics() {
             samples: BOUND,
             request_timeout: Duration::from_secs(5),
             grace: Duration::from_secs(1),
+            ..MetricsConfig::default()
         },
     );
     pool.set_discovery(&discovery);

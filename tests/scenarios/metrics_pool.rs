@@ -30,6 +30,7 @@ fn config(samples: usize) -> MetricsConfig {
         samples,
         request_timeout: Duration::from_secs(10),
         grace: GRACE,
+        ..MetricsConfig::default()
     }
 }
 

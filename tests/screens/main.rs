@@ -23,3 +23,4 @@ mod own_views_screens;
 mod screens;
 mod text_screens;
 mod timeline_screen;
+mod usage_screens;

@@ -1,9 +1,12 @@
 //! Interning for what repeats across many rows: strings (namespaces, label keys and values,
-//! node names) and whole label sets (the pods of one ReplicaSet share theirs). Owns only the
+//! node names), whole label sets and resource capacities (the pods of one ReplicaSet share
+//! theirs). Owns only the
 //! pools; must not be used for unbounded unique strings such as object names.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+
+use crate::capacity::Capacity;
 
 /// A shared set of interned strings. Cloning shares the pool. Lookups take a short mutex;
 /// only informer tasks intern, never the render loop.
@@ -11,6 +14,7 @@ use std::sync::{Arc, Mutex};
 pub struct Interner {
     pool: Arc<Mutex<HashSet<Arc<str>>>>,
     sets: Arc<Mutex<HashSet<LabelSet>>>,
+    capacities: Arc<Mutex<HashSet<Arc<Capacity>>>>,
 }
 
 /// A label set as rows hold it: (key, value) pairs sorted by key (`metadata.labels`).
@@ -55,6 +59,22 @@ impl Interner {
         let fresh: LabelSet = pairs.into();
         if sets.len() < MAX_SETS {
             sets.insert(fresh.clone());
+        }
+        fresh
+    }
+
+    /// Returns the pooled capacity equal to `c`, inserting it if new: the pods of one
+    /// ReplicaSet share one (`Row::capacity`), so 150,000 pods of a few thousand workloads
+    /// hold a few thousand, not 150,000 (about 130 bytes per one-container pod). Bounded like
+    /// label sets.
+    pub fn intern_capacity(&self, c: Capacity) -> Arc<Capacity> {
+        let mut pool = locked(&self.capacities);
+        if let Some(hit) = pool.get(&c) {
+            return hit.clone();
+        }
+        let fresh = Arc::new(c);
+        if pool.len() < MAX_SETS {
+            pool.insert(fresh.clone());
         }
         fresh
     }

@@ -3,6 +3,7 @@
 
 pub mod backoff;
 pub mod builtin;
+pub mod capacity;
 pub mod client;
 pub mod discovery;
 pub mod discovery_watch;

@@ -137,6 +137,20 @@ pub struct MetricsConfig {
     pub request_timeout: Duration,
     /// How long a poll task runs on without subscribers (default 30 s).
     pub grace: Duration,
+    /// Bytes the samples of one poll may take (default 64 MiB): a list with more objects
+    /// than fit at `samples` each keeps fewer per object (at least 4), so 150,000 pods keep
+    /// about 9 samples each instead of 60 (see `snapshot::Bound`).
+    pub budget_bytes: usize,
+}
+
+impl MetricsConfig {
+    /// The per-object bound rule of this configuration.
+    fn bound(&self) -> snapshot::Bound {
+        snapshot::Bound {
+            samples: self.samples,
+            budget_bytes: self.budget_bytes,
+        }
+    }
 }
 
 impl Default for MetricsConfig {
@@ -146,6 +160,7 @@ impl Default for MetricsConfig {
             samples: DEFAULT_SAMPLES,
             request_timeout: Duration::from_secs(10),
             grace: Duration::from_secs(30),
+            budget_bytes: 64 << 20,
         }
     }
 }

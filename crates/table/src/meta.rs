@@ -79,6 +79,7 @@ impl<A> ObjMeta<A> {
             health,
             drill: drill.map(Box::new),
             event: None,
+            capacity: None,
             owner: self.owner.map(|o| {
                 Box::new(Owner {
                     api_version: ctx.interner.intern(&sanitize(&o.api_version)),

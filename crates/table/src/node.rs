@@ -1,15 +1,18 @@
 //! Nodes: slim decoder and row (STATUS, ROLES, AGE, VERSION; wide INTERNAL-IP, EXTERNAL-IP,
-//! OS-IMAGE, KERNEL-VERSION, CONTAINER-RUNTIME); `enter` leads to the node's pods. Must not
-//! keep images, capacity or other node status.
+//! OS-IMAGE, KERNEL-VERSION, CONTAINER-RUNTIME); `enter` leads to the node's pods; the row's
+//! usage capacity from `status.allocatable` (cpu and memory). Must not keep images, `capacity`
+//! or other node status.
 
 use std::borrow::Cow;
 use serde::Deserialize;
 
+use ktui_kube::capacity::Capacity;
 use ktui_kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 use ktui_kube::sanitize::sanitized_box;
 
 use super::{col, wide, KindSpec};
-use super::meta::{text, text_or, ObjMeta};
+use super::meta::{nullable, text, text_or, ObjMeta};
+use super::pod::ResourceList;
 
 /// A node, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]
@@ -41,6 +44,9 @@ pub struct NodeStatus {
     pub addresses: Vec<NodeAddress>,
     /// `status.nodeInfo`.
     pub node_info: NodeInfo,
+    /// `status.allocatable` (`cpu` and `memory` only): what usage percentages divide by.
+    #[serde(deserialize_with = "nullable")]
+    pub allocatable: ResourceList,
 }
 
 /// One `status.conditions` entry.
@@ -175,7 +181,13 @@ impl IntoRow for NodeObj {
             text_or(&info.container_runtime_version, "<unknown>"),
         ];
         let drill = Some(Drill::Node(sanitized_box(&self.metadata.name)));
-        self.metadata.into_row(ctx, cells, health, drill)
+        let capacity = Capacity::Node {
+            cpu_nanos: self.status.allocatable.cpu_nanos(),
+            memory_bytes: self.status.allocatable.memory_bytes(),
+        };
+        let mut row = self.metadata.into_row(ctx, cells, health, drill);
+        row.capacity = Some(ctx.interner.intern_capacity(capacity));
+        row
     }
 }
 
@@ -184,6 +196,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use ktui_kube::builtin::BuiltinKind;
+    use ktui_kube::capacity::Capacity;
     use ktui_kube::row::{Drill, Health};
     use crate::testutil::{ago, cells, row};
 
@@ -283,5 +296,33 @@ mod tests {
             ]
         );
         assert_eq!(row(BuiltinKind::Node, bare).health, Health::Error);
+    }
+
+    #[test]
+    fn allocatable_is_the_capacity() {
+        let cap = |status: Value| {
+            let r = row(
+                BuiltinKind::Node,
+                json!({"metadata": {"name": "n"}, "status": status}),
+            );
+            r.capacity.as_deref().cloned()
+        };
+        let node = |cpu, memory| {
+            Some(Capacity::Node {
+                cpu_nanos: cpu,
+                memory_bytes: memory,
+            })
+        };
+        assert_eq!(
+            cap(json!({"capacity": {"cpu": "4", "memory": "9Gi"},
+                "allocatable": {"cpu": "3920m", "memory": "8Gi", "pods": "110"}})),
+            node(Some(3_920_000_000), Some(8 << 30))
+        );
+        assert_eq!(cap(json!({})), node(None, None));
+        assert_eq!(cap(json!({"allocatable": null})), node(None, None));
+        assert_eq!(
+            cap(json!({"allocatable": {"memory": "7901112Ki", "cpu": "x"}})),
+            node(None, Some(7_901_112 * 1024))
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Pods: the slim decoder and the row (READY, STATUS, RESTARTS, AGE; wide IP, NODE, NOMINATED
-//! NODE, READINESS GATES). The STATUS/READY/RESTARTS algorithm lives in `pod_status`. Must not
-//! keep anything the columns do not need (no env, volumes, images, managedFields).
+//! NODE, READINESS GATES). The STATUS/READY/RESTARTS algorithm lives in `pod_status`; the
+//! containers' requests and limits (the row's usage capacity) in `pod/resources`. Must not
+//! keep anything the row does not need (no env, volumes, images, managedFields).
 
 use std::borrow::Cow;
 use serde::de::IgnoredAny;
@@ -9,8 +10,11 @@ use serde::Deserialize;
 use ktui_kube::row::{Cell, Health, IntoRow, Row, RowCtx, UnixSecs};
 
 use super::{col, wide, KindSpec};
-use super::meta::{shared_or, text_or, time, Count, ObjMeta};
+use super::meta::{nullable, shared_or, text_or, time, ObjMeta};
 use super::pod_status::{summarize, PodSummary};
+
+mod resources;
+pub use resources::{pod_capacity, Container, ResourceList, Resources};
 
 /// A pod, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]
@@ -30,10 +34,11 @@ pub struct PodObj {
 pub struct PodSpec {
     /// `spec.nodeName`.
     pub node_name: String,
-    /// `spec.initContainers` (name and restart policy only: sidecars have `Always`).
+    /// `spec.initContainers` (name, restart policy — sidecars have `Always` — and resources).
     pub init_containers: Vec<InitContainer>,
-    /// Number of `spec.containers`.
-    pub containers: Count,
+    /// `spec.containers` (name and resources).
+    #[serde(deserialize_with = "nullable")]
+    pub containers: Vec<Container>,
     /// `spec.readinessGates[].conditionType`.
     pub readiness_gates: Vec<ReadinessGate>,
 }
@@ -46,6 +51,8 @@ pub struct InitContainer {
     pub name: String,
     /// `restartPolicy`; `Always` marks a sidecar (restartable init container).
     pub restart_policy: Option<String>,
+    /// `resources` (read for sidecars, which run alongside the app containers).
+    pub resources: Resources,
 }
 
 impl InitContainer {
@@ -273,7 +280,10 @@ impl IntoRow for PodObj {
             shared_or(ctx, &self.status.nominated_node_name, "<none>"),
             self.readiness_gates(),
         ];
-        self.metadata.into_row(ctx, cells, health, None)
+        let capacity = pod_capacity(ctx, &self.spec);
+        let mut row = self.metadata.into_row(ctx, cells, health, None);
+        row.capacity = Some(capacity);
+        row
     }
 }
 

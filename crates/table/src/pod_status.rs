@@ -88,7 +88,7 @@ pub fn summarize(pod: &PodObj) -> PodSummary {
             .iter()
             .any(|c| c.name == name && c.is_sidecar())
     };
-    let total = spec.containers.0 + spec.init_containers.iter().filter(|c| c.is_sidecar()).count();
+    let total = spec.containers.len() + spec.init_containers.iter().filter(|c| c.is_sidecar()).count();
     let mut ready = 0;
 
     // 1. phase, overridden by status.reason

@@ -31,6 +31,7 @@ pub(super) fn row(
     app: &str,
 ) -> Row {
     Row {
+        capacity: None,
         namespace: ns.map(Arc::from),
         name: name.into(),
         uid: "".into(),

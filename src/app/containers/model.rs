@@ -111,6 +111,7 @@ pub fn row(c: &ContainerInfo, pod_created: Option<i64>, namespace: &str) -> Row 
         Cell::Age(started_at(c, pod_created)),
     ];
     Row {
+        capacity: None,
         namespace: Some(Arc::from(namespace)),
         name: Arc::from(&*c.name),
         uid: "".into(),

@@ -5,7 +5,8 @@
 //! handed to the view cache as its scope); for event timelines the
 //! [`EventLens`] (Warning-only, one object, the `type:`/`reason:`/`obj:` terms) and column
 //! terms derive a narrowed snapshot. The count's total stays the rows before those terms.
-//! Must not draw.
+//! A usage sort ([`SortBy::Usage`]) re-sorts the name-ordered view by the list's metrics
+//! snapshot (see [`usage`]). Must not draw.
 
 use std::sync::Arc;
 
@@ -18,6 +19,9 @@ use crate::view::event_terms::{lens_keeps, split_scoped, EventLens, Scoped};
 use crate::view::{self, Query, Sort, ViewCache, ViewResult, ViewSpec};
 
 use crate::app::list::model::SortBy;
+use crate::kube::metrics::MetricsSnapshot;
+
+mod usage;
 
 /// A snapshot narrowed by a lens, with what it was derived from.
 struct Lensed {
@@ -67,12 +71,29 @@ pub struct ListCache {
     cols: Vec<ColTerm>,
     /// The total before the scoped and column terms, while some apply.
     scoped_total: Option<usize>,
+    /// The metrics snapshot of the next [`ListCache::update`] (pods and nodes lists).
+    metrics: Option<Arc<MetricsSnapshot>>,
+    /// The order of a usage sort, memoised.
+    usage: Option<usage::UsageOrder>,
 }
 
 impl ListCache {
     /// Sets the event lens used by the next [`ListCache::update`].
     pub fn set_lens(&mut self, lens: EventLens) {
         self.lens = lens;
+    }
+
+    /// Sets the metrics snapshot used by the next [`ListCache::update`] (a usage sort reads
+    /// it) and by the drawing of that view ([`ListCache::metrics`]); `None` for lists without
+    /// usage.
+    pub fn set_metrics(&mut self, metrics: Option<Arc<MetricsSnapshot>>) {
+        self.metrics = metrics;
+    }
+
+    /// The metrics snapshot the current view was computed with: drawing uses it so that the
+    /// values shown are those sorted by.
+    pub fn metrics(&self) -> Option<&Arc<MetricsSnapshot>> {
+        self.metrics.as_ref()
     }
 
     /// Brings the view up to date with `snap` and the list's settings. A filter that does
@@ -134,22 +155,42 @@ impl ListCache {
                 Err(e) => error = Some(e),
             }
         }
+        // A usage sort starts from the name order, then re-sorts by value (below).
         let by = match (sort, status_col) {
-            (SortBy::Name, _) | (SortBy::Status, None) => view::SortBy::Name,
+            (SortBy::Name | SortBy::Usage(_), _) | (SortBy::Status, None) => view::SortBy::Name,
             (SortBy::Age, _) => view::SortBy::Age,
             (SortBy::Status, Some(i)) => view::SortBy::Column(i),
+        };
+        let usage_col = match sort {
+            SortBy::Usage(col) => Some(col),
+            _ => None,
         };
         let spec = ViewSpec {
             query: &self.query,
             namespace: ns_filter,
-            sort: Sort { by, reverse },
+            sort: Sort {
+                by,
+                reverse: reverse && usage_col.is_none(),
+            },
             all_namespaces: all_ns,
             within: self.kept.as_ref().map(|k| view::Within {
                 key: &k.key,
                 rows: &k.rows,
             }),
         };
-        self.result = Some(self.cache.view(snap, &spec));
+        let result = self.cache.view(snap, &spec);
+        self.usage = match usage_col {
+            Some(col) => Some(usage::UsageOrder::update(
+                self.usage.take(),
+                &result,
+                snap,
+                self.metrics.as_ref(),
+                col,
+                reverse,
+            )),
+            None => None,
+        };
+        self.result = Some(result);
         self.snap = Some(snap.clone());
         self.all_ns = all_ns;
         error.map_or(Ok(()), Err)
@@ -263,6 +304,9 @@ impl ListCache {
     }
 
     fn order(&self) -> &[u32] {
+        if let Some(u) = &self.usage {
+            return &u.rows;
+        }
         self.result.as_ref().map_or(&[], |r| r.rows.as_slice())
     }
 

@@ -22,6 +22,27 @@ pub enum SortBy {
     Age,
     /// The kind's status column.
     Status,
+    /// A resource usage figure of pods and nodes (from the list's metrics poll): highest
+    /// first; rows without a value always last.
+    Usage(UsageCol),
+}
+
+/// The usage figure a pods or nodes list sorts by (see `crate::app::usage::compute` for how
+/// each is computed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UsageCol {
+    /// CPU: the latest sample's usage summed over the containers (nanocores).
+    Cpu,
+    /// MEM: the latest sample's memory summed over the containers (bytes).
+    Mem,
+    /// Pods: %CPU/R (of the requests); nodes: %CPU (of allocatable).
+    CpuPct,
+    /// Pods: %MEM/R (of the requests); nodes: %MEM (of allocatable).
+    MemPct,
+    /// Pods: %CPU/L (of the limits).
+    CpuLimitPct,
+    /// Pods: %MEM/L (of the limits).
+    MemLimitPct,
 }
 
 /// The UI-local state of a list of one kind (what it shows, filter, sort, selection, its
@@ -73,6 +94,9 @@ pub struct ListState {
     /// The namespace (or all) was chosen for this view (`:pods all`): the context's
     /// namespace, once known, must not replace an all-namespaces key.
     pub ns_chosen: bool,
+    /// Pods and nodes: the metrics poll's read side, attached by the loop once it
+    /// subscribed (`None` for other kinds, before connecting, or with `[metrics]` off).
+    pub usage: Option<crate::app::usage::model::UsageSource>,
 }
 
 impl ListState {
@@ -100,6 +124,7 @@ impl ListState {
             marks: Default::default(),
             hscroll: 0,
             ns_chosen: false,
+            usage: None,
         }
     }
 

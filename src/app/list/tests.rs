@@ -16,6 +16,7 @@ fn pod(ns: &str, name: &str, status: &'static str) -> Row {
     cells.extend([Cell::Age(None), Cell::Static("10.0.0.1"), Cell::Static("node-1")]);
     cells.extend([Cell::Static("<none>"), Cell::Static("<none>")]);
     Row {
+        capacity: None,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: "".into(),

@@ -87,6 +87,7 @@ impl UiState {
         };
         match (screen, feed) {
             (Screen::List(l), Feed::Rows(src)) => l.source = Some(src),
+            (Screen::List(l), Feed::Usage(src)) => l.usage = Some(src),
             (Screen::Yaml(y), Feed::Rows(src)) => y.events = Some(src),
             (Screen::Yaml(y), Feed::Object(o)) => y.watch = Some(o),
             (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
@@ -106,7 +107,17 @@ impl UiState {
 /// What view `id` needs to be fed and does not have yet.
 fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
     match screen {
-        Screen::List(l) if l.source.is_none() => vec![Effect::Subscribe(id, l.key.clone())],
+        Screen::List(l) => {
+            let mut out = Vec::new();
+            if l.source.is_none() {
+                out.push(Effect::Subscribe(id, l.key.clone()));
+            }
+            let metrics = crate::app::usage::model::metrics_key(&l.key.kind, l.key.namespace.as_deref());
+            if let Some(key) = metrics.filter(|_| l.usage.is_none()) {
+                out.push(Effect::SubscribeMetrics(id, key));
+            }
+            out
+        }
         Screen::Yaml(y) => {
             let mut out = Vec::new();
             if y.watch.is_none() {
@@ -150,6 +161,7 @@ mod tests {
     use crate::keys::Action;
     use crate::kube::builtin::BuiltinKind;
     use crate::kube::key::ResourceKey;
+    use crate::kube::metrics::MetricsKey;
 
     fn pods(ns: &str) -> ResourceKey {
         ResourceKey::new(BuiltinKind::Pod, Some(ns))
@@ -161,7 +173,13 @@ mod tests {
             Some("a".into()),
             false,
         );
-        assert_eq!(s.take_effects(), [Effect::Subscribe(ViewId(0), pods("a"))]);
+        assert_eq!(
+            s.take_effects(),
+            [
+                Effect::Subscribe(ViewId(0), pods("a")),
+                Effect::SubscribeMetrics(ViewId(0), MetricsKey::pods(Some("a")))
+            ]
+        );
         s
     }
 
@@ -192,7 +210,8 @@ mod tests {
             update(&mut s, Action::NavBack),
             [
                 Effect::Unsubscribe(ViewId(1)),
-                Effect::Subscribe(ViewId(3), pods("a"))
+                Effect::Subscribe(ViewId(3), pods("a")),
+                Effect::SubscribeMetrics(ViewId(3), MetricsKey::pods(Some("a")))
             ]
         );
         assert_eq!(update(&mut s, Action::Back), [], "the first view stays");
@@ -205,6 +224,20 @@ mod tests {
         let slot = crate::kube::store::Slot::new(pods("a"), 1);
         let src = crate::app::state::Source::fixed(slot.clone());
         assert!(s.attach(ViewId(0), Feed::Rows(src)));
+        s.subscribe_all();
+        // The rows are attached; the metrics poll is still wanted, until it is attached too.
+        assert_eq!(
+            s.take_effects(),
+            [Effect::SubscribeMetrics(ViewId(0), MetricsKey::pods(Some("a")))]
+        );
+        let snap = crate::kube::metrics::MetricsSnapshot::empty(
+            MetricsKey::pods(Some("a")),
+            1,
+            std::time::Duration::from_secs(15),
+        );
+        let usage =
+            crate::app::usage::model::UsageSource::fixed(crate::kube::metrics::MetricsSlot::new(snap));
+        assert!(s.attach(ViewId(0), Feed::Usage(usage)));
         s.subscribe_all();
         assert_eq!(s.take_effects(), []);
         assert!(!s.attach(ViewId(7), Feed::Rows(crate::app::state::Source::fixed(slot))));
@@ -221,7 +254,8 @@ mod tests {
             fx,
             [
                 Effect::Unsubscribe(ViewId(0)),
-                Effect::Subscribe(ViewId(1), ResourceKey::new(BuiltinKind::Pod, None))
+                Effect::Subscribe(ViewId(1), ResourceKey::new(BuiltinKind::Pod, None)),
+                Effect::SubscribeMetrics(ViewId(1), MetricsKey::pods(None))
             ]
         );
         assert_eq!(s.conn.context.as_deref(), Some("b"));

@@ -221,6 +221,7 @@ fn esc_clears_the_filter_then_the_marks_then_pops_and_stays_on_the_base() {
     let l = s.top_list_mut().unwrap();
     l.filter = "web".into();
     l.marks.toggle(&crate::kube::row::Row {
+        capacity: None,
         namespace: None,
         name: "web".into(),
         uid: "u1".into(),

@@ -106,6 +106,8 @@ pub struct Layout {
     pub informers_len: usize,
     /// The session's port-forwards, from its manager.
     pub forwards: Vec<ForwardInfo>,
+    /// The session's metrics polls, read by the loop while `:informers` is on top.
+    pub metrics_polls: Vec<crate::kube::metrics::MetricsInfo>,
 }
 
 impl Default for Layout {
@@ -117,6 +119,7 @@ impl Default for Layout {
             detail_hmax: 0,
             informers_len: 0,
             forwards: Vec::new(),
+            metrics_polls: Vec::new(),
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::kube::write::Target;
 
 fn row(name: &str, cells: Vec<Cell>) -> Row {
     Row {
+        capacity: None,
         namespace: Some(Arc::from("team-a")),
         name: name.into(),
         uid: format!("uid-{name}").into(),

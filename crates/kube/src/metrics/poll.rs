@@ -43,7 +43,7 @@ impl Poller {
             let next = self
                 .slot
                 .peek()
-                .next(outcome, Instant::now(), self.config.samples);
+                .next(outcome, Instant::now(), self.config.bound());
             self.slot.publish(next, &self.notify);
         }
     }

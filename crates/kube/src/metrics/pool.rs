@@ -167,6 +167,16 @@ impl MetricsPool {
         }
     }
 
+    /// [`MetricsPool::set_served`] for both targets from the loop's registry
+    /// ([`Served::from_registry`]); nothing while it holds no discovery result.
+    pub fn set_registry(&self, registry: &crate::registry::Registry) {
+        for target in [Target::Pods, Target::Nodes] {
+            if let Some(served) = Served::from_registry(registry, target) {
+                self.set_served(target, served);
+            }
+        }
+    }
+
     /// Subscribes to `key`, starting its poll task if none runs. Equal keys share one task,
     /// and a running all-namespaces pods poll that has listed at least once and is neither
     /// forbidden nor unserved serves a namespace key (a user allowed one namespace must

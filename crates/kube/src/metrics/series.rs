@@ -153,21 +153,33 @@ impl Series {
     }
 }
 
-impl Clone for Series {
-    fn clone(&self) -> Self {
-        let room = (self.samples.len() + 1).min(self.bound);
+impl Series {
+    /// A copy that keeps at most `bound` samples (at least one), the newest: what a poll
+    /// pushes onto when the memory budget changed the bound (see
+    /// [`MetricsConfig::budget_bytes`](super::MetricsConfig::budget_bytes)).
+    pub fn clone_bounded(&self, bound: usize) -> Series {
+        let bound = bound.max(1);
+        let skip = self.samples.len().saturating_sub(bound);
+        let stride = stride(&self.containers);
+        let room = (self.samples.len() - skip + 1).min(bound);
         let mut samples = VecDeque::with_capacity(room);
-        samples.extend(self.samples.iter().copied());
-        let mut per_container = VecDeque::with_capacity(room * stride(&self.containers));
-        per_container.extend(self.per_container.iter().copied());
+        samples.extend(self.samples.iter().skip(skip).copied());
+        let mut per_container = VecDeque::with_capacity(room * stride);
+        per_container.extend(self.per_container.iter().skip(skip * stride).copied());
         Series {
             containers: self.containers.clone(),
             samples,
             per_container,
-            bound: self.bound,
+            bound,
             seen: self.seen,
             stale_after: self.stale_after,
         }
+    }
+}
+
+impl Clone for Series {
+    fn clone(&self) -> Self {
+        self.clone_bounded(self.bound)
     }
 }
 

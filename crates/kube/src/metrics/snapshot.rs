@@ -154,7 +154,8 @@ impl MetricsSnapshot {
     /// samples per object. A list replaces the objects (new ones start a series, one whose
     /// containers changed starts again, gone ones are dropped) and sets `Ok`; a failure sets
     /// its state and keeps every series, marked stale.
-    pub(super) fn next(&self, outcome: Outcome, now: Instant, bound: usize) -> MetricsSnapshot {
+    pub(super) fn next(&self, outcome: Outcome, now: Instant, bound: impl Into<Bound>) -> MetricsSnapshot {
+        let bound = bound.into();
         let mut next = MetricsSnapshot {
             rev: self.rev + 1,
             fetched_at: Some(now),
@@ -171,6 +172,7 @@ impl MetricsSnapshot {
                 next.stale = false;
                 next.ok_at = Some(now);
                 next.unreadable = unreadable_line(&skipped);
+                let bound = bound.per_object(items.len());
                 next.objects = Arc::new(self.merge(items, now, bound));
                 next.object_count = next.objects.values().map(BTreeMap::len).sum();
                 next.samples = next
@@ -200,7 +202,7 @@ impl MetricsSnapshot {
             };
             let old = self.objects.get(&namespace).and_then(|m| m.get(&item.name));
             let mut series = match old {
-                Some(old) if same_containers(old) => Series::clone(old),
+                Some(old) if same_containers(old) => old.clone_bounded(bound),
                 _ => {
                     let names: Arc<[Arc<str>]> = item.containers.iter().map(|(n, _)| n.clone()).collect();
                     Series::new(names, bound, now, stale_after)
@@ -212,6 +214,41 @@ impl MetricsSnapshot {
                 .insert(item.name, Arc::new(series));
         }
         out
+    }
+}
+
+/// How many samples each object keeps: the configured number, fewer when the objects of a
+/// list would take more than the budget (at least [`Bound::FLOOR`] so a trend still shows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Bound {
+    /// [`MetricsConfig::samples`](super::MetricsConfig::samples).
+    pub samples: usize,
+    /// [`MetricsConfig::budget_bytes`](super::MetricsConfig::budget_bytes).
+    pub budget_bytes: usize,
+}
+
+impl Bound {
+    /// Fewest samples per object the budget may leave (unless `samples` is smaller).
+    pub const FLOOR: usize = 4;
+    /// What one sample costs, counted for the budget: the 32-byte [`Sample`](super::Sample) and the ring's
+    /// share of per-container usages (16 bytes per container of pods with two or more; most
+    /// pods have one or two).
+    pub const SAMPLE_BYTES: usize = 48;
+
+    /// Samples per object for a list of `objects`.
+    pub fn per_object(self, objects: usize) -> usize {
+        let fit = self.budget_bytes / objects.max(1) / Self::SAMPLE_BYTES;
+        fit.clamp(Self::FLOOR.min(self.samples), self.samples.max(1))
+    }
+}
+
+impl From<usize> for Bound {
+    /// `samples` per object whatever the list's size (no budget).
+    fn from(samples: usize) -> Bound {
+        Bound {
+            samples,
+            budget_bytes: usize::MAX,
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use crate::testutil::{ago, cells, row};
 mod cases_a;
 mod cases_b;
 mod realistic;
+mod resources;
 
 /// A pod fixture: phase Running and one app container `app` unless changed.
 pub(super) struct Pod {

@@ -89,7 +89,7 @@ fn an_object_gone_from_a_list_is_dropped() {
 fn the_bound_holds_across_polls() {
     let mut s = first();
     let t0 = Instant::now();
-    for i in 0..10 {
+    for i in 0..10i64 {
         s = s.next(
             listed(vec![item("a", "web", 100 + i * 15, i as u64)]),
             t0 + INTERVAL * i as u32,
@@ -189,4 +189,46 @@ fn unreadable_items_are_one_line() {
         s.unreadable.as_deref(),
         Some("2 items could not be read: podmetrics/a/x: no usage.cpu")
     );
+}
+
+#[test]
+fn the_budget_bounds_samples_per_object() {
+    let b = Bound {
+        samples: 60,
+        budget_bytes: 64 << 20,
+    };
+    assert_eq!(b.per_object(1), 60);
+    assert_eq!(b.per_object(10_000), 60);
+    // 64 MiB over 150,000 pods at 48 bytes a sample.
+    assert_eq!(b.per_object(150_000), 9);
+    assert_eq!(b.per_object(10_000_000), Bound::FLOOR);
+    let tiny = Bound {
+        samples: 2,
+        budget_bytes: 0,
+    };
+    assert_eq!(tiny.per_object(5), 2);
+}
+
+#[test]
+fn a_smaller_bound_keeps_the_newest_samples() {
+    let t0 = Instant::now();
+    let mut s = first();
+    for i in 0..10i64 {
+        s = s.next(
+            listed(vec![item("a", "web", 100 + i, i as u64 + 1)]),
+            t0 + INTERVAL * i as u32,
+            60,
+        );
+    }
+    assert_eq!(s.get(Some("a"), "web").map(|x| x.len()), Some(10));
+    // The list grew past the budget: 4 samples each, the newest kept.
+    let b = Bound {
+        samples: 60,
+        budget_bytes: 4 * Bound::SAMPLE_BYTES,
+    };
+    let s = s.next(listed(vec![item("a", "web", 500, 11)]), t0 + INTERVAL * 10, b);
+    let series = s.get(Some("a"), "web").expect("series");
+    assert_eq!(series.len(), 4);
+    let cpus: Vec<u64> = series.samples().map(|x| x.usage.cpu_nanos).collect();
+    assert_eq!(cpus, vec![8, 9, 10, 11]);
 }
