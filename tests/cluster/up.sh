@@ -99,6 +99,15 @@ subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kuberne
 EOF
 openssl_q x509 -req -in "$PKI/apiserver.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" \
   -CAcreateserial -days 3650 -extfile "$PKI/apiserver.ext" -out "$PKI/apiserver.crt"
+# The aggregation layer's client certificate: kube-apiserver shows it to the servers behind
+# APIServices (--proxy-client-cert-file), signed by the requestheader CA (here the cluster
+# CA) with the CN --requestheader-allowed-names names. EC P-256: made in milliseconds.
+openssl_q req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=front-proxy-client" \
+  -keyout "$PKI/front-proxy-client.key" -out "$PKI/front-proxy-client.csr"
+printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
+  "extendedKeyUsage=clientAuth" >"$PKI/front-proxy-client.ext"
+openssl_q x509 -req -in "$PKI/front-proxy-client.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" \
+  -CAcreateserial -days 3650 -extfile "$PKI/front-proxy-client.ext" -out "$PKI/front-proxy-client.crt"
 openssl_q genrsa -out "$PKI/sa.key" 2048
 openssl_q rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub"
 
@@ -228,11 +237,15 @@ APISERVER_ARGS=(
   # logs, exec and port-forward: reach the hollow kubelets at their InternalIP 127.0.0.1
   # (HTTPS, certificate not verified: no --kubelet-certificate-authority)
   --kubelet-preferred-address-types InternalIP,Hostname
-  # a front-proxy CA, so kcm and scheduler find one in extension-apiserver-authentication
-  # (nobody holds a front-proxy-client certificate; this only silences their lookups)
+  # the aggregation layer, as kubeadm sets it up: a front-proxy CA (kcm and the scheduler
+  # also look for one in extension-apiserver-authentication), the client certificate
+  # kube-apiserver proxies to APIService backends with, and the user in X-Remote-* headers
   --requestheader-client-ca-file "$PKI/ca.crt" --requestheader-allowed-names front-proxy-client
   --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group
   --requestheader-extra-headers-prefix X-Remote-Extra-
+  --proxy-client-cert-file "$PKI/front-proxy-client.crt" --proxy-client-key-file "$PKI/front-proxy-client.key"
+  # no kube-proxy here: proxy to an APIService's endpoint IP, not to its Service's cluster IP
+  --enable-aggregator-routing=true
   --cert-dir "$DIR/apiserver-certs"
 )
 # Extra flags for a test's own cluster, e.g. KTUI_TEST_APISERVER_ARGS="--watch-cache-sizes=configmaps#0"
