@@ -118,7 +118,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
             detail::draw(f, body, y, view_ns, &theme)
         }
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
-        Screen::Containers(c) => containers::draw(f, body, c, &theme, now),
+        Screen::Containers(c) => containers::draw(f, body, c, &state.settings.usage, &theme, now),
         Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
     }
     footer(f, foot, state, &theme);

@@ -1,6 +1,7 @@
 //! The containers view of one pod (`enter` on a pod): init, sidecar and app containers with
-//! NAME, ROLE, IMAGE, READY, STATE (with reason), RESTARTS (`(5m ago)`), PORTS, AGE, live from
-//! the pod's object watch; `l` on a row opens that container's logs, `v` its full cells. Must not do I/O.
+//! NAME, ROLE, IMAGE, READY, STATE (with reason), RESTARTS (`(5m ago)`), each container's usage
+//! (CPU, MEM, percentages of its own requests and limits, TREND: `usage::containers`), PORTS, AGE,
+//! live from the pod's object watch and its namespace's metrics poll; `l` on a row opens that container's logs, `v` its full cells. Must not do I/O.
 
 pub mod model;
 

@@ -4,5 +4,6 @@
 //! (the loop subscribes, `crate::ui` draws).
 
 pub mod compute;
+pub mod containers;
 pub mod keys;
 pub mod model;

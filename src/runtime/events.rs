@@ -59,6 +59,7 @@ impl Wiring<'_> {
             // Polls publish every interval: only a view showing usage (or the polls) redraws.
             Event::Metrics => (
                 state.top_list().is_some_and(|l| l.usage.is_some())
+                    || matches!(state.top(), Screen::Containers(c) if c.usage.is_some())
                     || matches!(state.top(), Screen::Informers { .. }),
                 Vec::new(),
             ),

@@ -86,6 +86,15 @@ fn key_cell(key: &MetricsKey) -> String {
     }
 }
 
+/// A poll's duration: `340ms` below 10 s, else `12.3s`.
+fn took_text(d: std::time::Duration) -> String {
+    if d.as_millis() < 10_000 {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}
+
 pub(super) fn draw(f: &mut Frame, area: Rect, polls: &[MetricsInfo], theme: &Theme) {
     if area.height == 0 {
         return;
@@ -96,8 +105,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, polls: &[MetricsInfo], theme: &The
             vec![
                 key_cell(&p.key),
                 crate::kube::sanitize::sanitize(&p.state.to_string()).into_owned(),
-                p.fetched_at
-                    .map_or_else(|| "never".into(), |t| format!("{}s ago", t.elapsed().as_secs())),
+                match (p.fetched_at, p.took) {
+                    (Some(t), Some(took)) => {
+                        format!("{}s ago in {}", t.elapsed().as_secs(), took_text(took))
+                    }
+                    (Some(t), None) => format!("{}s ago", t.elapsed().as_secs()),
+                    (None, _) => "never".into(),
+                },
                 // The failure in force is the STATE already; an older one (recovered) is news.
                 match p.last_error.as_deref() {
                     Some(e) if e != p.state.to_string() => crate::kube::sanitize::sanitize(e).into_owned(),

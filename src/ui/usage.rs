@@ -1,8 +1,9 @@
 //! The resource usage columns of pods and nodes lists (issue 33): which columns a list with
 //! metrics shows, each visible row's cells (text and colour: thresholds, stale values dimmed
 //! with `*`), the per-row CPU sparkline, and the one state line on the list's bottom border
-//! (fetching, not served, forbidden, stale since). Reads the metrics snapshot the list's
-//! cache holds for this frame; must not change state, poll or compute a figure itself
+//! (fetching, not served, forbidden, stale since); the containers view draws its usage cells
+//! and state line with the same functions. Reads the metrics snapshot the list's cache holds
+//! for this frame; must not change state, poll or compute a figure itself
 //! (`app::usage::compute` does).
 
 use ratatui::style::Style;
@@ -79,7 +80,7 @@ const NODE_COLS: [Fig; 7] = [
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 /// Samples the TREND column draws (one cell each, the newest).
-const TREND_CELLS: usize = 8;
+pub(super) const TREND_CELLS: usize = 8;
 
 /// The legend of the stale mark.
 const LEGEND: &str = "* = older than 2 intervals";
@@ -174,6 +175,17 @@ impl<'a> UsageView<'a> {
         })
     }
 
+    /// The usage columns of a view of one pod's containers with `snap` (a PodMetrics poll),
+    /// if it has something to show (see `compute::shows_columns`).
+    pub(super) fn of_pods(snap: &'a MetricsSnapshot, settings: &'a UsageSettings) -> Option<UsageView<'a>> {
+        compute::shows_columns(snap).then(|| UsageView {
+            target: Target::Pods,
+            snap,
+            settings,
+            now: Instant::now(),
+        })
+    }
+
     /// The list's target (pods or nodes).
     pub(super) fn target(&self) -> Target {
         self.target
@@ -195,7 +207,7 @@ impl<'a> UsageView<'a> {
 
     /// True when `row`'s values are not current: its object was missing from the polls of
     /// the last two intervals, or the poll itself failed or stalled.
-    fn stale(&self, series: &Series) -> bool {
+    pub(super) fn stale(&self, series: &Series) -> bool {
         series.is_stale(self.now) || self.snap.is_stale(self.now)
     }
 
@@ -232,8 +244,9 @@ impl<'a> UsageView<'a> {
             .collect()
     }
 
-    /// A cell computed from the latest sample: `*` and dimmed when stale.
-    fn sample_cell(
+    /// A cell computed from the latest sample: `*` and dimmed when stale (TREND only with
+    /// `series`).
+    pub(super) fn sample_cell(
         &self,
         fig: Fig,
         f: &Figures,
@@ -283,6 +296,12 @@ pub(super) fn trend(series: &Series) -> String {
         .skip(n.saturating_sub(TREND_CELLS))
         .map(|s| s.usage.cpu_nanos)
         .collect();
+    sparkline(&values)
+}
+
+/// `values` (CPU in nanocores, oldest first) as one `▁`…`█` each, scaled to their own
+/// maximum (all `▁` when it is 0).
+pub(super) fn sparkline(values: &[u64]) -> String {
     let max = values.iter().copied().max().unwrap_or(0);
     values
         .iter()
@@ -308,9 +327,19 @@ pub(super) fn state_line(
     l.usage.as_ref()?;
     target_of(l.kind())?;
     let snap = l.cache.metrics()?;
-    let now = Instant::now();
     let any_stale = UsageView::of(l, settings).is_some_and(|u| u.any_stale(rows));
-    let (text, style) = state_text(snap, now, any_stale, theme)?;
+    snapshot_state_line(snap, any_stale, theme, width)
+}
+
+/// The state line of `snap` (see [`state_line`]) for a view that knows whether it shows a
+/// stale value (`any_stale`): the containers view of one pod.
+pub(super) fn snapshot_state_line(
+    snap: &MetricsSnapshot,
+    any_stale: bool,
+    theme: &Theme,
+    width: u16,
+) -> Option<Line<'static>> {
+    let (text, style) = state_text(snap, Instant::now(), any_stale, theme)?;
     let text = crate::kube::sanitize::sanitize(&text).into_owned();
     let room = usize::from(width.saturating_sub(2));
     Some(Line::from(Span::styled(

@@ -12,6 +12,8 @@
 mod pty;
 #[path = "../support/mod.rs"]
 mod support;
+#[path = "../support/usage_screen.rs"]
+mod usage_screen;
 #[path = "../support/e2e_util.rs"]
 mod util;
 
@@ -42,4 +44,5 @@ mod e2e_startup;
 mod e2e_terms;
 mod e2e_timeline;
 mod e2e_trust;
+mod e2e_usage;
 mod e2e_yaml;

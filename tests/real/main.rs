@@ -12,8 +12,14 @@
 mod convergence;
 #[path = "../support/kubectl_bin.rs"]
 mod kubectl_bin;
+#[path = "../support/pty.rs"]
+mod pty;
 #[path = "../support/mod.rs"]
 mod support;
+#[path = "../support/usage_screen.rs"]
+mod usage_screen;
+#[path = "../support/e2e_util.rs"]
+mod util;
 
 mod debug_container;
 mod demo_kubectl;
@@ -24,6 +30,7 @@ mod golden_columns;
 mod hollow_kubelet;
 mod metrics_aggregation;
 mod metrics_backend;
+mod metrics_screen;
 mod metrics_top;
 mod port_forward;
 mod real_cluster;

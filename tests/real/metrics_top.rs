@@ -30,7 +30,7 @@ const INTERVAL: Duration = Duration::from_secs(1);
 const SLACK: Duration = Duration::from_millis(1500);
 
 /// (CPU in millicores, memory in Mi) as `kubectl top` prints them.
-type Top = (u64, u64);
+pub(crate) type Top = (u64, u64);
 
 /// kubectl's rounding: `MilliValue()` (up) and `Value() / (1024 * 1024)` (down).
 fn top_of(u: Usage) -> Top {
@@ -48,13 +48,13 @@ fn parse_top(cpu: &str, mem: &str) -> Top {
 }
 
 /// Runs kubectl (blocking) off the async workers: the backend and the pool run on them.
-fn kubectl(cluster: &Cluster, args: &[&str]) -> String {
+pub(crate) fn kubectl(cluster: &Cluster, args: &[&str]) -> String {
     tokio::task::block_in_place(|| cluster.kubectl_ok(args))
 }
 
 /// `kubectl top` rows keyed by their leading `key` columns: the CPU figure after them, the
 /// memory figure `mem` columns later (nodes have a CPU(%) between).
-fn top_rows(out: &str, key: usize, mem: usize) -> BTreeMap<Vec<String>, Top> {
+pub(crate) fn top_rows(out: &str, key: usize, mem: usize) -> BTreeMap<Vec<String>, Top> {
     out.lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
         .filter(|w| !w.is_empty())
@@ -142,7 +142,7 @@ impl Pool {
 
 /// Pods with declared resources of each kind: requests and limits, a two-container pod whose
 /// sidecar has no limits, and a pod with none.
-fn workload(cluster: &Cluster, ns: &str) {
+pub(crate) fn workload(cluster: &Cluster, ns: &str) {
     let c = |name: &str, resources: serde_json::Value| json!({"name": name, "image": "example.com/app:1", "resources": resources});
     let sized = json!({"requests": {"cpu": "100m", "memory": "64Mi"},
                        "limits": {"cpu": "200m", "memory": "128Mi"}});
@@ -183,7 +183,7 @@ fn workload(cluster: &Cluster, ns: &str) {
 }
 
 /// The backend on `ip`, registered; waits until its APIService is Available.
-async fn serve_metrics(cluster: &Cluster, ip: std::net::IpAddr) -> MetricsBackend {
+pub(crate) async fn serve_metrics(cluster: &Cluster, ip: std::net::IpAddr) -> MetricsBackend {
     let (cert, key) = tokio::task::block_in_place(|| aggregation::serving_cert(cluster));
     let ca = cluster.dir.join("pki/ca.crt");
     let backend = MetricsBackend::start(ip, &cert, &key, &ca, cluster.client(support::ADMIN).await).await;

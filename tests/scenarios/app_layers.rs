@@ -15,8 +15,8 @@ use super::architecture::scan::code_only;
 
 /// App modules `src/ui` may read: the state and its models, never a transition. Pure readers
 /// of the state that are not models are listed by name.
-/// (`usage::compute`: the usage figures of a row, pure functions the drawing and the usage
-/// sort share.)
+/// (`usage::compute`, `usage::containers`: the usage figures of a row or a container, pure
+/// functions the drawing and the usage sort share.)
 const UI_MAY_READ: &[&str] = &[
     "state",
     "feed",
@@ -24,6 +24,7 @@ const UI_MAY_READ: &[&str] = &[
     "effect",
     "help::HelpContent",
     "usage::compute",
+    "usage::containers",
 ];
 
 #[test]

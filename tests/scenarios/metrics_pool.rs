@@ -320,3 +320,29 @@ async fn samples_accumulate_up_to_the_bound() {
     drop(sub);
     pool.shutdown();
 }
+
+/// Discovery's answer arriving after a poll said 404 replaces the 404's wording at once:
+/// the user reads why (no metrics-server) without waiting an interval, and nothing is sent.
+#[tokio::test(start_paused = true)]
+async fn discovery_saying_not_served_shows_at_once_without_a_request() {
+    let (pool, mut handle, mut changes) = mock_metrics(config(60));
+    let sub = pool.subscribe(MetricsKey::pods(None));
+    let (_, send) = next(&mut handle).await;
+    respond(send, 404, serde_json::to_vec(&status(404, "NotFound")).unwrap());
+    wait_for(&sub.slot, &mut changes, "the 404", |s| s.state.is_failure()).await;
+    let t0 = Instant::now();
+    pool.set_served(
+        Target::Pods,
+        Served::No("no metrics.k8s.io in discovery (no metrics-server)".into()),
+    );
+    let snap = sub.slot.load();
+    assert_eq!(
+        snap.state,
+        MetricsState::NotServed("no metrics.k8s.io in discovery (no metrics-server)".into())
+    );
+    assert_eq!(t0.elapsed(), Duration::ZERO, "published by set_served itself");
+    assert!(
+        quiet_for(&mut handle, INTERVAL * 3).await,
+        "no request while not served"
+    );
+}

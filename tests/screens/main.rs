@@ -12,6 +12,7 @@
 mod screen;
 
 mod containers_screens;
+mod containers_usage_screens;
 mod crd_screens;
 mod detail_screens;
 mod fit_screens;

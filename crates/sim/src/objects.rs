@@ -65,12 +65,14 @@ pub fn node(name: &str, roles: &[&str], ip: &str, ready: bool, unschedulable: bo
     }})
 }
 
-/// A workload's pod template and selector for `app=<app>`.
+/// A workload's pod template and selector for `app=<app>`; its container sized as the
+/// seeded pods of `app` are (`sizing`), so pods its controller makes are too.
 fn template(app: &str, image: &str, extra: &[(&str, &str)]) -> (Value, Value) {
     let mut l = vec![("app", app)];
     l.extend_from_slice(extra);
     let tpl = json!({"metadata": {"labels": labels(&l)},
-        "spec": {"containers": [{"name": app, "image": image, "ports": [{"containerPort": 8080, "protocol": "TCP"}]}],
+        "spec": {"containers": [{"name": app, "image": image, "ports": [{"containerPort": 8080, "protocol": "TCP"}],
+                                 "resources": crate::sizing::resources(app)}],
                  "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler"}});
     (json!({"matchLabels": {"app": app}}), tpl)
 }

@@ -1,14 +1,22 @@
-//! The state of the containers view of one pod ([`ContainersState`]) and its rows' cells.
-//! Plain data; must not import `UiState` nor any transition, perform I/O or draw.
+//! The state of the containers view of one pod ([`ContainersState`]), its rows' cells and
+//! its containers' requests and limits as usage is measured against them. Plain data; must
+//! not import `UiState` nor any transition, perform I/O, compute usage or draw.
 
 use crate::kube::builtin::BuiltinKind;
+use crate::kube::capacity::ContainerDemand;
 use crate::kube::key::ResourceKey;
 use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::table::pod::Resources;
 
 use crate::kube::logs::pods::{CState, ContainerInfo, PodInfo};
 use crate::kube::row::{Cell, Health, Row};
 
 use crate::app::feed::ObjectFeed;
+use crate::app::usage::model::UsageSource;
 
 /// The UI-local state of a containers view.
 pub struct ContainersState {
@@ -18,6 +26,9 @@ pub struct ContainersState {
     pub name: String,
     /// The pod's watch, attached by the loop.
     pub watch: Option<ObjectFeed>,
+    /// The metrics poll of pods in the pod's namespace (PodMetrics), attached by the loop;
+    /// `None` until then, or with `[metrics] enabled = false`.
+    pub usage: Option<UsageSource>,
     /// The selected row.
     pub selected: usize,
 }
@@ -29,6 +40,7 @@ impl ContainersState {
             key: ResourceKey::new(BuiltinKind::Pod, Some(ns)),
             name: name.to_owned(),
             watch: None,
+            usage: None,
             selected: 0,
         }
     }
@@ -40,6 +52,39 @@ impl ContainersState {
         };
         let v = w.view.load();
         (v.object.as_deref().and_then(PodInfo::from_json), v.deleted)
+    }
+
+    /// The `resources` of every container of the pod as last seen (init, sidecar and app
+    /// containers, spec order), names sanitized as [`ContainersState::pod`]'s: requests and
+    /// limits of `cpu` (nanocores) and `memory` (bytes), each `None` where it is not set.
+    /// Empty before the pod is seen or when its `spec` does not decode.
+    pub fn demands(&self) -> Vec<ContainerDemand> {
+        let Some(w) = &self.watch else {
+            return Vec::new();
+        };
+        let v = w.view.load();
+        let Some(spec) = v.object.as_deref().and_then(|o| o.get("spec")) else {
+            return Vec::new();
+        };
+        let list = |key: &str| spec.get(key).and_then(Value::as_array).into_iter().flatten();
+        list("initContainers")
+            .chain(list("containers"))
+            .map(|c| {
+                let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
+                // One container's unreadable `resources` leaves only its own figures unset.
+                let r = c
+                    .get("resources")
+                    .and_then(|r| Resources::deserialize(r).ok())
+                    .unwrap_or_default();
+                ContainerDemand {
+                    name: Arc::from(crate::kube::sanitize::sanitize(name)),
+                    cpu_request: r.requests.cpu_nanos(),
+                    cpu_limit: r.limits.cpu_nanos(),
+                    memory_request: r.requests.memory_bytes(),
+                    memory_limit: r.limits.memory_bytes(),
+                }
+            })
+            .collect()
     }
 }
 
@@ -157,5 +202,51 @@ mod tests {
         // The pod is 10h old; the init container ran an hour ago, the app started 30m ago.
         assert_eq!(cells(&p.containers[0], created, now)[7], "60m");
         assert_eq!(cells(&p.containers[1], created, now)[7], "30m");
+    }
+
+    #[test]
+    fn demands_are_every_containers_own_resources_in_spec_order() {
+        let pod = json!({
+            "metadata": {"name": "db-0"},
+            "spec": {
+                "initContainers": [
+                    {"name": "init", "resources": {"requests": {"cpu": "10m"}}},
+                    {"name": "proxy", "restartPolicy": "Always",
+                     "resources": {"limits": {"cpu": "100m", "memory": "64Mi"}}}],
+                "containers": [{"name": "app", "resources": {"requests": {"cpu": "0.5", "memory": "1Gi"}}},
+                               {"name": "bad\u{1b}[2J", "resources": {"requests": {"cpu": []}}}]}
+        });
+        let mut c = ContainersState::new("shop", "db-0");
+        assert!(c.demands().is_empty(), "before the watch is attached");
+        c.watch = Some(ObjectFeed::fixed(
+            ResourceKey::new(BuiltinKind::Pod, Some("shop")),
+            crate::kube::object::ObjectView {
+                object: Some(Arc::new(pod)),
+                deleted: false,
+                state: crate::kube::sync::SyncState::Live,
+                rev: 1,
+            },
+        ));
+        let d = c.demands();
+        let names: Vec<&str> = d.iter().map(|d| &*d.name).collect();
+        let pod_names: Vec<String> = c
+            .pod()
+            .0
+            .unwrap()
+            .containers
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect();
+        assert_eq!(names, pod_names, "named as the rows are, sanitized");
+        assert_eq!((d[0].cpu_request, d[0].cpu_limit), (Some(10_000_000), None));
+        assert_eq!(
+            (d[1].cpu_limit, d[1].memory_limit),
+            (Some(100_000_000), Some(64 << 20))
+        );
+        assert_eq!(
+            (d[2].cpu_request, d[2].memory_request),
+            (Some(500_000_000), Some(1 << 30))
+        );
+        assert_eq!(d[3].cpu_request, None);
     }
 }

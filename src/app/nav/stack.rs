@@ -91,6 +91,7 @@ impl UiState {
             (Screen::Yaml(y), Feed::Rows(src)) => y.events = Some(src),
             (Screen::Yaml(y), Feed::Object(o)) => y.watch = Some(o),
             (Screen::Containers(c), Feed::Object(o)) => c.watch = Some(o),
+            (Screen::Containers(c), Feed::Usage(src)) => c.usage = Some(src),
             (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
             (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
             (Screen::Revisions(v), Feed::Rollout(r)) => v.rollout = Some(r),
@@ -135,8 +136,17 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             let key = crate::app::history::revisions::rollout_key(r);
             vec![Effect::WatchRollout(id, key, r.target.name.clone())]
         }
-        Screen::Containers(c) if c.watch.is_none() => {
-            vec![Effect::WatchObject(id, c.key.clone(), c.name.clone())]
+        Screen::Containers(c) => {
+            let mut out = Vec::new();
+            if c.watch.is_none() {
+                out.push(Effect::WatchObject(id, c.key.clone(), c.name.clone()));
+            }
+            // PodMetrics of the pod's namespace: its containers' usage.
+            let metrics = crate::app::usage::model::metrics_key(&c.key.kind, c.key.namespace.as_deref());
+            if let Some(key) = metrics.filter(|_| c.usage.is_none()) {
+                out.push(Effect::SubscribeMetrics(id, key));
+            }
+            out
         }
         Screen::Logs(l) => {
             let mut out = Vec::new();
@@ -241,6 +251,40 @@ mod tests {
         s.subscribe_all();
         assert_eq!(s.take_effects(), []);
         assert!(!s.attach(ViewId(7), Feed::Rows(crate::app::state::Source::fixed(slot))));
+    }
+
+    #[test]
+    fn a_containers_view_watches_its_pod_and_polls_its_namespaces_pod_metrics() {
+        let mut s = state();
+        let c = crate::app::containers::model::ContainersState::new("b", "db-0");
+        let id = s.push(Screen::Containers(Box::new(c)));
+        assert_eq!(
+            s.take_effects(),
+            [
+                Effect::WatchObject(id, pods("b"), "db-0".into()),
+                Effect::SubscribeMetrics(id, MetricsKey::pods(Some("b")))
+            ]
+        );
+        let snap = crate::kube::metrics::MetricsSnapshot::empty(
+            MetricsKey::pods(Some("b")),
+            1,
+            std::time::Duration::from_secs(15),
+        );
+        let usage =
+            crate::app::usage::model::UsageSource::fixed(crate::kube::metrics::MetricsSlot::new(snap));
+        assert!(s.attach(id, Feed::Usage(usage)));
+        assert!(matches!(s.top(), Screen::Containers(c) if c.usage.is_some()));
+        // The poll is attached; the watch is still wanted, until it is attached too.
+        s.subscribe_all();
+        let fx = s.take_effects();
+        assert!(
+            fx.contains(&Effect::WatchObject(id, pods("b"), "db-0".into()))
+                && !fx
+                    .iter()
+                    .any(|e| matches!(e, Effect::SubscribeMetrics(i, _) if *i == id)),
+            "{fx:?}"
+        );
+        assert_eq!(update(&mut s, Action::Back), [Effect::Unsubscribe(id)]);
     }
 
     #[test]

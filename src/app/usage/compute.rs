@@ -1,7 +1,7 @@
-//! Usage figures of one pods or nodes row (issue 33): what its CPU, MEM and percentage columns
-//! show and sort by, computed from the latest sample of its metrics series and the row's
-//! requests, limits or allocatable, and their text as `kubectl top` prints it. Pure functions;
-//! must not poll, keep state or draw.
+//! Usage figures of one pods or nodes row (issue 33; a pod's containers: `usage::containers`):
+//! what its CPU, MEM and percentage columns show and sort by, computed from the latest sample
+//! of its metrics series and the row's requests, limits or allocatable, and their text as
+//! `kubectl top` prints it. Pure functions; must not poll, keep state or draw.
 //!
 //! A percentage sums only over the containers that set its denominator, matched by name
 //! between the sample and the pod spec: a container without a limit never inflates %CPU/L.
@@ -124,7 +124,7 @@ pub fn share(series: &Series, capacity: Option<&Capacity>, which: Share) -> Opti
 }
 
 /// `100 × num / den`, rounded down; `None` when `den` is 0.
-fn percent(num: u128, den: u128) -> Option<Percent> {
+pub fn percent(num: u128, den: u128) -> Option<Percent> {
     if den == 0 {
         return None;
     }

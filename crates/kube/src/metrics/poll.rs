@@ -29,6 +29,10 @@ pub(super) struct Poller {
     pub served: Arc<ServedMap>,
 }
 
+/// How long a poll task holds the snapshot it replaced before freeing it (see
+/// [`MetricsSlot::publish`]): a few frames, well under the shortest interval.
+const RETIRE_AFTER: Duration = Duration::from_millis(250);
+
 impl Poller {
     /// Polls at the configured interval, the first time at once, until the task is aborted.
     pub(super) async fn run(self) {
@@ -36,15 +40,21 @@ impl Poller {
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
+            let started = Instant::now();
             let outcome = self.poll().await;
             if let Outcome::Failed(state) = &outcome {
                 tracing::debug!(key = %self.key, %state, "metrics poll failed");
             }
-            let next = self
+            let mut next = self
                 .slot
                 .peek()
                 .next(outcome, Instant::now(), self.config.bound());
-            self.slot.publish(next, &self.notify);
+            next.took = Some(started.elapsed());
+            let old = self.slot.publish(next, &self.notify);
+            // Readers move to the new snapshot at their next frame; the old one's series are
+            // then freed here, off the render loop.
+            tokio::time::sleep(RETIRE_AFTER.min(self.config.interval / 2)).await;
+            drop(old);
         }
     }
 

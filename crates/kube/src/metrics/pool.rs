@@ -90,6 +90,8 @@ pub struct MetricsInfo {
     pub state: MetricsState,
     /// When its last poll answered; `None` before the first answer.
     pub fetched_at: Option<Instant>,
+    /// How long its last poll took (request, decoding, merging).
+    pub took: Option<Duration>,
     /// Its most recent failure, kept after a recovery.
     pub last_error: Option<String>,
     /// Objects held.
@@ -154,10 +156,28 @@ impl MetricsPool {
     }
 
     /// Says whether `target` is served (from discovery: [`Served::from_discovery`]). While
-    /// `No`, its tasks send nothing and show `NotServed`; the change shows at their next
-    /// poll (within one interval).
+    /// `No`, its tasks send nothing and show `NotServed`: at once for a task that shows
+    /// another state (its first poll's 404 says less than discovery's reason), without a
+    /// request; `Yes` shows at their next poll (within one interval).
     pub fn set_served(&self, target: Target, served: Served) {
-        self.served.set(target, served);
+        self.served.set(target, served.clone());
+        let Served::No(why) = served else { return };
+        let state = MetricsState::NotServed(why);
+        let slots: Vec<Arc<MetricsSlot>> = lock(&self.inner)
+            .entries
+            .iter()
+            .filter(|(k, _)| k.target == target)
+            .map(|(_, e)| e.slot.clone())
+            .collect();
+        for slot in slots {
+            let snap = slot.peek();
+            if snap.state != state {
+                let outcome = super::snapshot::Outcome::Failed(state.clone());
+                let next = snap.next(outcome, Instant::now(), self.config.bound());
+                // A failure shares the objects: dropping the old snapshot frees no series.
+                drop(slot.publish(next, &self.notify));
+            }
+        }
     }
 
     /// [`MetricsPool::set_served`] for both targets from one discovery run.
@@ -263,6 +283,7 @@ impl MetricsPool {
                     key: k.clone(),
                     state: snap.state.clone(),
                     fetched_at: snap.fetched_at,
+                    took: snap.took,
                     last_error: snap.last_error.clone(),
                     objects: snap.object_count,
                     samples: snap.samples,

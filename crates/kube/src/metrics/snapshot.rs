@@ -80,6 +80,9 @@ pub struct MetricsSnapshot {
     /// Items of the last list that could not be read, as one line (`2 items could not be
     /// read: podmetrics/ns/x: usage.cpu "lots" is not a quantity`).
     pub unreadable: Option<String>,
+    /// How long the last poll took: the request, reading and decoding the list, and merging
+    /// it into the series (`None` before the first answer).
+    pub took: Option<Duration>,
     /// The poll interval (staleness is two of them).
     pub interval: Duration,
     /// Each object of the last list and its series, ordered by (namespace, name). An object
@@ -112,6 +115,7 @@ impl MetricsSnapshot {
             fetched_at: None,
             ok_at: None,
             last_error: None,
+            took: None,
             unreadable: None,
             interval,
             objects: Arc::default(),
