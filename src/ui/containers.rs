@@ -42,16 +42,17 @@ const COLS: [Col; 8] = [
 const USAGE_AT: usize = 6;
 
 /// The usage columns in order with their layout roles: CPU and MEM stay as long as STATE
-/// (MEM goes first, then CPU, then STATE), before IMAGE; %CPU/R and %MEM/R after ROLE; the
-/// limit percentages just before RESTARTS; TREND after PORTS and AGE.
+/// (MEM goes first, then CPU, then STATE), before IMAGE; the percentages after PORTS and AGE
+/// (the ports are what a port-forward needs), the requests' before the limits'; TREND first.
+/// All but CPU also give way to a cut NAME or STATE (`fit_table::USAGE_HEADERS`).
 const USAGE: [(Fig, &str); 7] = [
     (Fig::Cpu, "STATUS"),
     (Fig::Mem, "STATUS"),
-    (Fig::CpuPct, "LAST SEEN"),
-    (Fig::CpuLimitPct, "RESTARTS"),
-    (Fig::MemPct, "LAST SEEN"),
-    (Fig::MemLimitPct, "RESTARTS"),
-    (Fig::Trend, "TREND"),
+    (Fig::CpuPct, "SOURCE"),
+    (Fig::CpuLimitPct, "NODE"),
+    (Fig::MemPct, "SOURCE"),
+    (Fig::MemLimitPct, "NODE"),
+    (Fig::Trend, "IP"),
 ];
 
 const fn col(header: &'static str, role: &'static str) -> Col {

@@ -47,6 +47,10 @@ impl Laid {
     }
 }
 
+/// The headers of usage figures in ktui's own tables (the containers view's), which yield
+/// to a cut NAME or STATUS column (see `ColumnIn::yields`).
+const USAGE_HEADERS: [&str; 7] = ["CPU", "MEM", "%CPU/R", "%CPU/L", "%MEM/R", "%MEM/L", "TREND"];
+
 /// Cells between columns, in every table (the lists and ktui's own views alike).
 pub(crate) const GAP: usize = 2;
 
@@ -60,6 +64,8 @@ pub(super) fn lay_out(cols: &[Col], cells: &[Vec<String>], avail: usize) -> Laid
             cells.iter().filter_map(|r| r.get(i).map(String::as_str)),
         );
         m.header = cols[i].role.to_owned();
+        // The usage figures (containers view) give way to a cut NAME or STATUS.
+        m.yields = USAGE_HEADERS.contains(&cols[i].header);
         m
     };
     let mut headers: Vec<&'static str> = cols.iter().map(|c| c.header).collect();

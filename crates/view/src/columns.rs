@@ -18,6 +18,9 @@ pub struct ColumnIn {
     /// The kind's own drop rank, overriding [`priority`] when columns are dropped for room
     /// (see [`ColumnIn::drop_first`]); `None` for the general order.
     pub rank: Option<u8>,
+    /// Dropped whole, lowest rank first, rather than let a NAME or STATUS column be cut (the
+    /// usage columns: a row's identity and state come before its figures).
+    pub yields: bool,
 }
 
 impl ColumnIn {
@@ -29,6 +32,7 @@ impl ColumnIn {
             natural,
             wide,
             rank: None,
+            yields: false,
         }
     }
 
@@ -174,8 +178,37 @@ fn place(
     let mut keep: Vec<usize> = set.to_vec();
     loop {
         let used = place_kept(cols, &keep, avail, gap, squeeze, widths);
+        let is_cut = |i: usize| widths[i].is_some_and(|w| w < cols[i].natural);
+        // While a NAME or STATUS is cut, the lowest-ranked of the yielding columns and of those
+        // ranked below them goes.
+        let identity = |i: usize| !cols[i].yields && matches!(cols[i].header.as_str(), "NAME" | "STATUS");
+        let identity_cut = keep.iter().any(|&i| identity(i) && is_cut(i));
+        // The highest-ranked yielding column (CPU) stays and competes as any column does.
+        let ranks = keep
+            .iter()
+            .filter(|&&i| cols[i].yields && widths[i].is_some())
+            .map(|&i| cols[i].rank());
+        let (floor, top) = (ranks.clone().min(), ranks.max());
+        let yielder = floor.zip(top).and_then(|(floor, top)| {
+            (0..keep.len())
+                .filter(|&p| {
+                    let i = keep[p];
+                    widths[i].is_some()
+                        && !identity(i)
+                        && !pinned(&cols[i].header)
+                        && ((cols[i].yields && cols[i].rank() < top) || cols[i].rank() < floor)
+                })
+                .min_by_key(|&p| (cols[keep[p]].rank(), usize::MAX - p))
+        });
+        if let (true, Some(p)) = (identity_cut, yielder) {
+            for &i in &keep {
+                widths[i] = None;
+            }
+            keep.remove(p);
+            continue;
+        }
         let message = keep.iter().copied().find(|&i| cols[i].header == "MESSAGE");
-        let cut = message.is_some_and(|m| widths[m].is_some_and(|w| w < cols[m].natural));
+        let cut = message.is_some_and(is_cut);
         let yielding = (0..keep.len())
             .filter(|&p| {
                 let h = &cols[keep[p]].header;

@@ -133,6 +133,7 @@ impl Grid {
         for (col, src) in cols.iter_mut().zip(&srcs) {
             if let (Src::Usage(f), Some(t)) = (src, target) {
                 col.rank = Some(f.rank(t));
+                col.yields = true;
             }
         }
         Grid {

@@ -8,6 +8,7 @@ fn col(header: &str, natural: usize) -> ColumnIn {
         natural,
         wide: false,
         rank: None,
+        yields: false,
     }
 }
 
@@ -199,4 +200,108 @@ fn a_kinds_drop_order_keeps_what_the_user_came_for() {
     let f = fit(&cols, 58, 2, 0);
     assert_eq!(f.width_of(3), Some(17), "{f:?}");
     assert_eq!(headers(&cols, &f.hidden), ["RESTARTS", "AGE"]);
+}
+
+/// Usage figures give way to a row's identity: dropped, lowest rank first, before NAME or
+/// STATUS is cut — all but the top one; with room, they all show.
+#[test]
+fn yielding_columns_go_before_a_name_is_cut() {
+    let usage = |h: &str, rank: u8| ColumnIn {
+        rank: Some(rank),
+        yields: true,
+        ..col(h, 6)
+    };
+    let cols = vec![
+        col("NAME", 30),
+        col("STATUS", 10),
+        usage("TREND", 10),
+        usage("CPU", 16),
+    ];
+    let roomy = fit(&cols, 30 + 10 + 6 + 6 + 3 * 2, 2, 0);
+    assert_eq!(roomy.shown, vec![(0, 30), (1, 10), (2, 6), (3, 6)]);
+    let tight = fit(&cols, 30 + 10 + 6 + 2 * 2 + 1, 2, 0);
+    assert_eq!(
+        tight.shown,
+        vec![(0, 30), (1, 10), (3, 6)],
+        "TREND went, NAME whole"
+    );
+    // The top figure (CPU) stays and competes by rank: NAME is cut for it.
+    let tighter = fit(&cols, 30 + 10 + 2, 2, 0);
+    assert_eq!(tighter.shown, vec![(0, 22), (1, 10), (3, 6)]);
+}
+
+/// A narrow pods list: the kind's first-to-go columns (RESTARTS, AGE) and the usage figures
+/// go, lowest rank first, until NAME is whole; CPU, the highest-ranked figure, stays.
+#[test]
+fn a_narrow_pods_list_keeps_its_names_whole_before_its_figures() {
+    let y = |h: &str, n: usize, r: u8| ColumnIn {
+        rank: Some(r),
+        yields: true,
+        ..col(h, n)
+    };
+    let r = |h: &str, n: usize, rk: u8| ColumnIn {
+        rank: Some(rk),
+        ..col(h, n)
+    };
+    let cols = vec![
+        col("NAME", 25),
+        col("READY", 5),
+        col("STATUS", 17),
+        r("RESTARTS", 8, 5),
+        y("CPU", 4, 16),
+        y("MEM", 4, 15),
+        y("%CPU/R", 6, 14),
+        y("%CPU/L", 6, 11),
+        y("%MEM/R", 6, 13),
+        y("%MEM/L", 6, 11),
+        y("TREND", 5, 10),
+        r("AGE", 4, 4),
+    ];
+    let f = fit(&cols, 58, 2, 0);
+    let shown: Vec<(&str, usize)> = f
+        .shown
+        .iter()
+        .map(|(i, w)| (cols[*i].header.as_str(), *w))
+        .collect();
+    assert_eq!(shown, [("NAME", 25), ("READY", 5), ("STATUS", 17), ("CPU", 4)]);
+    // Without yielding columns nothing changes: NAME is cut as before.
+    let plain: Vec<ColumnIn> = cols
+        .iter()
+        .cloned()
+        .map(|c| ColumnIn { yields: false, ..c })
+        .collect();
+    let f = fit(&plain, 58, 2, 0);
+    assert!(f.width_of(0).is_some_and(|w| w < 25), "{f:?}");
+}
+
+/// CPU, the highest-ranked figure, stays even when a NAME must be cut for it (a wide
+/// `no sample`): the figures below it go first.
+#[test]
+fn the_top_figure_stays_and_competes_by_rank() {
+    let y = |h: &str, n: usize, r: u8| ColumnIn {
+        rank: Some(r),
+        yields: true,
+        ..col(h, n)
+    };
+    let r = |h: &str, n: usize, rk: u8| ColumnIn {
+        rank: Some(rk),
+        ..col(h, n)
+    };
+    let cols = vec![
+        col("NAME", 25),
+        col("READY", 5),
+        col("STATUS", 17),
+        r("RESTARTS", 8, 5),
+        y("CPU", 9, 16),
+        y("MEM", 5, 15),
+        y("%CPU/R", 6, 14),
+        y("%CPU/L", 6, 11),
+        y("%MEM/R", 6, 13),
+        y("%MEM/L", 6, 11),
+        y("TREND", 5, 10),
+        r("AGE", 4, 4),
+    ];
+    let f = fit(&cols, 58, 2, 0);
+    let shown: Vec<&str> = f.shown.iter().map(|(i, _)| cols[*i].header.as_str()).collect();
+    assert_eq!(shown, ["NAME", "READY", "STATUS", "CPU"]);
 }
