@@ -27,8 +27,9 @@ fn history_names_the_managers_of_each_revision() {
     let mut k = ktui_with(&cluster.kubeconfig, &["-n", &ns, "-c", "deploy"], 40);
     k.wait_for("web", SLOW);
     k.type_keys("h");
+    // `1 revision` or `2 revisions`: the controller's status update may not have come yet.
     k.wait_until("the first revision", SLOW, |s| {
-        s.contains("history deployment/web") && s.contains("revisions")
+        s.contains("history deployment/web") && s.contains(" revision")
     });
     cluster.kubectl_ok(&["-n", &ns, "scale", "deployment", "web", "--replicas=3"]);
     k.wait_until("the scale", SLOW, |s| {
