@@ -234,29 +234,7 @@ fn yielding_columns_go_before_a_name_is_cut() {
 /// go, lowest rank first, until NAME is whole; CPU, the highest-ranked figure, stays.
 #[test]
 fn a_narrow_pods_list_keeps_its_names_whole_before_its_figures() {
-    let y = |h: &str, n: usize, r: u8| ColumnIn {
-        rank: Some(r),
-        yields: true,
-        ..col(h, n)
-    };
-    let r = |h: &str, n: usize, rk: u8| ColumnIn {
-        rank: Some(rk),
-        ..col(h, n)
-    };
-    let cols = vec![
-        col("NAME", 25),
-        col("READY", 5),
-        col("STATUS", 17),
-        r("RESTARTS", 8, 5),
-        y("CPU", 4, 16),
-        y("MEM", 4, 15),
-        y("%CPU/R", 6, 14),
-        y("%CPU/L", 6, 11),
-        y("%MEM/R", 6, 13),
-        y("%MEM/L", 6, 11),
-        y("TREND", 5, 10),
-        r("AGE", 4, 4),
-    ];
+    let cols = narrow_pods(4);
     let f = fit(&cols, 58, 2, 0);
     let shown: Vec<(&str, usize)> = f
         .shown
@@ -278,6 +256,15 @@ fn a_narrow_pods_list_keeps_its_names_whole_before_its_figures() {
 /// `no sample`): the figures below it go first.
 #[test]
 fn the_top_figure_stays_and_competes_by_rank() {
+    let cols = narrow_pods(9);
+    let f = fit(&cols, 58, 2, 0);
+    let shown: Vec<&str> = f.shown.iter().map(|(i, _)| cols[*i].header.as_str()).collect();
+    assert_eq!(shown, ["NAME", "READY", "STATUS", "CPU"]);
+}
+
+/// A narrow pods list's columns: the kind's own (RESTARTS, AGE ranked low), then the usage
+/// figures as the list ranks them (yielding); CPU `cpu` cells wide.
+fn narrow_pods(cpu: usize) -> Vec<ColumnIn> {
     let y = |h: &str, n: usize, r: u8| ColumnIn {
         rank: Some(r),
         yields: true,
@@ -287,21 +274,18 @@ fn the_top_figure_stays_and_competes_by_rank() {
         rank: Some(rk),
         ..col(h, n)
     };
-    let cols = vec![
+    vec![
         col("NAME", 25),
         col("READY", 5),
         col("STATUS", 17),
         r("RESTARTS", 8, 5),
-        y("CPU", 9, 16),
-        y("MEM", 5, 15),
+        y("CPU", cpu, 16),
+        y("MEM", if cpu > 4 { 5 } else { 4 }, 15),
         y("%CPU/R", 6, 14),
         y("%CPU/L", 6, 11),
         y("%MEM/R", 6, 13),
         y("%MEM/L", 6, 11),
         y("TREND", 5, 10),
         r("AGE", 4, 4),
-    ];
-    let f = fit(&cols, 58, 2, 0);
-    let shown: Vec<&str> = f.shown.iter().map(|(i, _)| cols[*i].header.as_str()).collect();
-    assert_eq!(shown, ["NAME", "READY", "STATUS", "CPU"]);
+    ]
 }
