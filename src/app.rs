@@ -25,6 +25,7 @@ pub mod list;
 pub mod logs;
 pub mod nav;
 pub mod outcome;
+pub mod plugins;
 pub mod prompt;
 pub mod refresh_top;
 pub mod scroll;

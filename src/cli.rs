@@ -76,6 +76,19 @@ pub enum Command {
     /// Run only the demo cluster's API server in the foreground (until SIGINT/SIGTERM) and
     /// write a kubeconfig for it, so kubectl, k9s or any client can use it.
     DemoServer(Box<crate::sim::cli::DemoServerArgs>),
+    /// Convert k9s's plugins.yaml (and plugins/*.yaml), aliases.yaml and hotkeys.yaml to
+    /// ktui's [[plugins]] and [aliases]; prints the TOML and a report of what was and was
+    /// not converted (and why).
+    ImportK9s {
+        /// k9s's configuration directory (default: $K9S_CONFIG_DIR, else
+        /// $XDG_CONFIG_HOME/k9s, else ~/.config/k9s).
+        #[arg(long, value_name = "DIR")]
+        from: Option<std::path::PathBuf>,
+        /// Add the result to ktui's config file (the default one or --config; created with
+        /// mode 0600) instead of printing it; names the config already has are refused.
+        #[arg(long)]
+        write: bool,
+    },
 }
 
 /// Shells `completions` writes scripts for.

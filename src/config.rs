@@ -9,6 +9,7 @@ pub mod actions;
 pub mod error;
 pub mod keymap;
 pub mod metrics;
+pub mod plugins;
 pub mod theme;
 pub mod values;
 
@@ -50,6 +51,13 @@ pub struct Config {
     pub history: HistoryConfig,
     /// `[metrics]`: resource usage from metrics.k8s.io.
     pub metrics: metrics::MetricsConfig,
+    /// `[[plugins]]`: commands bound to keys, minus those whose key clashes (see
+    /// [`plugins::sift`]).
+    pub plugins: Vec<plugins::PluginSpec>,
+    /// The plugins dropped for a clash, one error each (`check-config` prints them, the
+    /// footer shows them once at start).
+    #[serde(skip)]
+    pub plugin_clashes: Vec<ConfigError>,
 }
 
 /// `[watch]`: the list-watch loop's freshness rules.
@@ -287,7 +295,11 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, ConfigError> {
 
 /// Parses and validates the text of `path`.
 pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
-    toml::from_str(text).map_err(|e| ConfigError::from_toml(path, text, &e))
+    let mut config: Config = toml::from_str(text).map_err(|e| ConfigError::from_toml(path, text, &e))?;
+    let (kept, clashes) = plugins::sift(std::mem::take(&mut config.plugins), &config.keymap(), path, text);
+    config.plugins = kept;
+    config.plugin_clashes = clashes;
+    Ok(config)
 }
 
 impl Config {

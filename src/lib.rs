@@ -12,6 +12,7 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod import_k9s;
 pub use ktui_detail as detail;
 pub mod keys;
 pub use ktui_kube as kube;

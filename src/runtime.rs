@@ -9,6 +9,7 @@ pub mod effects;
 pub mod events;
 pub mod files;
 pub mod handover;
+pub mod plugins;
 pub mod quit;
 pub mod run;
 pub mod session;

@@ -1,4 +1,4 @@
-//! The non-interactive subcommands (`check-config`, `info`, `completions`): each prints to
+//! The non-interactive subcommands (`check-config`, `info`, `completions`, `import-k9s`): each prints to
 //! the given writers and returns an exit code. Owns their output; must not touch the
 //! terminal's modes or the network. New subcommands get an arm in [`run`].
 
@@ -17,6 +17,10 @@ pub fn run(cli: &Cli, cmd: &Command, out: &mut dyn Write, err: &mut dyn Write) -
         Command::Info => info(cli, out, err),
         Command::Completions { shell } => completions(*shell, out).map(|()| 0),
         Command::DemoServer(_) => writeln!(err, "ktui: demo-server runs from main").map(|()| 2),
+        Command::ImportK9s { from, write } => {
+            let config = cli.config.clone().or_else(config::default_path);
+            crate::import_k9s::run(from.as_deref(), *write, config, out, err)
+        }
     };
     res.unwrap_or(2)
 }
@@ -27,8 +31,16 @@ fn check_config(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io:
         Ok(Loaded {
             path: Some(p),
             found: true,
-            ..
-        }) => writeln!(out, "{}: ok", p.display()).map(|()| 0),
+            config,
+        }) => {
+            // A clashing plugin is dropped alone: the rest of the config is in force.
+            for clash in &config.plugin_clashes {
+                writeln!(err, "{clash}")?;
+            }
+            let n = config.plugin_clashes.len();
+            let dropped = if n > 0 { format!(" ({n} plugin(s) dropped)") } else { String::new() };
+            writeln!(out, "{}: ok{dropped}", p.display()).map(|()| u8::from(n > 0))
+        }
         Ok(Loaded { path: Some(p), .. }) => {
             writeln!(out, "{}: no such file; the defaults are in use", p.display()).map(|()| 0)
         }

@@ -11,10 +11,11 @@ use crate::app::state::UiState;
 /// whenever the context in use is known or changes. `cli_readonly` is `--readonly`, which a
 /// context's `readonly = false` cannot undo.
 pub fn apply(state: &mut UiState, config: &Config, context: Option<&str>, cli_readonly: bool) {
-    state.settings.keymap = config.keymap();
+    state.settings.readonly = cli_readonly || config.readonly_for(context);
+    state.settings.plugins.active = crate::app::plugins::in_force(config, state.settings.readonly);
+    state.settings.keymap = crate::app::plugins::bind(&config.keymap(), &state.settings.plugins.active);
     state.settings.theme = theme_for(config, context);
     state.settings.aliases = config.aliases.clone();
-    state.settings.readonly = cli_readonly || config.readonly_for(context);
     state.settings.favourites = config.favourites_for(context).to_vec();
     state.settings.fallback = config.fallback_for(context).to_vec();
     state.settings.icons = config.ui.icons;

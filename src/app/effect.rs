@@ -76,6 +76,9 @@ pub enum Effect {
     /// Watch the rollout history (ReplicaSets / ControllerRevisions) of workload `name` of
     /// `key.kind` in `key.namespace` for history view `id`; the loop keeps it under `id`.
     WatchRollout(ViewId, ResourceKey, String),
+    /// Run a plugin detached (no terminal, stdin empty); its end comes back as
+    /// `Event::PluginDone` (see `app::plugins`).
+    RunPlugin(Box<crate::app::plugins::model::PluginRun>),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

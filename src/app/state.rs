@@ -82,6 +82,8 @@ pub struct Settings {
     pub protected: Vec<regex::Regex>,
     /// `[metrics]`: whether usage is polled and its colour thresholds.
     pub usage: crate::app::usage::model::UsageSettings,
+    /// `[[plugins]]` in force for the context in use.
+    pub plugins: crate::app::plugins::model::PluginSettings,
 }
 
 /// What the runtime learns from the environment once, at start.
@@ -151,6 +153,7 @@ impl Settings {
             logs: crate::app::logs::model::LogSettings::default(),
             protected: Vec::new(),
             usage: Default::default(),
+            plugins: Default::default(),
             dirs: Dirs::default(),
         }
     }

@@ -69,6 +69,9 @@ fn apply(state: &mut UiState, action: Action) {
     if crate::app::history::keys::handle(state, action) || crate::app::detail::keys::handle(state, action) {
         return;
     }
+    if crate::app::plugins::handle(state, action) {
+        return;
+    }
     if crate::app::logs::update::handle(state, action)
         || crate::app::containers::handle(state, action)
         || crate::app::forwards::handle(state, action)
@@ -137,7 +140,7 @@ fn apply(state: &mut UiState, action: Action) {
             if crate::app::writes::access::refuse(state, action) => {}
         Action::Shell | Action::Attach => crate::app::session::open(state, action),
         Action::PortForward => crate::app::forwards::offer(state),
-        Action::StopForward | Action::Wrap => {}
+        Action::StopForward | Action::Wrap | Action::Plugin(_) => {}
         Action::NavBack | Action::NavForward => {
             crate::app::nav::handle(state, action);
         }

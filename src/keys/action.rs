@@ -175,6 +175,9 @@ pub enum Action {
     NavBack,
     /// `]`: the view stack `[` left.
     NavForward,
+    /// Run `[[plugins]]` entry N of those in force (bound by `app::plugins::bind`, never
+    /// named in a keymap).
+    Plugin(u16),
 }
 
 impl Action {
@@ -362,6 +365,9 @@ impl Action {
             Action::StopForward => false,
             Action::Wrap => false,
             Action::NavBack | Action::NavForward => false,
+            // A plugin is a write unless declared `readonly`; the action cannot tell, so
+            // `app::plugins` removes the others in read-only mode.
+            Action::Plugin(_) => false,
         }
     }
 

@@ -103,6 +103,7 @@ impl Wiring<'_> {
                 }
                 Effect::Clear => self.clear = true,
                 Effect::HandOver(h) => self.handovers.push_back(h),
+                Effect::RunPlugin(run) => crate::runtime::plugins::spawn(&self.net, *run, self.tx.clone()),
                 Effect::OfferForward(o) => {
                     let Some(s) = &self.session else { continue };
                     let (tx, client) = (self.tx.clone(), s.pool.client().clone());

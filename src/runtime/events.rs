@@ -84,6 +84,10 @@ impl Wiring<'_> {
                 crate::app::outcome::copied(state, result);
                 (true, Vec::new())
             }
+            Event::PluginDone(done) => {
+                crate::app::plugins::finished(state, *done);
+                (true, Vec::new())
+            }
             Event::ForwardOffer(o, ports) => {
                 crate::app::forwards::offered(state, *o, ports);
                 (true, Vec::new())

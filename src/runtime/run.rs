@@ -74,6 +74,8 @@ pub enum Event {
     Copied(Result<String, String>),
     /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
     ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
+    /// A background plugin ended (`Effect::RunPlugin`).
+    PluginDone(Box<crate::app::plugins::model::PluginDone>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context
@@ -372,10 +374,16 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
     state.conn.explicit_all = cli.all_namespaces;
     state.conn.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
+    // `$KUBECONFIG` of plugins (none for the demo cluster, which no file describes).
+    state.settings.plugins.kubeconfig = (!cli.demo)
+        .then(|| cli.kubeconfig.as_ref().map(|p| p.display().to_string()))
+        .flatten()
+        .or_else(|| std::env::var("KUBECONFIG").ok().filter(|_| !cli.demo));
     let effects = run_command(
         &mut state,
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
     );
+    crate::app::plugins::announce(&mut state, config);
     // The placeholder view the first command replaced is no place to go back to.
     state.screens.stack.nav.clear();
     (state, effects)

@@ -54,14 +54,19 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
             .effective(state.top().key_mode())
             .into_iter()
             .find(|b| b.run == a)?;
-        let short = word(state, a).unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""));
+        let short = crate::app::plugins::hint_word(state, a)
+            .or_else(|| word(state, a))
+            .unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""));
         Some((format!("<{}>", b.on), format!(" {short}")))
     };
     let cells = |(k, w): &(String, String)| k.chars().count() + w.chars().count();
     let quit = Some(Action::Quit).filter(|a| state.offers(*a)).and_then(hint);
     let mut budget = usize::from(width).saturating_sub(quit.as_ref().map_or(0, cells));
     let mut shown = Vec::new();
-    for h in WANTED.into_iter().filter(|a| state.offers(*a)).filter_map(hint) {
+    // The plugins in scope come after `?`: they are the user's own keys.
+    let plugins = (0..state.settings.plugins.active.len()).filter_map(|i| u16::try_from(i).ok().map(Action::Plugin));
+    let wanted = WANTED[..3].iter().copied().chain(plugins).chain(WANTED[3..].iter().copied());
+    for h in wanted.filter(|a| state.offers(*a)).filter_map(hint) {
         let need = cells(&h) + GAP.len();
         if need > budget {
             break;

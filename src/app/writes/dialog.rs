@@ -130,6 +130,12 @@ fn confirm(state: &mut UiState) {
         crate::app::session::debug::confirmed(state, req, &context, &summary);
         return;
     }
+    if let Then::Plugin(run) = &d.then {
+        let run = (**run).clone();
+        state.screens.overlays.dialog = None;
+        crate::app::plugins::launch(state, run);
+        return;
+    }
     let op = match d.op() {
         Ok(op) => op,
         Err(e) => {

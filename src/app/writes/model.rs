@@ -110,6 +110,8 @@ pub enum Then {
     /// Add a debug container and attach to it (`app::session::debug`): not a `WriteOp`, the session
     /// preparation makes it.
     Debug(Box<crate::app::session::model::SessionRequest>),
+    /// Run a plugin that asks first (`app::plugins`): not a `WriteOp`.
+    Plugin(Box<crate::app::plugins::model::PluginRun>),
 }
 
 /// Which question is on screen.
@@ -251,6 +253,7 @@ impl Dialog {
                 WriteOp::Rollback(t.clone(), r.number)
             }
             Then::Debug(_) => return Err("a debug container is no write request".into()),
+            Then::Plugin(_) => return Err("a plugin is no write request".into()),
             Then::Drain(t) => WriteOp::Drain(
                 t.clone(),
                 DrainOptions {
