@@ -10,7 +10,7 @@
 pub mod model;
 pub mod vars;
 
-use crate::config::plugins::{scope_id, PluginSpec, ALL_SCOPES};
+use crate::config::plugins::{PluginSpec, ALL_SCOPES, CONTAINERS};
 use crate::config::Config;
 use crate::keys::{Action, Binding, KeyMode, Keymap};
 use crate::kube::sanitize::sanitize;
@@ -80,7 +80,7 @@ fn in_scope(state: &UiState, p: &PluginSpec) -> bool {
             };
             (all || p.scopes.iter().any(named)) && l.cache.selected_row(l.selected).is_some()
         }
-        Screen::Containers(_) => all || p.scopes.iter().any(|s| scope_id(s) == "containers"),
+        Screen::Containers(_) => all || p.scopes.iter().any(|s| s.eq_ignore_ascii_case(CONTAINERS)),
         _ => false,
     }
 }
@@ -111,7 +111,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
     words.extend(args.iter().cloned());
     let run = PluginRun {
         name: p.name.clone(),
-        label: sanitize(&shell_words::join(&words)),
+        label: sanitize(&shell_words::join(&words)).into_owned(),
         context: state.conn.context.clone().unwrap_or_default(),
         job: CommandJob {
             program: p.command.clone(),

@@ -16,6 +16,9 @@ use crate::keys::{Action, KeyMode, KeyPress, Keymap};
 /// The scope that matches every list view (and the containers view).
 pub const ALL_SCOPES: &str = "all";
 
+/// The scope of the containers view (`enter` on a pod).
+pub const CONTAINERS: &str = "containers";
+
 /// One `[[plugins]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -37,6 +37,7 @@ mod e2e_logs;
 mod e2e_nav;
 mod e2e_not_connected;
 mod e2e_owner;
+mod e2e_plugins;
 mod e2e_session;
 mod e2e_shell;
 mod e2e_stale;

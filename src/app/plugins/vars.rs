@@ -72,7 +72,7 @@ pub fn of_selection(state: &UiState, now: UnixSecs) -> Option<Vars> {
                 .namespace
                 .as_deref()
                 .map(str::to_owned)
-                .or_else(|| l.key.namespace.clone())
+                .or_else(|| l.key.namespace.as_deref().map(str::to_owned))
                 .unwrap_or_default();
             v.set("NAMESPACE", ns.clone());
             v.set("NAME", &*row.name);
@@ -91,7 +91,7 @@ pub fn of_selection(state: &UiState, now: UnixSecs) -> Option<Vars> {
         Screen::Containers(c) => {
             let pod = c.pod().0?;
             let container = pod.containers.get(c.selected)?;
-            v.set("NAMESPACE", c.key.namespace.clone().unwrap_or_default());
+            v.set("NAMESPACE", c.key.namespace.as_deref().unwrap_or_default());
             v.set("POD", c.name.clone());
             v.set("NAME", container.name.to_string());
             v.set("CONTAINER", container.name.to_string());

@@ -1,0 +1,129 @@
+//! Plugins against `ktui --demo`: a config with two plugins — one in the background, one with
+//! the terminal handed over — that append `$NAME $NAMESPACE $CONTEXT $COL-STATUS` to a file
+//! when their keys are pressed on a pod row; the file holds the expanded values. With
+//! `--readonly` the plugin not declared `readonly` is gone: its key does nothing and `?` does
+//! not list it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::util::*;
+
+/// The config: `note` (ctrl-t, background, read-only) and `mark` (ctrl-o, foreground, a
+/// write); both append one line to `out` through `sh -c`, the values as `$1` (never as
+/// shell text).
+fn config(dir: &Path, out: &Path) -> std::path::PathBuf {
+    let script = format!("printf '%s|%s\\n' \"$0\" \"$1\" >> '{}'", out.display());
+    let text = format!(
+        r#"[[plugins]]
+name = "note"
+key = "ctrl-t"
+description = "note the pod"
+scopes = ["pods"]
+command = "sh"
+args = ["-c", {script:?}, "bg", "$NAME $NAMESPACE $CONTEXT $COL-STATUS"]
+background = true
+readonly = true
+
+[[plugins]]
+name = "mark"
+key = "ctrl-o"
+description = "mark the pod"
+scopes = ["po"]
+command = "sh"
+args = ["-c", {script:?}, "fg", "$NAME $NAMESPACE $CONTEXT $COL-STATUS"]
+"#
+    );
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// ktui on the demo's shop namespace with `config`, filtered to its Running pods.
+fn start(dir: &Path, config: &Path, extra: &[&str]) -> Ktui {
+    let missing = dir.join("no-kubeconfig");
+    let mut args = vec!["--demo", "-n", "shop", "--config", config.to_str().unwrap()];
+    args.extend(extra);
+    let mut k = ktui_sized(&missing, &args, 40, 160);
+    k.wait_for("● live", SLOW);
+    k.type_keys("/Running");
+    k.press_enter();
+    k.wait_until("Running pods only", SLOW, |s| {
+        s.contains("Running") && !s.contains("CrashLoopBackOff")
+    });
+    k
+}
+
+fn lines(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn wait_lines(out: &Path, n: usize) -> Vec<String> {
+    let end = std::time::Instant::now() + SLOW;
+    loop {
+        let l = lines(out);
+        if l.len() >= n || std::time::Instant::now() > end {
+            return l;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn two_plugins_run_from_their_keys_with_the_variables_expanded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cfg = config(dir.path(), &out);
+    let mut k = start(dir.path(), &cfg, &[]);
+    k.type_keys("?");
+    k.wait_until("both plugins in the help", SLOW, |s| {
+        s.contains("note the pod (plugin note)") && s.contains("mark the pod (plugin mark)")
+    });
+    k.press_esc();
+    k.wait_gone("(plugin note)", SLOW);
+    k.send("\x14"); // ctrl-t: in the background
+    let got = wait_lines(&out, 1);
+    assert_eq!(got.len(), 1, "{got:?}\n{}", k.dump());
+    let (who, values) = got[0].split_once('|').unwrap();
+    assert_eq!(who, "bg");
+    let words: Vec<&str> = values.split(' ').collect();
+    assert_eq!(words[1..], ["shop", "ktui-demo", "Running"], "{values}");
+    let name = words[0];
+    assert!(row_of(&k.screen(), name).is_some(), "{name} is a row:\n{}", k.screen());
+    k.wait_for("plugin note: exit code 0", SLOW);
+    k.send("\x0f"); // ctrl-o: the terminal handed over
+    let got = wait_lines(&out, 2);
+    assert_eq!(got.get(1).map(String::as_str), Some(format!("fg|{values}").as_str()), "{got:?}");
+    k.wait_for("plugin mark: sh -c", SLOW);
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn readonly_removes_the_plugin_not_declared_readonly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cfg = config(dir.path(), &out);
+    let mut k = start(dir.path(), &cfg, &["--readonly"]);
+    k.type_keys("?");
+    k.wait_for("note the pod (plugin note)", SLOW);
+    assert!(!k.screen().contains("plugin mark"), "{}", k.screen());
+    k.press_esc();
+    k.wait_gone("(plugin note)", SLOW);
+    k.send("\x0f"); // ctrl-o: nothing
+    k.send("\x14"); // ctrl-t: still there
+    let got = wait_lines(&out, 1);
+    std::thread::sleep(Duration::from_millis(500));
+    let got_later = lines(&out);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got_later, got, "the write plugin did not run");
+    assert!(got[0].starts_with("bg|"), "{got:?}");
+    k.command("q");
+    let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
+    assert!(status.success(), "{status:?}");
+}
