@@ -61,7 +61,11 @@ fn names_the_config_has_are_refused_and_write_adds_the_rest() {
     assert!(err.contains("not converted: plugin stern (plugins.yaml): ktui's config already has a plugin by that name"), "{err}");
     assert!(err.contains("not converted: alias pp (aliases.yaml): ktui's config already has an alias by that name"), "{err}");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with(existing), "nothing existing changes:\n{text}");
+    // Every line that was there still is, in order (the aliases go under `[aliases]`).
+    let mut lines = text.lines();
+    assert!(existing.lines().all(|l| lines.any(|m| m == l)), "nothing existing changes:\n{text}");
+    assert!(text.contains("[aliases]\ndp = \"deployments.apps\"\n"), "{text}");
+    assert_eq!(text.matches("[aliases]").count(), 1, "{text}");
     let cfg = crate::config::parse(&path, &text).unwrap();
     assert_eq!(cfg.aliases["pp"], "pods -A");
     assert_eq!(cfg.aliases["dp"], "deployments.apps");
