@@ -39,19 +39,27 @@ args = ["-c", {script:?}, "fg", "$NAME $NAMESPACE $CONTEXT $COL-STATUS"]
     path
 }
 
-/// ktui on the demo's shop namespace with `config`, filtered to its Running pods.
+/// ktui on the demo's shop namespace with `config`, filtered to its Running pods (a column term).
 fn start(dir: &Path, config: &Path, extra: &[&str]) -> Ktui {
     let missing = dir.join("no-kubeconfig");
     let mut args = vec!["--demo", "-n", "shop", "--config", config.to_str().unwrap()];
     args.extend(extra);
     let mut k = ktui_sized(&missing, &args, 40, 160);
     k.wait_for("● live", SLOW);
-    k.type_keys("/Running");
+    k.type_keys("/status:Running");
     k.press_enter();
     k.wait_until("Running pods only", SLOW, |s| {
-        s.contains("Running") && !s.contains("CrashLoopBackOff")
+        s.lines().any(|l| l.contains(" Running ")) && !s.contains("CrashLoopBackOff")
     });
     k
+}
+
+/// `?`, its lines filtered to the plugins' (`/plugin`).
+fn help_filtered(k: &mut Ktui) {
+    k.type_keys("?");
+    k.wait_for("esc closes", SLOW);
+    k.type_keys("/plugin");
+    k.press_enter();
 }
 
 fn lines(out: &Path) -> Vec<String> {
@@ -79,10 +87,11 @@ fn two_plugins_run_from_their_keys_with_the_variables_expanded() {
     let out = dir.path().join("out");
     let cfg = config(dir.path(), &out);
     let mut k = start(dir.path(), &cfg, &[]);
-    k.type_keys("?");
+    help_filtered(&mut k);
     k.wait_until("both plugins in the help", SLOW, |s| {
         s.contains("note the pod (plugin note)") && s.contains("mark the pod (plugin mark)")
     });
+    k.press_esc();
     k.press_esc();
     k.wait_gone("(plugin note)", SLOW);
     k.send("\x14"); // ctrl-t: in the background
@@ -110,9 +119,10 @@ fn readonly_removes_the_plugin_not_declared_readonly() {
     let out = dir.path().join("out");
     let cfg = config(dir.path(), &out);
     let mut k = start(dir.path(), &cfg, &["--readonly"]);
-    k.type_keys("?");
+    help_filtered(&mut k);
     k.wait_for("note the pod (plugin note)", SLOW);
     assert!(!k.screen().contains("plugin mark"), "{}", k.screen());
+    k.press_esc();
     k.press_esc();
     k.wait_gone("(plugin note)", SLOW);
     k.send("\x0f"); // ctrl-o: nothing
