@@ -170,7 +170,7 @@ fn bad_files_give_the_exact_error_with_line() {
             "config.toml:2:20: keymap.normal.bindings.on: unknown key \"hyper-j\"",
         ),
         ("[colours]\n", "config.toml:1:2: colours: unknown field `colours`, expected one of `ui`, `keymap`, `events`, \
-          `namespaces`, `aliases`, `log`, `context`, `logs`, `actions`, `watch`, `history`, `metrics`"),
+          `namespaces`, `aliases`, `log`, `context`, `logs`, `actions`, `watch`, `history`, `metrics`, `plugins`"),
     ];
     for (text, want) in cases {
         assert_eq!(parse(text).unwrap_err(), want, "for {text:?}");
