@@ -39,7 +39,10 @@ pub fn import(files: &k9s::K9sFiles, config_path: &Path, config_text: &str) -> R
     };
     let taken_plugin = |n: &str| {
         existing.plugins.iter().any(|p| p.name == n)
-            || existing.plugin_clashes.iter().any(|c| c.message.contains(&format!("plugin {n:?} ")))
+            || existing
+                .plugin_clashes
+                .iter()
+                .any(|c| c.message.contains(&format!("plugin {n:?} ")))
     };
     let mut plugins: Vec<convert::Plugin> = Vec::new();
     for e in &files.plugins {
@@ -91,7 +94,8 @@ pub fn import(files: &k9s::K9sFiles, config_path: &Path, config_text: &str) -> R
     }
     // Load the result as ktui would: a clashing plugin is dropped alone, so leave it out.
     let merged = merge(config_text, &plugins, &aliases);
-    let checked = crate::config::parse(config_path, &merged).map_err(|e| format!("the result does not load: {e}"))?;
+    let checked =
+        crate::config::parse(config_path, &merged).map_err(|e| format!("the result does not load: {e}"))?;
     let clashes: Vec<(String, String)> = plugins
         .iter()
         .filter_map(|p| {
@@ -160,7 +164,8 @@ pub fn merge(config: &str, plugins: &[convert::Plugin], aliases: &[(String, Stri
         let found = header
             .filter(|(_, l)| {
                 let t = l.trim_start();
-                t.strip_prefix("[aliases]").is_some_and(|r| r.trim().is_empty() || r.trim_start().starts_with('#'))
+                t.strip_prefix("[aliases]")
+                    .is_some_and(|r| r.trim().is_empty() || r.trim_start().starts_with('#'))
             })
             .map(|(start, l)| start + l.len() + 1)
             .next();
@@ -198,7 +203,10 @@ pub fn run(
         .map(Path::to_path_buf)
         .or_else(|| k9s::config_dir(|k| std::env::var(k).ok()))
     else {
-        writeln!(err, "ktui: no k9s directory (set K9S_CONFIG_DIR or use --from DIR)")?;
+        writeln!(
+            err,
+            "ktui: no k9s directory (set K9S_CONFIG_DIR or use --from DIR)"
+        )?;
         return Ok(1);
     };
     let files = k9s::read(&dir);
@@ -230,11 +238,19 @@ pub fn run(
         writeln!(err, "{}", sanitize(line))?;
     }
     if result.converted == 0 {
-        writeln!(err, "ktui: nothing to import from {}", sanitize(&dir.display().to_string()))?;
+        writeln!(
+            err,
+            "ktui: nothing to import from {}",
+            sanitize(&dir.display().to_string())
+        )?;
         return Ok(1);
     }
     if !write {
-        writeln!(out, "# Converted from k9s ({}) by `ktui import-k9s`.", sanitize(&dir.display().to_string()))?;
+        writeln!(
+            out,
+            "# Converted from k9s ({}) by `ktui import-k9s`.",
+            sanitize(&dir.display().to_string())
+        )?;
         out.write_all(result.fragment.as_bytes())?;
         return Ok(0);
     }

@@ -38,7 +38,11 @@ fn check_config(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io:
                 writeln!(err, "{clash}")?;
             }
             let n = config.plugin_clashes.len();
-            let dropped = if n > 0 { format!(" ({n} plugin(s) dropped)") } else { String::new() };
+            let dropped = if n > 0 {
+                format!(" ({n} plugin(s) dropped)")
+            } else {
+                String::new()
+            };
             writeln!(out, "{}: ok{dropped}", p.display()).map(|()| u8::from(n > 0))
         }
         Ok(Loaded { path: Some(p), .. }) => {

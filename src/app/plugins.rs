@@ -91,7 +91,9 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
     let Action::Plugin(_) = action else {
         return None;
     };
-    Some(plugin(state, action).is_some_and(|p| (p.readonly || !state.settings.readonly) && in_scope(state, p)))
+    Some(
+        plugin(state, action).is_some_and(|p| (p.readonly || !state.settings.readonly) && in_scope(state, p)),
+    )
 }
 
 /// Runs a plugin's action (already known to apply); false for other actions.
@@ -125,7 +127,11 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             format!("command: {}", run.label),
             format!(
                 "{}: {}",
-                if p.background { "runs in the background" } else { "takes the terminal" },
+                if p.background {
+                    "runs in the background"
+                } else {
+                    "takes the terminal"
+                },
                 sanitize(p.desc())
             ),
             format!("context: {}", sanitize(&run.context)),
@@ -136,8 +142,14 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             run.context.clone(),
         );
         let then = crate::app::writes::model::Then::Plugin(Box::new(run));
-        state.screens.overlays.dialog =
-            Some(Box::new(Dialog::new(title, lines, Vec::new(), then, context, summary)));
+        state.screens.overlays.dialog = Some(Box::new(Dialog::new(
+            title,
+            lines,
+            Vec::new(),
+            then,
+            context,
+            summary,
+        )));
         return true;
     }
     launch(state, run);

@@ -74,7 +74,8 @@ fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
     let ok = !s.is_empty()
         && s.len() <= 64
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     if ok {
         Ok(s)
     } else {
@@ -91,7 +92,10 @@ fn scopes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
             "no scopes (kind names such as \"pods\", \"containers\", or \"all\")",
         ));
     }
-    if let Some(bad) = v.iter().find(|s| s.trim().is_empty() || s.chars().any(char::is_whitespace)) {
+    if let Some(bad) = v
+        .iter()
+        .find(|s| s.trim().is_empty() || s.chars().any(char::is_whitespace))
+    {
         return Err(de::Error::custom(format!("invalid scope {bad:?}")));
     }
     Ok(v)
@@ -221,18 +225,28 @@ mod tests {
 
     #[test]
     fn bad_entries_are_errors_at_their_line_and_column() {
-        let e = parse("[[plugins]]\nname = \"x\"\nkey = \"hyper-d\"\nscopes = [\"pods\"]\ncommand = \"ls\"\n")
-            .unwrap_err();
+        let e =
+            parse("[[plugins]]\nname = \"x\"\nkey = \"hyper-d\"\nscopes = [\"pods\"]\ncommand = \"ls\"\n")
+                .unwrap_err();
         assert!(e.starts_with("c.toml:3:7: plugins.key: unknown key"), "{e}");
         let e = parse("[[plugins]]\nname = \"x\"\nkey = \"d\"\nscopes = []\ncommand = \"ls\"\n").unwrap_err();
         assert!(e.starts_with("c.toml:4:10: plugins.scopes: no scopes"), "{e}");
         let e = parse("[[plugins]]\nname = \"x y\"\nkey = \"d\"\nscopes = [\"all\"]\ncommand = \"ls\"\n")
             .unwrap_err();
-        assert!(e.starts_with("c.toml:2:8: plugins.name: invalid plugin name"), "{e}");
-        let e = parse("[[plugins]]\nname = \"x\"\nkey = \"d\"\nscopes = [\"all\"]\ncommand = \"\"\n").unwrap_err();
-        assert!(e.starts_with("c.toml:5:11: plugins.command: empty command"), "{e}");
-        let e = parse("[[plugins]]\nname = \"x\"\nkey = \"d\"\nscopes = [\"all\"]\ncommand = \"ls\"\nshell = true\n")
+        assert!(
+            e.starts_with("c.toml:2:8: plugins.name: invalid plugin name"),
+            "{e}"
+        );
+        let e = parse("[[plugins]]\nname = \"x\"\nkey = \"d\"\nscopes = [\"all\"]\ncommand = \"\"\n")
             .unwrap_err();
+        assert!(
+            e.starts_with("c.toml:5:11: plugins.command: empty command"),
+            "{e}"
+        );
+        let e = parse(
+            "[[plugins]]\nname = \"x\"\nkey = \"d\"\nscopes = [\"all\"]\ncommand = \"ls\"\nshell = true\n",
+        )
+        .unwrap_err();
         assert!(e.starts_with("c.toml:6:1: plugins.shell: unknown field"), "{e}");
     }
 

@@ -113,27 +113,38 @@ pub fn plugin(e: &Entry) -> Result<Plugin, String> {
     };
     let name_ok = !e.name.is_empty()
         && e.name.len() <= 64
-        && e.name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        && e.name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     if !name_ok {
         return Err("its name is not one ktui takes (letters, digits, '-', '_', '.')".into());
     }
-    if m.get("pipes").is_some_and(|p| !matches!(p, Value::Null) && p != &Value::Array(Vec::new())) {
+    if m.get("pipes")
+        .is_some_and(|p| !matches!(p, Value::Null) && p != &Value::Array(Vec::new()))
+    {
         return Err("it pipes its output into other commands (`pipes`), which ktui does not do".into());
     }
     let short = text(m, "shortCut").ok_or("no shortCut")?;
     let key = key(&short)?;
-    let command = text(m, "command").filter(|c| !c.trim().is_empty()).ok_or("no command")?;
+    let command = text(m, "command")
+        .filter(|c| !c.trim().is_empty())
+        .ok_or("no command")?;
     let scopes = strings(m.get("scopes")).map_err(|e| format!("scopes: {e}"))?;
     if scopes.is_empty() {
         return Err("no scopes".into());
     }
-    if let Some(bad) = scopes.iter().find(|s| s.trim().is_empty() || s.chars().any(char::is_whitespace)) {
+    if let Some(bad) = scopes
+        .iter()
+        .find(|s| s.trim().is_empty() || s.chars().any(char::is_whitespace))
+    {
         return Err(format!("scope {bad:?} is not a name"));
     }
     let args = strings(m.get("args")).map_err(|e| format!("args: {e}"))?;
     let mut notes: Vec<String> = m
         .keys()
-        .filter(|k| !PLUGIN_FIELDS.contains(&k.as_str()) && k.as_str() != "dangerous" && k.as_str() != "pipes")
+        .filter(|k| {
+            !PLUGIN_FIELDS.contains(&k.as_str()) && k.as_str() != "dangerous" && k.as_str() != "pipes"
+        })
         .map(|k| format!("field {k:?} ignored"))
         .collect();
     notes.push(if flag(m, "dangerous") {
@@ -145,7 +156,11 @@ pub fn plugin(e: &Entry) -> Result<Plugin, String> {
     if let Some(d) = text(m, "description").filter(|d| !d.is_empty()) {
         toml.push_str(&format!("description = {}\n", quote(&d)));
     }
-    toml.push_str(&format!("scopes = {}\ncommand = {}\n", list(&scopes), quote(&command)));
+    toml.push_str(&format!(
+        "scopes = {}\ncommand = {}\n",
+        list(&scopes),
+        quote(&command)
+    ));
     if !args.is_empty() {
         toml.push_str(&format!("args = {}\n", list(&args)));
     }
@@ -181,7 +196,11 @@ pub fn alias_target(target: &str) -> String {
 
 /// Whether `name` can be an alias (a `:` word).
 pub fn alias_name_ok(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 /// A k9s alias entry as `(name, command line)`.
@@ -204,7 +223,9 @@ pub fn hotkey(e: &Entry) -> Result<(String, String), String> {
     if !alias_name_ok(&e.name) {
         return Err("its name is not a `:` word".into());
     }
-    let command = text(m, "command").filter(|c| !c.trim().is_empty()).ok_or("no command")?;
+    let command = text(m, "command")
+        .filter(|c| !c.trim().is_empty())
+        .ok_or("no command")?;
     Ok((e.name.clone(), alias_target(&command)))
 }
 

@@ -80,7 +80,11 @@ pub fn read(dir: &Path) -> K9sFiles {
         }
         if let Some(v) = load(&f, &mut out) {
             let map = v.get(key).unwrap_or(&Value::Null);
-            let list = if into == 0 { &mut out.aliases } else { &mut out.hotkeys };
+            let list = if into == 0 {
+                &mut out.aliases
+            } else {
+                &mut out.hotkeys
+            };
             entries(map, &f, list, &mut out.errors);
         }
     }
@@ -141,14 +145,21 @@ mod tests {
             move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned())
         };
         assert_eq!(
-            config_dir(env(&[("K9S_CONFIG_DIR", "/k"), ("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
+            config_dir(env(&[
+                ("K9S_CONFIG_DIR", "/k"),
+                ("XDG_CONFIG_HOME", "/x"),
+                ("HOME", "/h")
+            ])),
             Some(PathBuf::from("/k"))
         );
         assert_eq!(
             config_dir(env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
             Some(PathBuf::from("/x/k9s"))
         );
-        assert_eq!(config_dir(env(&[("HOME", "/h")])), Some(PathBuf::from("/h/.config/k9s")));
+        assert_eq!(
+            config_dir(env(&[("HOME", "/h")])),
+            Some(PathBuf::from("/h/.config/k9s"))
+        );
         assert_eq!(config_dir(env(&[])), None);
     }
 }

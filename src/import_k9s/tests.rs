@@ -25,7 +25,18 @@ fn three_plugins_import_and_the_clashing_one_is_reported() {
     let stern = by("stern");
     assert_eq!(stern.key.get_ref().text, "ctrl-t");
     assert_eq!(stern.scopes, ["pods"]);
-    assert_eq!(stern.args, ["--tail", "50", "$FILTER", "-n", "$NAMESPACE", "--context", "$CONTEXT"]);
+    assert_eq!(
+        stern.args,
+        [
+            "--tail",
+            "50",
+            "$FILTER",
+            "-n",
+            "$NAMESPACE",
+            "--context",
+            "$CONTEXT"
+        ]
+    );
     assert_eq!(stern.description, "Logs <Stern>");
     assert!(!stern.background && !stern.readonly);
     let ns = by("node-shell");
@@ -40,9 +51,15 @@ fn three_plugins_import_and_the_clashing_one_is_reported() {
         report.contains("not converted: plugin jump (plugins.yaml): key \"shift-j\" clashes with the binding \"J\" → jump_owner"),
         "{report}"
     );
-    assert!(report.contains("not converted: plugin piped (extra.yaml): it pipes"), "{report}");
+    assert!(
+        report.contains("not converted: plugin piped (extra.yaml): it pipes"),
+        "{report}"
+    );
     assert!(report.contains("converted plugin node-shell (plugins.yaml): field \"overwriteOutput\" ignored; counts as a write (k9s: dangerous)"), "{report}");
-    assert!(report.contains("converted hotkey shift-0 (Shift-0) to alias :shift-0 → pods"), "{report}");
+    assert!(
+        report.contains("converted hotkey shift-0 (Shift-0) to alias :shift-0 → pods"),
+        "{report}"
+    );
     assert_eq!(r.converted, 2 + 3 + 2);
 }
 
@@ -58,12 +75,25 @@ fn names_the_config_has_are_refused_and_write_adds_the_rest() {
     let err = String::from_utf8(err).unwrap();
     assert_eq!(code, 0, "{err}");
     assert!(out.is_empty());
-    assert!(err.contains("not converted: plugin stern (plugins.yaml): ktui's config already has a plugin by that name"), "{err}");
-    assert!(err.contains("not converted: alias pp (aliases.yaml): ktui's config already has an alias by that name"), "{err}");
+    assert!(
+        err.contains(
+            "not converted: plugin stern (plugins.yaml): ktui's config already has a plugin by that name"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "not converted: alias pp (aliases.yaml): ktui's config already has an alias by that name"
+        ),
+        "{err}"
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     // Every line that was there still is, in order (the aliases go under `[aliases]`).
     let mut lines = text.lines();
-    assert!(existing.lines().all(|l| lines.any(|m| m == l)), "nothing existing changes:\n{text}");
+    assert!(
+        existing.lines().all(|l| lines.any(|m| m == l)),
+        "nothing existing changes:\n{text}"
+    );
     assert!(text.contains("[aliases]\ndp = \"deployments.apps\"\n"), "{text}");
     assert_eq!(text.matches("[aliases]").count(), 1, "{text}");
     let cfg = crate::config::parse(&path, &text).unwrap();
@@ -81,12 +111,18 @@ fn without_write_the_toml_goes_to_stdout_and_a_new_config_is_not_created() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run(Some(&fixture()), false, Some(path.clone()), &mut out, &mut err).unwrap(), 0);
+    assert_eq!(
+        run(Some(&fixture()), false, Some(path.clone()), &mut out, &mut err).unwrap(),
+        0
+    );
     let out = String::from_utf8(out).unwrap();
     assert!(out.starts_with("# Converted from k9s"), "{out}");
     assert!(crate::config::parse(&path, &out).is_ok());
     assert!(!path.exists());
     let empty = tempfile::tempdir().unwrap();
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    assert_eq!(run(Some(empty.path()), false, Some(path), &mut out, &mut err).unwrap(), 1);
+    assert_eq!(
+        run(Some(empty.path()), false, Some(path), &mut out, &mut err).unwrap(),
+        1
+    );
 }

@@ -38,7 +38,12 @@ pub async fn execute(run: PluginRun) -> PluginDone {
     };
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return done(Outcome::Failed(format!("cannot run {}: {e}", run.job.program)), None),
+        Err(e) => {
+            return done(
+                Outcome::Failed(format!("cannot run {}: {e}", run.job.program)),
+                None,
+            )
+        }
     };
     let (out, err) = (child.stdout.take(), child.stderr.take());
     let (out, err, status) = tokio::join!(tail(out), tail(err), child.wait());
@@ -102,9 +107,15 @@ mod tests {
         assert_eq!(d.outcome, Outcome::Exited(3));
         assert_eq!(d.last_line.as_deref(), Some("two web-1"));
         let d = execute(run("sh", &["-c", "echo oops >&2"])).await;
-        assert_eq!((d.outcome, d.last_line.as_deref()), (Outcome::Exited(0), Some("oops")));
+        assert_eq!(
+            (d.outcome, d.last_line.as_deref()),
+            (Outcome::Exited(0), Some("oops"))
+        );
         let d = execute(run("/nonexistent/ktui-plugin", &[])).await;
-        assert!(matches!(d.outcome, Outcome::Failed(ref e) if e.contains("cannot run")), "{d:?}");
+        assert!(
+            matches!(d.outcome, Outcome::Failed(ref e) if e.contains("cannot run")),
+            "{d:?}"
+        );
     }
 
     #[tokio::test]

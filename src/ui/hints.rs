@@ -64,8 +64,13 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
     let mut budget = usize::from(width).saturating_sub(quit.as_ref().map_or(0, cells));
     let mut shown = Vec::new();
     // The plugins in scope come after `?`: they are the user's own keys.
-    let plugins = (0..state.settings.plugins.active.len()).filter_map(|i| u16::try_from(i).ok().map(Action::Plugin));
-    let wanted = WANTED[..3].iter().copied().chain(plugins).chain(WANTED[3..].iter().copied());
+    let plugins =
+        (0..state.settings.plugins.active.len()).filter_map(|i| u16::try_from(i).ok().map(Action::Plugin));
+    let wanted = WANTED[..3]
+        .iter()
+        .copied()
+        .chain(plugins)
+        .chain(WANTED[3..].iter().copied());
     for h in wanted.filter(|a| state.offers(*a)).filter_map(hint) {
         let need = cells(&h) + GAP.len();
         if need > budget {

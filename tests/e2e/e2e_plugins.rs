@@ -102,11 +102,19 @@ fn two_plugins_run_from_their_keys_with_the_variables_expanded() {
     let words: Vec<&str> = values.split(' ').collect();
     assert_eq!(words[1..], ["shop", "ktui-demo", "Running"], "{values}");
     let name = words[0];
-    assert!(row_of(&k.screen(), name).is_some(), "{name} is a row:\n{}", k.screen());
+    assert!(
+        row_of(&k.screen(), name).is_some(),
+        "{name} is a row:\n{}",
+        k.screen()
+    );
     k.wait_for("plugin note: exit code 0", SLOW);
     k.send("\x0f"); // ctrl-o: the terminal handed over
     let got = wait_lines(&out, 2);
-    assert_eq!(got.get(1).map(String::as_str), Some(format!("fg|{values}").as_str()), "{got:?}");
+    assert_eq!(
+        got.get(1).map(String::as_str),
+        Some(format!("fg|{values}").as_str()),
+        "{got:?}"
+    );
     k.wait_for("plugin mark: sh -c", SLOW);
     k.command("q");
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");

@@ -49,7 +49,12 @@ fn example_with_every_option_uncommented_equals_the_defaults() {
     assert_eq!(c.theme_for(Some("prod-eu")), "light");
     assert!(c.readonly_for(Some("prod-eu")));
     assert_eq!(c.favourites_for(Some("prod-eu")), ["shop", "payments"]);
-    assert_eq!(c.plugins.len(), 1, "the example plugin loads: {:?}", c.plugin_clashes);
+    assert_eq!(
+        c.plugins.len(),
+        1,
+        "the example plugin loads: {:?}",
+        c.plugin_clashes
+    );
     let km = c.keymap();
     assert_eq!(
         km.lookup(KeyMode::Normal, &[], key("q")),

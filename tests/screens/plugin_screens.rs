@@ -65,7 +65,10 @@ fn hints(state: &mut UiState) -> String {
 #[test]
 fn plugins_in_scope_follow_the_help_hint() {
     let line = hints(&mut state(BuiltinKind::Pod, false));
-    assert!(line.contains("<?> help  <ctrl-t> stern  <ctrl-g> dbg  "), "{line}");
+    assert!(
+        line.contains("<?> help  <ctrl-t> stern  <ctrl-g> dbg  "),
+        "{line}"
+    );
     let line = hints(&mut state(BuiltinKind::Deployment, false));
     assert!(line.contains("<?> help  <ctrl-g> dbg  "), "{line}");
     assert!(!line.contains("stern"), "{line}");

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::app::effect::Effect;
 use crate::app::handover::Job;
-use crate::app::help::HelpContent;
 use crate::app::help::model::HelpLine;
+use crate::app::help::HelpContent;
 use crate::app::input::on_key;
 use crate::app::state::{Conn, ListState, Screen, Source, UiState};
 use crate::keys::{Action, KeyMode, KeyPress, Lookup};
@@ -48,7 +48,7 @@ confirm = true
 /// A connected state (context `dev`) listing `kind` in team-a with one row `web-1` whose
 /// STATUS is `Running` and IP `10.0.0.7`, the config applied.
 fn state(kind: BuiltinKind, readonly: bool) -> (UiState, StoreWriter) {
-    let key = ResourceKey::new(kind.clone(), Some("team-a"));
+    let key = ResourceKey::new(kind, Some("team-a"));
     let mut state = UiState::new(
         Screen::List(Box::new(ListState::new(key.clone(), None))),
         Some("team-a".into()),
@@ -134,7 +134,13 @@ fn a_background_plugin_gets_the_rows_variables_as_separate_arguments() {
     assert!(run.job.env.contains(&("NAMESPACE".into(), "team-a".into())));
     assert!(run.job.env.contains(&("CLUSTER".into(), "dev-cluster".into())));
     assert!(run.background);
-    assert!(s.screens.footer.message.as_deref().unwrap_or("").contains("plugin note"));
+    assert!(s
+        .screens
+        .footer
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("plugin note"));
     crate::app::plugins::finished(
         &mut s,
         crate::app::plugins::model::PluginDone {
@@ -156,8 +162,15 @@ fn a_foreground_plugin_hands_the_terminal_over() {
         panic!("{fx:?}")
     };
     let Job::Command(c) = &h.job else { panic!() };
-    assert_eq!((c.program.as_str(), c.args.as_slice()), ("inspect", &["--name=web-1".to_owned()][..]));
-    assert!(h.label.starts_with("plugin inspect: inspect ") && h.label.contains("--name=web-1"), "{}", h.label);
+    assert_eq!(
+        (c.program.as_str(), c.args.as_slice()),
+        ("inspect", &["--name=web-1".to_owned()][..])
+    );
+    assert!(
+        h.label.starts_with("plugin inspect: inspect ") && h.label.contains("--name=web-1"),
+        "{}",
+        h.label
+    );
 }
 
 #[test]
@@ -167,8 +180,15 @@ fn confirm_asks_first_with_no_selected_and_names_the_context() {
     let d = s.screens.overlays.dialog.as_ref().expect("a dialog");
     assert!(!d.yes);
     assert!(d.lines.iter().any(|l| l == "context: dev"), "{:?}", d.lines);
-    assert!(d.lines.iter().any(|l| l.contains("careful pods/web-1")), "{:?}", d.lines);
-    assert!(press(&mut s, "enter").is_empty(), "enter on the default no cancels");
+    assert!(
+        d.lines.iter().any(|l| l.contains("careful pods/web-1")),
+        "{:?}",
+        d.lines
+    );
+    assert!(
+        press(&mut s, "enter").is_empty(),
+        "enter on the default no cancels"
+    );
     assert!(s.screens.overlays.dialog.is_none());
     press(&mut s, "ctrl-o");
     let fx = press(&mut s, "y");
@@ -182,27 +202,45 @@ fn plugins_keep_to_their_scopes_and_show_in_help_and_footer() {
     assert!(s.applies(Action::Plugin(2)), "scope all");
     assert!(press(&mut s, "ctrl-t").is_empty());
     let help = help_text(&s);
-    assert!(!help.contains("note the pod") && help.contains("careful (plugin careful)"), "{help}");
+    assert!(
+        !help.contains("note the pod") && help.contains("careful (plugin careful)"),
+        "{help}"
+    );
     let (s, _w) = state(BuiltinKind::Pod, false);
     let help = help_text(&s);
     assert!(help.contains("ctrl-t note the pod (plugin note)"), "{help}");
     assert!(help.contains("alt-i inspect (plugin inspect)"), "{help}");
-    assert_eq!(crate::app::plugins::hint_word(&s, Action::Plugin(0)), Some("note"));
+    assert_eq!(
+        crate::app::plugins::hint_word(&s, Action::Plugin(0)),
+        Some("note")
+    );
 }
 
 #[test]
 fn read_only_mode_removes_the_plugins_not_declared_readonly() {
     let (mut s, _w) = state(BuiltinKind::Pod, true);
-    let names: Vec<&str> = s.settings.plugins.active.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = s
+        .settings
+        .plugins
+        .active
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
     assert_eq!(names, ["note"]);
     for k in ["alt-i", "ctrl-o"] {
         let key = KeyPress::parse(k).unwrap();
-        assert_eq!(s.settings.keymap.lookup(KeyMode::Normal, &[], key), Lookup::None, "{k}");
+        assert_eq!(
+            s.settings.keymap.lookup(KeyMode::Normal, &[], key),
+            Lookup::None,
+            "{k}"
+        );
         assert!(press(&mut s, k).is_empty(), "{k}");
     }
     let help = help_text(&s);
     assert!(
-        help.contains("note the pod") && !help.contains("(plugin inspect)") && !help.contains("(plugin careful)"),
+        help.contains("note the pod")
+            && !help.contains("(plugin inspect)")
+            && !help.contains("(plugin careful)"),
         "{help}"
     );
     assert!(matches!(&press(&mut s, "ctrl-t")[..], [Effect::RunPlugin(_)]));
@@ -218,5 +256,8 @@ fn a_clash_is_announced_once_in_the_footer() {
     .unwrap();
     crate::app::plugins::announce(&mut s, &cfg);
     let msg = s.screens.footer.message.clone().unwrap();
-    assert!(msg.starts_with("c.toml:3:7: plugins.key: plugin \"x\" dropped"), "{msg}");
+    assert!(
+        msg.starts_with("c.toml:3:7: plugins.key: plugin \"x\" dropped"),
+        "{msg}"
+    );
 }

@@ -63,7 +63,10 @@ pub fn of_selection(state: &UiState, now: UnixSecs) -> Option<Vars> {
     v.set("CLUSTER", details.map(|d| d[0].clone()).unwrap_or_default());
     v.set("USER", details.map(|d| d[1].clone()).unwrap_or_default());
     v.set("GROUPS", "");
-    v.set("KUBECONFIG", state.settings.plugins.kubeconfig.clone().unwrap_or_default());
+    v.set(
+        "KUBECONFIG",
+        state.settings.plugins.kubeconfig.clone().unwrap_or_default(),
+    );
     match state.top() {
         Screen::List(l) => {
             let row = l.cache.selected_row(l.selected)?;
@@ -125,8 +128,10 @@ pub fn expand(arg: &str, vars: &Vars) -> String {
             }
         } else {
             let word = |s: &str, col: bool| {
-                s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || (col && matches!(c, '-' | '%' | '/'))))
-                    .unwrap_or(s.len())
+                s.find(|c: char| {
+                    !(c.is_ascii_alphanumeric() || c == '_' || (col && matches!(c, '-' | '%' | '/')))
+                })
+                .unwrap_or(s.len())
             };
             let n = word(after, false);
             if &after[..n] == "COL" && after[n..].starts_with('-') {
