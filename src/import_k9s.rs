@@ -79,6 +79,7 @@ pub fn import(files: &k9s::K9sFiles, config_path: &Path, config_text: &str) -> R
         });
         match res {
             Ok((n, v)) => {
+                let v = through(&v, &n, &aliases, &existing.aliases);
                 alias_report.push(if what == "hotkey" {
                     format!(
                         "converted hotkey {n} ({}) to alias :{n} → {v} (ktui binds keys to actions, not to command lines)",
@@ -138,6 +139,28 @@ pub fn import(files: &k9s::K9sFiles, config_path: &Path, config_text: &str) -> R
         report: done,
         converted,
     })
+}
+
+/// ktui's aliases do not expand recursively: a target whose first word is another alias
+/// (imported before it, or the config's) becomes that alias's target (one level, as k9s's
+/// hotkeys name its aliases).
+fn through(
+    value: &str,
+    name: &str,
+    imported: &[(String, String)],
+    existing: &std::collections::BTreeMap<String, String>,
+) -> String {
+    let (first, rest) = value.split_once(' ').unwrap_or((value, ""));
+    let target = imported
+        .iter()
+        .find(|(n, _)| n == first)
+        .map(|(_, t)| t)
+        .or_else(|| existing.get(first))
+        .filter(|_| first != name);
+    match target {
+        Some(t) => format!("{t} {rest}").trim_end().to_owned(),
+        None => value.to_owned(),
+    }
 }
 
 fn text_of(v: &serde_json::Value, k: &str) -> String {

@@ -45,7 +45,7 @@ fn three_plugins_import_and_the_clashing_one_is_reported() {
     assert_eq!(cfg.aliases["dp"], "deployments.apps");
     assert_eq!(cfg.aliases["pp"], "pods");
     assert_eq!(cfg.aliases["shift-0"], "pods");
-    assert_eq!(cfg.aliases["hk1"], "dp");
+    assert_eq!(cfg.aliases["hk1"], "deployments.apps", "through the alias dp");
     let report = r.report.join("\n");
     assert!(
         report.contains("not converted: plugin jump (plugins.yaml): key \"shift-j\" clashes with the binding \"J\" → jump_owner"),
