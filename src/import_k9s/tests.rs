@@ -60,6 +60,7 @@ fn three_plugins_import_and_the_clashing_one_is_reported() {
         report.contains("converted hotkey shift-0 (Shift-0) to alias :shift-0 → pods"),
         "{report}"
     );
+    assert!(report.contains("alias :hk1 → deployments.apps"), "{report}");
     assert_eq!(r.converted, 2 + 3 + 2);
 }
 
