@@ -2,7 +2,8 @@
 //! the terminal handed over — that append `$NAME $NAMESPACE $CONTEXT $COL-STATUS` to a file
 //! when their keys are pressed on a pod row; the file holds the expanded values. With
 //! `--readonly` the plugin not declared `readonly` is gone: its key does nothing and `?` does
-//! not list it.
+//! not list it. The same through `ktui import-k9s --write` of a k9s `plugins.yaml` with three
+//! plugins, one clashing with a built-in key.
 
 use std::path::Path;
 use std::time::Duration;
@@ -144,4 +145,89 @@ fn readonly_removes_the_plugin_not_declared_readonly() {
     k.command("q");
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");
     assert!(status.success(), "{status:?}");
+}
+
+/// The issue's "done when": a k9s `plugins.yaml` with three plugins, one clashing with a
+/// built-in key, goes through `ktui import-k9s --write`; the two others run from their keys
+/// with the variables expanded; with `--readonly` both are gone (imported plugins count as
+/// writes).
+#[test]
+fn a_k9s_plugins_yaml_imports_and_the_two_others_run_from_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let k9s = dir.path().join("k9s");
+    std::fs::create_dir_all(&k9s).unwrap();
+    let script = format!("printf '%s|%s\\n' \"$0\" \"$1\" >> '{}'", out.display());
+    let plugin = |name: &str, key: &str, background: bool| {
+        format!(
+            "  {name}:\n    shortCut: {key}\n    description: {name} it\n    scopes: [pods]\n    \
+             command: sh\n    background: {background}\n    args:\n      - -c\n      - {script:?}\n      \
+             - {name}\n      - $NAME $NAMESPACE $CONTEXT $COL-STATUS\n"
+        )
+    };
+    let yaml = format!(
+        "plugins:\n{}{}{}",
+        plugin("note", "Ctrl-T", true),
+        plugin("jump", "Shift-J", false),
+        plugin("mark", "Ctrl-O", false)
+    );
+    std::fs::write(k9s.join("plugins.yaml"), yaml).unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let import = std::process::Command::new(env!("CARGO_BIN_EXE_ktui"))
+        .args(["import-k9s", "--write", "--from"])
+        .arg(&k9s)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &home)
+        .env_remove("KTUI_CONFIG")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{report}");
+    assert!(
+        report.contains("converted plugin note (plugins.yaml)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("converted plugin mark (plugins.yaml)"),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "not converted: plugin jump (plugins.yaml): key \"shift-j\" clashes with the binding \"J\""
+        ),
+        "{report}"
+    );
+    let cfg = home.join("ktui").join("config.toml");
+    let mut k = start(dir.path(), &cfg, &[]);
+    k.send("\x14"); // ctrl-t: note, in the background
+    let got = wait_lines(&out, 1);
+    assert_eq!(got.len(), 1, "{got:?}\n{}", k.dump());
+    let (who, values) = got[0].split_once('|').unwrap();
+    assert_eq!(who, "note");
+    assert!(values.ends_with(" shop ktui-demo Running"), "{values}");
+    k.wait_for("plugin note: exit code 0", SLOW);
+    k.send("\x0f"); // ctrl-o: mark, with the terminal
+    let got = wait_lines(&out, 2);
+    assert_eq!(
+        got.get(1).map(String::as_str),
+        Some(format!("mark|{values}").as_str()),
+        "{got:?}"
+    );
+    k.wait_for("plugin mark: sh -c", SLOW);
+    k.command("q");
+    assert!(k.wait_exit(SLOW).expect("ktui exits on :q").0.success());
+
+    let mut k = start(dir.path(), &cfg, &["--readonly"]);
+    help_filtered(&mut k);
+    k.wait_for("help /plugin", SLOW);
+    assert!(!k.screen().contains("(plugin "), "{}", k.screen());
+    k.press_esc();
+    k.press_esc();
+    k.send("\x14");
+    k.send("\x0f");
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(lines(&out).len(), 2, "nothing ran in read-only mode");
+    k.command("q");
+    assert!(k.wait_exit(SLOW).expect("ktui exits on :q").0.success());
 }
