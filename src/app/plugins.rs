@@ -142,14 +142,12 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             run.context.clone(),
         );
         let then = crate::app::writes::model::Then::Plugin(Box::new(run));
-        state.screens.overlays.dialog = Some(Box::new(Dialog::new(
-            title,
-            lines,
-            Vec::new(),
-            then,
-            context,
-            summary,
-        )));
+        let mut d = Dialog::new(title, lines, Vec::new(), then, context.clone(), summary);
+        // A protected context asks for the plugin's name typed, as for every write.
+        if state.settings.protected.iter().any(|r| r.is_match(&context)) {
+            d.require = Some(p.name.clone());
+        }
+        state.screens.overlays.dialog = Some(Box::new(d));
         return true;
     }
     launch(state, run);

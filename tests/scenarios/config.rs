@@ -333,3 +333,29 @@ fn completions_for_bash_zsh_and_fish() {
     let (code, _, _) = ktui(&["completions", "tcsh"], None);
     assert_ne!(code, 0);
 }
+
+/// A plugin whose key clashes is named by `check-config` with its key's line and column and
+/// what it clashes with; the others load; the exit code says something was dropped.
+#[test]
+fn check_config_names_a_plugin_dropped_for_a_clash() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[[plugins]]\nname = \"ok\"\nkey = \"ctrl-t\"\nscopes = [\"pods\"]\ncommand = \"true\"\n\n\
+         [[plugins]]\nname = \"clash\"\nkey = \"shift-j\"\nscopes = [\"all\"]\ncommand = \"true\"\n",
+    )
+    .unwrap();
+    let (code, out, err) = ktui(&["check-config"], Some(&cfg));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("c.toml: ok (1 plugin(s) dropped)"), "{out}");
+    assert!(
+        err.starts_with(&format!(
+            "{}:9:7: plugins.key: plugin \"clash\" dropped: key \"shift-j\" clashes with the binding \"J\" → jump_owner",
+            cfg.display()
+        )),
+        "{err}"
+    );
+    let loaded = parse(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    assert_eq!(loaded.plugins.len(), 1);
+}

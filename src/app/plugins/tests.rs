@@ -261,3 +261,30 @@ fn a_clash_is_announced_once_in_the_footer() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_protected_context_asks_for_the_plugin_name_typed() {
+    let (mut s, _w) = state(BuiltinKind::Pod, false);
+    s.settings.protected = vec![regex::Regex::new("^dev$").unwrap()];
+    press(&mut s, "ctrl-o");
+    assert!(press(&mut s, "y").is_empty(), "y is typed, not a yes");
+    for c in "areful".chars() {
+        press(&mut s, &c.to_string());
+    }
+    let d = s.screens.overlays.dialog.as_ref().expect("still asking");
+    assert_eq!(d.typed, "yareful");
+    while s
+        .screens
+        .overlays
+        .dialog
+        .as_ref()
+        .is_some_and(|d| !d.typed.is_empty())
+    {
+        press(&mut s, "backspace");
+    }
+    for c in "careful".chars() {
+        press(&mut s, &c.to_string());
+    }
+    let fx = press(&mut s, "enter");
+    assert!(matches!(&fx[..], [Effect::HandOver(_)]), "{fx:?}");
+}
