@@ -288,3 +288,46 @@ fn a_protected_context_asks_for_the_plugin_name_typed() {
     let fx = press(&mut s, "enter");
     assert!(matches!(&fx[..], [Effect::HandOver(_)]), "{fx:?}");
 }
+
+#[test]
+fn in_the_containers_view_pod_and_container_are_set() {
+    use crate::app::containers::model::ContainersState;
+    use crate::app::state::ObjectFeed;
+    use crate::kube::object::ObjectView;
+    use crate::kube::sync::SyncState;
+    let pod = serde_json::json!({
+        "metadata": {"name": "db-0", "namespace": "shop"},
+        "spec": {"containers": [{"name": "main", "image": "pg"}, {"name": "exporter", "image": "x"}]},
+    });
+    let mut c = ContainersState::new("shop", "db-0");
+    c.watch = Some(ObjectFeed::fixed(
+        ResourceKey::new(BuiltinKind::Pod, Some("shop")),
+        ObjectView {
+            object: Some(Arc::new(pod)),
+            deleted: false,
+            state: SyncState::Live,
+            rev: 1,
+        },
+    ));
+    c.selected = 1;
+    let (mut s, _w) = state(BuiltinKind::Pod, false);
+    s.push(Screen::Containers(Box::new(c)));
+    s.take_effects();
+    let cfg = crate::config::parse(
+        Path::new("c.toml"),
+        "[[plugins]]\nname = \"c\"\nkey = \"ctrl-t\"\nscopes = [\"containers\"]\ncommand = \"x\"\n\
+         args = [\"$POD/$CONTAINER\", \"$NAME\", \"$NAMESPACE\"]\nbackground = true\n",
+    )
+    .unwrap();
+    crate::app::configure::apply(&mut s, &cfg, Some("dev"), false);
+    let fx = press(&mut s, "ctrl-t");
+    let [Effect::RunPlugin(run)] = &fx[..] else {
+        panic!("{fx:?}")
+    };
+    assert_eq!(run.job.args, ["db-0/exporter", "exporter", "shop"]);
+    s.pop();
+    assert!(
+        !s.applies(Action::Plugin(0)),
+        "a containers plugin is not a pods one"
+    );
+}
