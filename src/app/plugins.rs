@@ -198,11 +198,6 @@ pub fn finished(state: &mut UiState, done: PluginDone) {
     }
 }
 
-/// The footer's word for a plugin's action: its name.
-pub fn hint_word(state: &UiState, action: Action) -> Option<&str> {
-    plugin(state, action).map(|p| p.name.as_str())
-}
-
 /// At start: the plugins dropped for a clash, once in the footer (`ktui check-config` lists
 /// them with their positions).
 pub fn announce(state: &mut UiState, config: &Config) {

@@ -54,7 +54,10 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
             .effective(state.top().key_mode())
             .into_iter()
             .find(|b| b.run == a)?;
-        let short = crate::app::plugins::hint_word(state, a)
+        let short = state
+            .settings
+            .plugins
+            .name_of(a)
             .or_else(|| word(state, a))
             .unwrap_or_else(|| b.desc.split([' ', ':', '(']).next().unwrap_or(""));
         Some((format!("<{}>", b.on), format!(" {short}")))

@@ -16,6 +16,17 @@ pub struct PluginSettings {
     pub kubeconfig: Option<String>,
 }
 
+impl PluginSettings {
+    /// The name of the plugin `action` runs (the footer's word for it); `None` for other
+    /// actions.
+    pub fn name_of(&self, action: crate::keys::Action) -> Option<&str> {
+        match action {
+            crate::keys::Action::Plugin(i) => self.active.get(usize::from(i)).map(|p| p.name.as_str()),
+            _ => None,
+        }
+    }
+}
+
 /// One launch of a plugin, its variables expanded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PluginRun {

@@ -210,10 +210,7 @@ fn plugins_keep_to_their_scopes_and_show_in_help_and_footer() {
     let help = help_text(&s);
     assert!(help.contains("ctrl-t note the pod (plugin note)"), "{help}");
     assert!(help.contains("alt-i inspect (plugin inspect)"), "{help}");
-    assert_eq!(
-        crate::app::plugins::hint_word(&s, Action::Plugin(0)),
-        Some("note")
-    );
+    assert_eq!(s.settings.plugins.name_of(Action::Plugin(0)), Some("note"));
 }
 
 #[test]
