@@ -104,6 +104,12 @@ fn info(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<
     writeln!(out, "theme:   {name} ({description}); colours: {colours}")?;
     let overrides = cfg.keymap.len();
     writeln!(out, "keymap:  built-in + {overrides} override(s)")?;
+    writeln!(
+        out,
+        "plugins: {} ({} dropped for a clash: check-config names them)",
+        cfg.plugins.len(),
+        cfg.plugin_clashes.len()
+    )?;
     Ok(code)
 }
 
