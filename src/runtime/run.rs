@@ -374,11 +374,13 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
     state.conn.explicit_all = cli.all_namespaces;
     state.conn.context = cli.context.clone();
     configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
-    // `$KUBECONFIG` of plugins (none for the demo cluster, which no file describes).
-    state.settings.plugins.kubeconfig = (!cli.demo)
-        .then(|| cli.kubeconfig.as_ref().map(|p| p.display().to_string()))
-        .flatten()
-        .or_else(|| std::env::var("KUBECONFIG").ok().filter(|_| !cli.demo));
+    // `$KUBECONFIG` of plugins: the file ktui reads (with `--demo`, the demo's temporary
+    // kubeconfig, so a plugin's kubectl talks to the demo cluster and never to the user's).
+    state.settings.plugins.kubeconfig = cli
+        .kubeconfig
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .or_else(|| std::env::var("KUBECONFIG").ok());
     let effects = run_command(
         &mut state,
         cli.command.as_deref().unwrap_or(&config.ui.default_view),
