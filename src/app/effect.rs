@@ -76,6 +76,9 @@ pub enum Effect {
     /// Watch the rollout history (ReplicaSets / ControllerRevisions) of workload `name` of
     /// `key.kind` in `key.namespace` for history view `id`; the loop keeps it under `id`.
     WatchRollout(ViewId, ResourceKey, String),
+    /// List the cluster's Roles, ClusterRoles and their bindings once for `:can` view `id`;
+    /// the answer comes back as `Event::Rbac` (see `app::can::answered`).
+    FetchRbac(ViewId),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

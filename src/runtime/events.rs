@@ -84,6 +84,10 @@ impl Wiring<'_> {
                 crate::app::outcome::copied(state, result);
                 (true, Vec::new())
             }
+            Event::Rbac(id, policy) => {
+                crate::app::can::answered(state, id, *policy);
+                (true, Vec::new())
+            }
             Event::ForwardOffer(o, ports) => {
                 crate::app::forwards::offered(state, *o, ports);
                 (true, Vec::new())

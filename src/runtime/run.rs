@@ -74,6 +74,8 @@ pub enum Event {
     Copied(Result<String, String>),
     /// The ports of a `shift-f` target were read (`Effect::OfferForward`).
     ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
+    /// The RBAC objects `:can` view `id` asked for (`Effect::FetchRbac`).
+    Rbac(ViewId, Box<crate::kube::rbac::Policy>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context

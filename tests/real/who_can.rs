@@ -83,13 +83,26 @@ fn every_subject(p: &Policy) -> BTreeSet<Subject> {
     let subjects = p
         .role_bindings
         .iter()
-        .map(|b| (b.metadata.namespace.clone().unwrap_or_default(), b.subjects.clone()))
-        .chain(p.cluster_role_bindings.iter().map(|b| (String::new(), b.subjects.clone())));
+        .map(|b| {
+            (
+                b.metadata.namespace.clone().unwrap_or_default(),
+                b.subjects.clone(),
+            )
+        })
+        .chain(
+            p.cluster_role_bindings
+                .iter()
+                .map(|b| (String::new(), b.subjects.clone())),
+        );
     for (ns, list) in subjects {
         for s in list.into_iter().flatten() {
             let Some(kind) = kind(&s.kind) else { continue };
             let namespace = match kind {
-                SubjectKind::ServiceAccount => s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or(ns.clone()),
+                SubjectKind::ServiceAccount => s
+                    .namespace
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(ns.clone()),
                 _ => String::new(),
             };
             out.insert(Subject {
@@ -130,7 +143,11 @@ fn can_i(cluster: &Cluster, ask: &Ask, subject: &Subject) -> bool {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = cluster.kubectl(&args);
     let said = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    assert!(said == "yes" || said == "no", "kubectl {args:?}: {said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        said == "yes" || said == "no",
+        "kubectl {args:?}: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     said == "yes"
 }
 
@@ -139,7 +156,11 @@ fn can_i(cluster: &Cluster, ask: &Ask, subject: &Subject) -> bool {
 /// about with `system:authenticated` beside it, see `can_i`).
 fn ktui_allows(p: &Policy, ask: &Ask, every: &BTreeSet<Subject>) -> BTreeSet<Subject> {
     let grants = who_can(p, ask);
-    let granted: BTreeSet<&Subject> = grants.iter().filter(|g| g.only_names.is_empty()).map(|g| &g.subject).collect();
+    let granted: BTreeSet<&Subject> = grants
+        .iter()
+        .filter(|g| g.only_names.is_empty())
+        .map(|g| &g.subject)
+        .collect();
     every
         .iter()
         .filter(|s| {
@@ -167,7 +188,9 @@ fn groups_of(s: &Subject) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "real tier"]
 async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
-    let Some(cluster) = support::shared_cluster() else { return };
+    let Some(cluster) = support::shared_cluster() else {
+        return;
+    };
     let ns = cluster.create_ns("who-can");
     let other = cluster.create_ns("who-can-ci");
     let file = cluster.dir.join(format!("{ns}-rbac.yaml"));
@@ -176,9 +199,17 @@ async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
 
     let client = cluster.client(support::ADMIN).await;
     let policy = fetch(&client).await;
-    assert!(policy.missing.is_empty(), "the admin reads every RBAC list: {:?}", policy.missing);
+    assert!(
+        policy.missing.is_empty(),
+        "the admin reads every RBAC list: {:?}",
+        policy.missing
+    );
     let every = every_subject(&policy);
-    assert!(every.len() > 20, "the bootstrap policy's subjects are there too: {}", every.len());
+    assert!(
+        every.len() > 20,
+        "the bootstrap policy's subjects are there too: {}",
+        every.len()
+    );
 
     let asks = [
         ("delete", "", "pods", "", Some(ns.clone())),
@@ -201,22 +232,53 @@ async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
             std::thread::scope(|s| {
                 let handles: Vec<_> = list
                     .chunks(list.len().div_ceil(6))
-                    .map(|chunk| s.spawn(|| chunk.iter().filter(|x| can_i(&cluster, &ask, x)).map(|x| (*x).clone()).collect::<Vec<_>>()))
+                    .map(|chunk| {
+                        s.spawn(|| {
+                            chunk
+                                .iter()
+                                .filter(|x| can_i(&cluster, &ask, x))
+                                .map(|x| (*x).clone())
+                                .collect::<Vec<_>>()
+                        })
+                    })
                     .collect();
-                handles.into_iter().flat_map(|h| h.join().expect("can-i thread")).collect()
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("can-i thread"))
+                    .collect()
             })
         });
-        assert_eq!(ours, kubectl, "{ask:?}: ktui (left) against kubectl auth can-i (right)");
+        assert_eq!(
+            ours, kubectl,
+            "{ask:?}: ktui (left) against kubectl auth can-i (right)"
+        );
         if verb == "delete" {
             let names: Vec<&str> = ours.iter().map(|s| s.name.as_str()).collect();
-            assert!(names.contains(&"deployer") && names.contains(&format!("alice-{ns}").as_str()) && names.contains(&"ci"), "{names:?}");
-            assert!(!names.contains(&format!("bob-{ns}").as_str()) && !names.contains(&format!("devs-{ns}").as_str()), "{names:?}");
+            assert!(
+                names.contains(&"deployer")
+                    && names.contains(&format!("alice-{ns}").as_str())
+                    && names.contains(&"ci"),
+                "{names:?}"
+            );
+            assert!(
+                !names.contains(&format!("bob-{ns}").as_str())
+                    && !names.contains(&format!("devs-{ns}").as_str()),
+                "{names:?}"
+            );
             let devs = who_can(&policy, &ask);
-            let devs = devs.iter().find(|g| g.subject.name == format!("devs-{ns}")).expect("the named-only grant is listed");
+            let devs = devs
+                .iter()
+                .find(|g| g.subject.name == format!("devs-{ns}"))
+                .expect("the named-only grant is listed");
             assert_eq!(devs.only_names, vec!["web-0".to_string()]);
         }
     }
     tokio::task::block_in_place(|| {
-        cluster.kubectl_ok(&["delete", "clusterrole", &format!("{ns}-editor"), &format!("{ns}-editor-pods")]);
+        cluster.kubectl_ok(&[
+            "delete",
+            "clusterrole",
+            &format!("{ns}-editor"),
+            &format!("{ns}-editor-pods"),
+        ]);
     });
 }

@@ -17,7 +17,10 @@ pub fn cluster_rules(roles: &[ClusterRole]) -> HashMap<String, Vec<PolicyRule>> 
         .map(|r| {
             let name = r.metadata.name.clone().unwrap_or_default();
             let mut rules = own(r);
-            let selectors = r.aggregation_rule.as_ref().and_then(|a| a.cluster_role_selectors.as_ref());
+            let selectors = r
+                .aggregation_rule
+                .as_ref()
+                .and_then(|a| a.cluster_role_selectors.as_ref());
             for sel in selectors.into_iter().flatten() {
                 for other in roles.iter().filter(|o| o.metadata.name != r.metadata.name) {
                     if selects(sel, other.metadata.labels.as_ref()) {
@@ -74,11 +77,21 @@ mod tests {
         }
     }
 
-    fn role(name: &str, labels: &[(&str, &str)], rules: Vec<PolicyRule>, agg: Option<LabelSelector>) -> ClusterRole {
+    fn role(
+        name: &str,
+        labels: &[(&str, &str)],
+        rules: Vec<PolicyRule>,
+        agg: Option<LabelSelector>,
+    ) -> ClusterRole {
         ClusterRole {
             metadata: ObjectMeta {
                 name: Some(name.into()),
-                labels: Some(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()),
+                labels: Some(
+                    labels
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                ),
                 ..Default::default()
             },
             rules: Some(rules),

@@ -115,7 +115,9 @@ pub fn rule_allows(rule: &PolicyRule, ask: &Ask) -> bool {
     let has = |list: &[String], want: &str| list.iter().any(|x| x == "*" || x == want);
     let groups = rule.api_groups.as_deref().unwrap_or_default();
     let resources = rule.resources.as_deref().unwrap_or_default();
-    has(&rule.verbs, &ask.verb) && has(groups, &ask.group) && resource_matches(resources, &ask.resource, &ask.subresource)
+    has(&rule.verbs, &ask.verb)
+        && has(groups, &ask.group)
+        && resource_matches(resources, &ask.resource, &ask.subresource)
 }
 
 /// `resources` of a rule against `resource`[/`sub`]: `*`, the exact `resource` or
@@ -126,14 +128,17 @@ fn resource_matches(resources: &[String], resource: &str, sub: &str) -> bool {
     } else {
         format!("{resource}/{sub}")
     };
-    resources.iter().any(|r| {
-        r == "*" || *r == combined || (!sub.is_empty() && r.strip_prefix("*/") == Some(sub))
-    })
+    resources
+        .iter()
+        .any(|r| r == "*" || *r == combined || (!sub.is_empty() && r.strip_prefix("*/") == Some(sub)))
 }
 
 /// A binding's subjects as [`Subject`]s; a ServiceAccount without a namespace is in
 /// `default_ns` (the RoleBinding's), as the authorizer reads it. Unknown kinds are skipped.
-pub(super) fn subjects<'a>(list: Option<&'a [ApiSubject]>, default_ns: &'a str) -> impl Iterator<Item = Subject> + 'a {
+pub(super) fn subjects<'a>(
+    list: Option<&'a [ApiSubject]>,
+    default_ns: &'a str,
+) -> impl Iterator<Item = Subject> + 'a {
     list.unwrap_or_default().iter().filter_map(move |s| {
         let kind = match s.kind.as_str() {
             "User" => SubjectKind::User,
@@ -142,7 +147,11 @@ pub(super) fn subjects<'a>(list: Option<&'a [ApiSubject]>, default_ns: &'a str) 
             _ => return None,
         };
         let namespace = match kind {
-            SubjectKind::ServiceAccount => s.namespace.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| default_ns.to_owned()),
+            SubjectKind::ServiceAccount => s
+                .namespace
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| default_ns.to_owned()),
             _ => String::new(),
         };
         Some(Subject {
@@ -153,7 +162,14 @@ pub(super) fn subjects<'a>(list: Option<&'a [ApiSubject]>, default_ns: &'a str) 
     })
 }
 
-fn push(out: &mut Vec<Grant>, list: Option<&[ApiSubject]>, ns: &str, binding: &BindingRef, role: &RoleRefName, names: &[String]) {
+fn push(
+    out: &mut Vec<Grant>,
+    list: Option<&[ApiSubject]>,
+    ns: &str,
+    binding: &BindingRef,
+    role: &RoleRefName,
+    names: &[String],
+) {
     for subject in subjects(list, ns) {
         out.push(Grant {
             subject,

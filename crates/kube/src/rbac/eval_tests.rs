@@ -2,7 +2,8 @@
 //! resource names, aggregation, dangling role references, implicit groups.
 
 use k8s_openapi::api::rbac::v1::{
-    AggregationRule, ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject as ApiSubject,
+    AggregationRule, ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef,
+    Subject as ApiSubject,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 
@@ -90,8 +91,12 @@ fn policy() -> Policy {
             ..Default::default()
         }]),
     });
-    let mut piece = cr("editor-pods", vec![rule(&["delete", "create"], &[""], &["pods"], &[])]);
-    piece.metadata.labels = Some([("rbac.example/aggregate-to-editor".to_string(), "true".to_string())].into());
+    let mut piece = cr(
+        "editor-pods",
+        vec![rule(&["delete", "create"], &[""], &["pods"], &[])],
+    );
+    piece.metadata.labels =
+        Some([("rbac.example/aggregate-to-editor".to_string(), "true".to_string())].into());
     Policy {
         roles: vec![
             Role {
@@ -107,14 +112,54 @@ fn policy() -> Policy {
                 rules: Some(vec![rule(&["create"], &[""], &["*/exec"], &[])]),
             },
         ],
-        cluster_roles: vec![cr("admin-all", vec![rule(&["*"], &["*"], &["*"], &[])]), agg, piece],
+        cluster_roles: vec![
+            cr("admin-all", vec![rule(&["*"], &["*"], &["*"], &[])]),
+            agg,
+            piece,
+        ],
         role_bindings: vec![
-            rb("team-a", "alice-edit", "ClusterRole", "editor", vec![subj("User", "alice", None)]),
-            rb("team-a", "devs-named", "Role", "named-only", vec![subj("Group", "devs", None)]),
-            rb("team-a", "bob-view", "Role", "viewer", vec![subj("User", "bob", None)]),
-            rb("team-a", "ci-exec", "Role", "exec", vec![subj("ServiceAccount", "ci", None)]),
-            rb("team-b", "carol-edit", "ClusterRole", "editor", vec![subj("User", "carol", None)]),
-            rb("team-a", "dangling", "Role", "gone", vec![subj("User", "dave", None)]),
+            rb(
+                "team-a",
+                "alice-edit",
+                "ClusterRole",
+                "editor",
+                vec![subj("User", "alice", None)],
+            ),
+            rb(
+                "team-a",
+                "devs-named",
+                "Role",
+                "named-only",
+                vec![subj("Group", "devs", None)],
+            ),
+            rb(
+                "team-a",
+                "bob-view",
+                "Role",
+                "viewer",
+                vec![subj("User", "bob", None)],
+            ),
+            rb(
+                "team-a",
+                "ci-exec",
+                "Role",
+                "exec",
+                vec![subj("ServiceAccount", "ci", None)],
+            ),
+            rb(
+                "team-b",
+                "carol-edit",
+                "ClusterRole",
+                "editor",
+                vec![subj("User", "carol", None)],
+            ),
+            rb(
+                "team-a",
+                "dangling",
+                "Role",
+                "gone",
+                vec![subj("User", "dave", None)],
+            ),
         ],
         cluster_role_bindings: vec![crb("admins", "admin-all", vec![subj("Group", "ops", None)])],
         missing: vec![],
@@ -143,7 +188,13 @@ fn a_namespaced_ask_counts_cluster_bindings_and_that_namespaces_role_bindings() 
     assert_eq!(devs.only_names, vec!["web-0".to_string(), "web-1".to_string()]);
     let alice = got.iter().find(|g| g.subject.name == "alice").unwrap();
     assert_eq!(alice.binding.namespace.as_deref(), Some("team-a"));
-    assert_eq!(alice.role, RoleRefName { cluster: true, name: "editor".into() });
+    assert_eq!(
+        alice.role,
+        RoleRefName {
+            cluster: true,
+            name: "editor".into()
+        }
+    );
 }
 
 #[test]
@@ -157,21 +208,43 @@ fn subresources_match_exactly_or_by_star_slash() {
     let log = who_can(&policy(), &ask("get", "pods", "log", Some("team-a")));
     assert!(names(&log).contains(&(SubjectKind::User, "bob", true)));
     let exec = who_can(&policy(), &ask("create", "pods", "exec", Some("team-a")));
-    let ci = exec.iter().find(|g| g.subject.kind == SubjectKind::ServiceAccount).unwrap();
-    assert_eq!((ci.subject.name.as_str(), ci.subject.namespace.as_str()), ("ci", "team-a"));
-    // `pods` alone does not grant a subresource; a subresource grant does not grant `pods`.
-    assert!(!names(&who_can(&policy(), &ask("get", "pods", "exec", Some("team-a")))).contains(&(SubjectKind::User, "bob", true)));
-    assert!(!names(&who_can(&policy(), &ask("create", "pods", "", Some("team-a"))))
+    let ci = exec
         .iter()
-        .any(|(k, _, _)| *k == SubjectKind::ServiceAccount));
+        .find(|g| g.subject.kind == SubjectKind::ServiceAccount)
+        .unwrap();
+    assert_eq!(
+        (ci.subject.name.as_str(), ci.subject.namespace.as_str()),
+        ("ci", "team-a")
+    );
+    // `pods` alone does not grant a subresource; a subresource grant does not grant `pods`.
+    assert!(
+        !names(&who_can(&policy(), &ask("get", "pods", "exec", Some("team-a")))).contains(&(
+            SubjectKind::User,
+            "bob",
+            true
+        ))
+    );
+    assert!(
+        !names(&who_can(&policy(), &ask("create", "pods", "", Some("team-a"))))
+            .iter()
+            .any(|(k, _, _)| *k == SubjectKind::ServiceAccount)
+    );
 }
 
 #[test]
 fn another_namespaces_binding_and_a_dangling_role_grant_nothing() {
     let got = who_can(&policy(), &ask("delete", "pods", "", Some("team-a")));
-    assert!(!got.iter().any(|g| g.subject.name == "carol" || g.subject.name == "dave"));
+    assert!(!got
+        .iter()
+        .any(|g| g.subject.name == "carol" || g.subject.name == "dave"));
     let b = who_can(&policy(), &ask("delete", "pods", "", Some("team-b")));
-    assert_eq!(names(&b), vec![(SubjectKind::User, "carol", true), (SubjectKind::Group, "ops", true)]);
+    assert_eq!(
+        names(&b),
+        vec![
+            (SubjectKind::User, "carol", true),
+            (SubjectKind::Group, "ops", true)
+        ]
+    );
 }
 
 #[test]
@@ -190,7 +263,14 @@ fn the_reverse_flattens_by_resource_and_follows_implicit_groups() {
     let got = may_do(&p, &ci, None);
     let rows: Vec<(Option<&str>, &str, Vec<&str>, bool)> = got
         .iter()
-        .map(|a| (a.namespace.as_deref(), a.resource.as_str(), a.verbs.iter().map(String::as_str).collect(), a.via[0].contains("as group")))
+        .map(|a| {
+            (
+                a.namespace.as_deref(),
+                a.resource.as_str(),
+                a.verbs.iter().map(String::as_str).collect(),
+                a.via[0].contains("as group"),
+            )
+        })
         .collect();
     assert_eq!(
         rows,
@@ -207,6 +287,9 @@ fn the_reverse_flattens_by_resource_and_follows_implicit_groups() {
     let got = may_do(&p, &bob, Some("team-b"));
     assert!(got.is_empty(), "bob's binding is in team-a: {got:?}");
     let got = may_do(&p, &bob, Some("team-a"));
-    assert_eq!(got.iter().map(|a| a.resource.as_str()).collect::<Vec<_>>(), vec!["pods", "pods/log"]);
+    assert_eq!(
+        got.iter().map(|a| a.resource.as_str()).collect::<Vec<_>>(),
+        vec!["pods", "pods/log"]
+    );
     assert_eq!(got[0].verbs, vec!["get".to_string(), "list".to_string()]);
 }

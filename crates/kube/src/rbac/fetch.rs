@@ -25,7 +25,11 @@ pub async fn fetch(client: &kube::Client) -> Policy {
         roles: take(&mut missing, "roles", roles.map(|l| l.items)),
         cluster_roles: take(&mut missing, "clusterroles", cluster_roles.map(|l| l.items)),
         role_bindings: take(&mut missing, "rolebindings", role_bindings.map(|l| l.items)),
-        cluster_role_bindings: take(&mut missing, "clusterrolebindings", cluster_role_bindings.map(|l| l.items)),
+        cluster_role_bindings: take(
+            &mut missing,
+            "clusterrolebindings",
+            cluster_role_bindings.map(|l| l.items),
+        ),
         missing,
     }
 }

@@ -62,7 +62,9 @@ impl Subject {
     pub fn user_name(&self) -> Option<String> {
         match self.kind {
             SubjectKind::User => Some(self.name.clone()),
-            SubjectKind::ServiceAccount => Some(format!("system:serviceaccount:{}:{}", self.namespace, self.name)),
+            SubjectKind::ServiceAccount => {
+                Some(format!("system:serviceaccount:{}:{}", self.namespace, self.name))
+            }
             SubjectKind::Group => None,
         }
     }

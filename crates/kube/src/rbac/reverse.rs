@@ -53,17 +53,23 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
         if s == subject {
             return Some(None);
         }
-        let g = groups.iter().find(|g| s.kind == SubjectKind::Group && s.name == **g)?;
+        let g = groups
+            .iter()
+            .find(|g| s.kind == SubjectKind::Group && s.name == **g)?;
         Some(Some(g.as_str()))
     };
-    let mut acc: BTreeMap<(Option<String>, String, String, bool, Vec<String>), (BTreeSet<String>, BTreeSet<String>)> =
-        BTreeMap::new();
+    let mut acc: BTreeMap<
+        (Option<String>, String, String, bool, Vec<String>),
+        (BTreeSet<String>, BTreeSet<String>),
+    > = BTreeMap::new();
     let mut add = |scope: Option<&str>, granted: Option<&Vec<PolicyRule>>, via: String| {
         for rule in granted.into_iter().flatten() {
             let mut names = rule.resource_names.clone().unwrap_or_default();
             names.sort();
             let targets: Vec<(String, String, bool)> = match &rule.non_resource_urls {
-                Some(urls) if !urls.is_empty() => urls.iter().map(|u| (String::new(), u.clone(), true)).collect(),
+                Some(urls) if !urls.is_empty() => {
+                    urls.iter().map(|u| (String::new(), u.clone(), true)).collect()
+                }
                 _ => {
                     let groups = rule.api_groups.clone().unwrap_or_default();
                     let resources = rule.resources.clone().unwrap_or_default();
@@ -74,7 +80,9 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
                 }
             };
             for (g, r, url) in targets {
-                let e = acc.entry((scope.map(str::to_owned), g, r, url, names.clone())).or_default();
+                let e = acc
+                    .entry((scope.map(str::to_owned), g, r, url, names.clone()))
+                    .or_default();
                 e.0.extend(rule.verbs.iter().cloned());
                 e.1.insert(via.clone());
             }
@@ -83,7 +91,11 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
     for b in &policy.cluster_role_bindings {
         let name = b.metadata.name.clone().unwrap_or_default();
         for through in subjects(b.subjects.as_deref(), "").filter_map(|s| matches(&s)) {
-            let via = format!("ClusterRoleBinding/{name} → ClusterRole/{}{}", b.role_ref.name, as_group(through));
+            let via = format!(
+                "ClusterRoleBinding/{name} → ClusterRole/{}{}",
+                b.role_ref.name,
+                as_group(through)
+            );
             add(None, rules.cluster.get(&b.role_ref.name), via);
         }
     }
@@ -95,7 +107,12 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
         let name = b.metadata.name.clone().unwrap_or_default();
         let cluster = b.role_ref.kind == "ClusterRole";
         for through in subjects(b.subjects.as_deref(), &ns).filter_map(|s| matches(&s)) {
-            let via = format!("RoleBinding {ns}/{name} → {}/{}{}", b.role_ref.kind, b.role_ref.name, as_group(through));
+            let via = format!(
+                "RoleBinding {ns}/{name} → {}/{}{}",
+                b.role_ref.kind,
+                b.role_ref.name,
+                as_group(through)
+            );
             let granted = if cluster {
                 rules.cluster.get(&b.role_ref.name)
             } else {
@@ -105,15 +122,17 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
         }
     }
     acc.into_iter()
-        .map(|((namespace, group, resource, url, names), (verbs, via))| Allowed {
-            namespace,
-            group,
-            resource,
-            url,
-            verbs: verbs.into_iter().collect(),
-            names,
-            via: via.into_iter().collect(),
-        })
+        .map(
+            |((namespace, group, resource, url, names), (verbs, via))| Allowed {
+                namespace,
+                group,
+                resource,
+                url,
+                verbs: verbs.into_iter().collect(),
+                names,
+                via: via.into_iter().collect(),
+            },
+        )
         .collect()
 }
 
