@@ -25,7 +25,7 @@ const fn col(header: &'static str, role: &'static str) -> Col {
 
 /// who-can's columns: NAME kept longest, the binding next, LIMITED TO cut between words.
 const WHO: [Col; 6] = [
-    col("KIND", "TYPE"),
+    col("KIND", "STATUS"),
     col("NAME", "NAME"),
     col("NAMESPACE", "NAMESPACE"),
     col("BINDING", "OBJECT"),
@@ -53,7 +53,12 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &CanState, theme: &Theme) {
         .map(|r| r.iter().map(|t| sanitize(t).into_owned()).collect())
         .collect();
     let laid = lay_out(cols, &cells, usize::from(area.width.saturating_sub(2)));
-    let head = format!(" {}[{}]{} ", sanitize(&c.question()), c.rows.len(), state_note(c));
+    let head = format!(
+        " {} [{}]{} ",
+        sanitize(&c.question()),
+        c.rows.len(),
+        state_note(c)
+    );
     let room = usize::from(area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&head));
     let title = format!("{head}{}", laid.hidden_note(room));
     let table = Table::new(laid.rows, laid.widths).header(laid.header.style(theme.column));

@@ -275,8 +275,8 @@ fn the_reverse_flattens_by_resource_and_follows_implicit_groups() {
     assert_eq!(
         rows,
         vec![
-            (None, "pods", vec!["create", "delete"], true),
             (Some("team-a"), "*/exec", vec!["create"], false),
+            (None, "pods", vec!["create", "delete"], true),
         ]
     );
     let bob = Subject {

@@ -45,7 +45,8 @@ pub fn implicit_groups(s: &Subject) -> Vec<String> {
 }
 
 /// What `subject` may do in `namespace` (`None`: in every namespace and cluster-wide), one
-/// entry per (scope, group, resource), sorted.
+/// entry per (scope, group, resource): resources before non-resource URLs, namespaced grants
+/// before cluster-wide ones, then by namespace, group and resource.
 pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Vec<Allowed> {
     let rules = Rules::of(policy);
     let groups = implicit_groups(subject);
@@ -121,7 +122,8 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
             add(Some(&ns), granted, via);
         }
     }
-    acc.into_iter()
+    let mut out: Vec<Allowed> = acc
+        .into_iter()
         .map(
             |((namespace, group, resource, url, names), (verbs, via))| Allowed {
                 namespace,
@@ -133,7 +135,19 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
                 via: via.into_iter().collect(),
             },
         )
-        .collect()
+        .collect();
+    // Resources before URLs, a namespace's grants before cluster-wide ones (the question was
+    // most likely about that namespace), then by group and resource.
+    out.sort_by_cached_key(|x| {
+        (
+            x.url,
+            x.namespace.is_none(),
+            x.namespace.clone(),
+            x.group.clone(),
+            x.resource.clone(),
+        )
+    });
+    out
 }
 
 fn as_group(through: Option<&str>) -> String {
