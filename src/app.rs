@@ -6,6 +6,7 @@
 //! here; `tests/scenarios/architecture.rs` checks it).
 
 pub mod applies;
+pub mod can;
 pub mod command;
 pub mod command_args;
 pub mod configure;

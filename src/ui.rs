@@ -4,6 +4,7 @@
 //! what only the loop can read (the informer pool's rows) is passed in.
 
 mod api_resources;
+mod can;
 mod cells;
 mod containers;
 mod context;
@@ -69,7 +70,8 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
         Screen::Informers { .. }
         | Screen::Contexts { .. }
         | Screen::Forwards { .. }
-        | Screen::Revisions(_) => body.height.saturating_sub(3),
+        | Screen::Revisions(_)
+        | Screen::Can(_) => body.height.saturating_sub(3),
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
     };
@@ -120,6 +122,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &state.settings.usage, &theme, now),
         Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
+        Screen::Can(c) => can::draw(f, body, c, &theme),
     }
     footer(f, foot, state, &theme);
     if state.screens.overlays.help {
@@ -183,7 +186,9 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
 pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
     match state.top() {
         Screen::Informers { .. } | Screen::Forwards { .. } => Duration::from_secs(1),
-        Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
+        Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) | Screen::Can(_) => {
+            Duration::from_secs(60)
+        }
         // The lag in the header moves with the clock; lines arrive as events.
         Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
         Screen::List(l) => {

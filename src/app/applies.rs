@@ -14,7 +14,9 @@ impl Screen {
         match self {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
-            Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) => KeyMode::Normal,
+            Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) | Screen::Can(_) => {
+                KeyMode::Normal
+            }
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -102,6 +104,8 @@ impl UiState {
                 matches!(self.top(), Screen::Contexts { .. } | Screen::ApiResources { .. })
                     // Rolls back (asks first): a write, so not in read-only mode.
                     || matches!(self.top(), Screen::Revisions(_)) && !self.settings.readonly
+                    // A who-can row: what that subject may do.
+                    || matches!(self.top(), Screen::Can(c) if c.subjects.get(c.selected).is_some_and(Option::is_some))
                     || yaml.is_some_and(|y| y.history.as_ref().is_some_and(|h| h.diff.is_none()))
             }
             // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.

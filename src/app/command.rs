@@ -10,8 +10,9 @@ use crate::app::effect::Effect;
 use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 8] = [
+const COMMANDS: [&str; 9] = [
     "api-resources",
+    "can",
     "contexts",
     "ctx",
     "informers",
@@ -38,7 +39,10 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     state.screens.prompt.deferred = None;
     let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
-    if crate::app::forwards::command(state, line) || crate::app::session::command::command(state, line) {
+    if crate::app::forwards::command(state, line)
+        || crate::app::session::command::command(state, line)
+        || crate::app::can::command::command(state, line)
+    {
         return;
     }
     let (cmd, arg, labels) = match crate::app::command_args::parse(line) {

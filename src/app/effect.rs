@@ -79,6 +79,9 @@ pub enum Effect {
     /// Run a plugin detached (no terminal, stdin empty); its end comes back as
     /// `Event::PluginDone` (see `app::plugins`).
     RunPlugin(Box<crate::app::plugins::model::PluginRun>),
+    /// List the cluster's Roles, ClusterRoles and their bindings once for `:can` view `id`;
+    /// the answer comes back as `Event::Rbac` (see `app::can::answered`).
+    FetchRbac(ViewId),
 }
 
 /// A confirmed write: where it goes, what it is, and what the footer says was requested.

@@ -36,7 +36,9 @@ fn save(screen: &Screen) -> Option<Saved> {
         Screen::Contexts { .. } => Saved::Contexts,
         Screen::ApiResources { filter, .. } => Saved::ApiResources(filter.clone()),
         Screen::Forwards { .. } => Saved::Forwards,
-        Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => return None,
+        Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) | Screen::Can(_) => {
+            return None
+        }
     })
 }
 

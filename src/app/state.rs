@@ -54,6 +54,8 @@ pub enum Screen {
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
     Revisions(Box<crate::app::history::model::RevisionsState>),
+    /// `:can`: who may do what (RBAC), or what one subject may do.
+    Can(Box<crate::app::can::model::CanState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

@@ -227,6 +227,9 @@ pub(super) fn enter(state: &mut UiState) {
     if let Screen::Revisions(_) = state.top() {
         return crate::app::history::revisions::enter(state);
     }
+    if let Screen::Can(_) = state.top() {
+        return crate::app::can::enter(state);
+    }
     if let Screen::Contexts { selected } = state.top() {
         if let Some(name) = state.conn.contexts.get(*selected).cloned() {
             crate::app::context::connect::switch_context(state, &name);
@@ -380,6 +383,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         // Scrolling the YAML view is handled by `detail::keys::handle`.
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
+        Screen::Can(c) => c.selected = clamp_move(c.selected, delta, c.rows.len()),
         Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
     }
 }

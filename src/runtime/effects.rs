@@ -177,6 +177,14 @@ impl Wiring<'_> {
                     let Some(s) = &self.session else { continue };
                     crate::runtime::writes::check(&self.net, s.pool.client().clone(), q, self.tx.clone());
                 }
+                Effect::FetchRbac(id) => {
+                    let Some(s) = &self.session else { continue };
+                    let (client, tx) = (s.pool.client().clone(), self.tx.clone());
+                    self.net.spawn(async move {
+                        let policy = crate::kube::rbac::fetch(&client).await;
+                        let _ = tx.send(crate::runtime::run::Event::Rbac(id, Box::new(policy)));
+                    });
+                }
                 Effect::ListRevisions(t) => {
                     let Some(s) = &self.session else { continue };
                     crate::runtime::writes::revisions(&self.net, s.pool.client().clone(), t, self.tx.clone());

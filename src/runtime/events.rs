@@ -88,6 +88,10 @@ impl Wiring<'_> {
                 crate::app::plugins::finished(state, *done);
                 (true, Vec::new())
             }
+            Event::Rbac(id, policy) => {
+                crate::app::can::answered(state, id, *policy);
+                (true, Vec::new())
+            }
             Event::ForwardOffer(o, ports) => {
                 crate::app::forwards::offered(state, *o, ports);
                 (true, Vec::new())

@@ -76,6 +76,8 @@ pub enum Event {
     ForwardOffer(Box<crate::app::forwards::model::Offer>, Result<Vec<u16>, String>),
     /// A background plugin ended (`Effect::RunPlugin`).
     PluginDone(Box<crate::app::plugins::model::PluginDone>),
+    /// The RBAC objects `:can` view `id` asked for (`Effect::FetchRbac`).
+    Rbac(ViewId, Box<crate::kube::rbac::Policy>),
 }
 
 /// What runs on the network runtime for the context in use. Dropped as a whole on a context

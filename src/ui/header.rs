@@ -161,6 +161,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             theme.value,
         )],
         Screen::Contexts { .. } => vec![Span::styled(" contexts", theme.value)],
+        Screen::Can(c) => vec![Span::styled(format!(" {}", sanitize(&c.question())), theme.value)],
         Screen::ApiResources { .. } => vec![Span::styled(" api-resources", theme.value)],
         Screen::Yaml(y) => {
             let state = y

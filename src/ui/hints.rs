@@ -105,6 +105,7 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
         Action::Drain => Some("drain"),
         Action::Back if !list => Some("back"),
         Action::Enter if matches!(state.top(), Screen::Revisions(_)) => Some("roll back"),
+        Action::Enter if matches!(state.top(), Screen::Can(_)) => Some("what it may do"),
         Action::Enter if !list => Some("open"),
         _ => None,
     }

@@ -20,6 +20,7 @@ mod util;
 mod e2e;
 mod e2e_access;
 mod e2e_actions;
+mod e2e_can_real;
 mod e2e_command;
 mod e2e_contexts;
 mod e2e_crds;

@@ -36,3 +36,4 @@ mod port_forward;
 mod real_cluster;
 mod streaming_lists;
 mod user_agent;
+mod who_can;

@@ -22,6 +22,7 @@ pub mod object;
 pub mod pool;
 pub mod portforward;
 pub mod protobuf;
+pub mod rbac;
 pub mod registry;
 pub mod row;
 pub mod rows;

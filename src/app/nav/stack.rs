@@ -132,6 +132,7 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             }
             out
         }
+        Screen::Can(c) if c.policy.is_none() => vec![Effect::FetchRbac(id)],
         Screen::Revisions(r) if r.rollout.is_none() => {
             let key = crate::app::history::revisions::rollout_key(r);
             vec![Effect::WatchRollout(id, key, r.target.name.clone())]

@@ -62,6 +62,17 @@ fn every_screen() -> Vec<(String, Build)> {
             selected: 0,
             filter: String::new(),
         }),
+        on_pods(|| {
+            Screen::Can(Box::new(crate::app::can::model::CanState::new(
+                crate::app::can::model::CanMode::WhoCan(crate::kube::rbac::Ask {
+                    verb: "delete".into(),
+                    group: String::new(),
+                    resource: "pods".into(),
+                    subresource: String::new(),
+                    namespace: Some("team-a".into()),
+                }),
+            )))
+        }),
         on_pods(detail(false)),
         on_pods(detail(true)),
         on_pods(|| {
@@ -98,6 +109,7 @@ fn every_screen() -> Vec<(String, Build)> {
         "containers",
         "forwards",
         "revisions",
+        "can",
     ] {
         assert!(
             variant == "list" || seen.contains(&variant),
@@ -172,6 +184,7 @@ fn name_of(s: &Screen) -> &'static str {
         Screen::Containers(_) => "containers",
         Screen::Forwards { .. } => "forwards",
         Screen::Revisions(_) => "revisions",
+        Screen::Can(_) => "can",
     }
 }
 
