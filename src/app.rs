@@ -26,6 +26,7 @@ pub mod logs;
 pub mod nav;
 pub mod outcome;
 pub mod prompt;
+pub mod pulse;
 pub mod refresh_top;
 pub mod scroll;
 pub mod session;

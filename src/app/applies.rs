@@ -15,6 +15,7 @@ impl Screen {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
             Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) => KeyMode::Normal,
+            Screen::Pulse(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -57,6 +58,9 @@ impl UiState {
             return applies;
         }
         if let Some(applies) = crate::app::forwards::applies(self, action) {
+            return applies;
+        }
+        if let Some(applies) = crate::app::pulse::applies(self, action) {
             return applies;
         }
         if let Some(applies) = crate::app::session::applies(self, action) {

@@ -54,6 +54,8 @@ pub enum Screen {
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
     Revisions(Box<crate::app::history::model::RevisionsState>),
+    /// `:pulse`: live counts and health per kind; `enter` opens a tile's list.
+    Pulse(Box<crate::app::pulse::model::PulseState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

@@ -21,6 +21,7 @@ mod help_screens;
 mod history_screens;
 mod narrow_screens;
 mod own_views_screens;
+mod pulse_screens;
 mod screens;
 mod text_screens;
 mod timeline_screen;

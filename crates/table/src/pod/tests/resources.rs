@@ -205,7 +205,8 @@ fn node_allocatable_decodes_from_protobuf() {
         rows[0].capacity.as_deref(),
         Some(&Capacity::Node {
             cpu_nanos: Some(3_920_000_000),
-            memory_bytes: Some(8 << 30)
+            memory_bytes: Some(8 << 30),
+            pressure: Default::default(),
         })
     );
 }
