@@ -139,6 +139,9 @@ fn enter_on_a_tile_opens_its_list_filtered_to_what_it_counted_and_esc_comes_back
         .map(|r| r.name.to_string())
         .collect();
     assert_eq!(shown, ["api", "web"]);
+    // `esc` clears the filter first, as on any list; then it goes back to the pulse.
+    assert_eq!(update(&mut s, Action::Back), []);
+    assert!(s.top_list().is_some_and(|l| l.filter.is_empty()));
     assert_eq!(update(&mut s, Action::Back), [Effect::Unsubscribe(list_id)]);
     assert!(matches!(s.top(), Screen::Pulse(p) if p.selected == 1));
 }

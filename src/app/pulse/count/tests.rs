@@ -116,9 +116,9 @@ fn the_event_rate_counts_each_event_once_then_every_occurrence() {
         ]),
         None,
     );
-    let s = rate.series(NOW, 3);
-    assert_eq!(s.len(), 3);
-    let m = |t: i64| usize::try_from(2 - (NOW.div_euclid(60) - t.div_euclid(60))).unwrap();
+    let s = rate.series(NOW, 4);
+    assert_eq!(s.len(), 4);
+    let m = |t: i64| usize::try_from(3 - (NOW.div_euclid(60) - t.div_euclid(60))).unwrap();
     assert_eq!(s[m(NOW - 30)].1, 1, "a repeated event counts once when first seen: {s:?}");
     assert_eq!(s[m(NOW - 130)].0, 1, "{s:?}");
     // The warning repeats 3 more times now; a new normal event arrives with count 2.
@@ -130,10 +130,10 @@ fn the_event_rate_counts_each_event_once_then_every_occurrence() {
         ]),
         None,
     );
-    let s = rate.series(NOW, 3);
-    // NOW is on a minute's start: NOW - 30 is the minute before.
-    assert_eq!(m(NOW - 30), 1);
-    assert_eq!((s[1].1, s[2]), (1, (2, 3)), "{s:?}");
+    let s = rate.series(NOW, 4);
+    // NOW is on a minute's start: NOW - 30 is the minute before, NOW - 130 three before.
+    assert_eq!((m(NOW - 30), m(NOW - 130)), (2, 0));
+    assert_eq!((s[2].1, s[3]), (1, (2, 3)), "{s:?}");
     assert_eq!(s[m(NOW - 130)].0, 1, "an unchanged event adds nothing: {s:?}");
     let sum: u32 = rate.series(NOW, RATE_MINUTES as usize).iter().map(|(n, w)| n + w).sum();
     assert_eq!(sum, 1 + 1 + 3 + 2, "the two-day-old minute is beyond the kept day");
