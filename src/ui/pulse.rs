@@ -119,9 +119,10 @@ fn draw_tile(f: &mut Frame, area: Rect, p: &PulseState, tile: Tile, selected: bo
         .borders(Borders::TOP)
         .border_style(if selected { theme.highlight } else { theme.border })
         .title(title);
-    let inner = block.inner(area);
+    // One cell in from the edge, under the title's name.
+    let inner = block.inner(area).inner(ratatui::layout::Margin::new(1, 0));
     f.render_widget(block, area);
-    let lines = wrap_facts(&body, width, usize::from(inner.height), theme);
+    let lines = wrap_facts(&body, usize::from(inner.width), usize::from(inner.height), theme);
     f.render_widget(Paragraph::new(lines), inner);
 }
 
