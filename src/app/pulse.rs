@@ -39,7 +39,9 @@ pub fn feeds(id: ViewId, p: &PulseState) -> Vec<Effect> {
 /// Whether `action` does something on `:pulse` (`None` when it is not on top, or for
 /// actions every view shares): moving between tiles and `enter`.
 pub fn applies(state: &UiState, action: Action) -> Option<bool> {
-    let Screen::Pulse(_) = state.top() else { return None };
+    let Screen::Pulse(_) = state.top() else {
+        return None;
+    };
     match action {
         Action::Up
         | Action::Down
@@ -56,7 +58,9 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 /// Keys of `:pulse`: `↑`/`↓`/`←`/`→` move between tiles (in drawing order), `g g`/`G` to the
 /// first and last, `enter` opens the selected tile's list. False when it is not on top.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
-    let Screen::Pulse(p) = state.top_mut() else { return false };
+    let Screen::Pulse(p) = state.top_mut() else {
+        return false;
+    };
     let last = Tile::ALL.len() - 1;
     match action {
         Action::Up | Action::ScrollLeft => p.selected = p.selected.saturating_sub(1),
@@ -79,7 +83,9 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
 pub fn tile_list(p: &PulseState, tile: Tile) -> ListState {
     let key = ResourceKey::new(tile.kind(), p.namespace.as_deref());
     let mut list = ListState::new(key, None);
-    let Some(view) = p.tiles.get(&tile) else { return list };
+    let Some(view) = p.tiles.get(&tile) else {
+        return list;
+    };
     if tile == Tile::Events {
         list.warnings_only = view.counts.error > 0;
         return list;

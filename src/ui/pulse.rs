@@ -1,7 +1,7 @@
 //! `:pulse`: a grid of tiles (one per kind: its counts in words, its informer's state as the
 //! list header words it), the event rate (Warning and Normal per minute, as sparklines) and
 //! the top restarting pods. Adapts to 60..250 columns: 8, 4, 2 or 1 tiles a row, each at
-//! least [`TILE_MIN`] wide. Read-only over [`PulseState`]; must not count rows itself.
+//! least [`TILE_MIN`] wide, with two to four lines of counts as the height allows. Read-only over [`PulseState`]; must not count rows itself.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -21,8 +21,9 @@ use super::theme::Theme;
 /// The narrowest a tile gets (cells, its gap included).
 pub const TILE_MIN: u16 = 24;
 
-/// Lines of one tile: its title line and two lines of counts.
-const TILE_H: u16 = 3;
+/// Lines of counts in a tile: at least two, up to four where the height allows (the event
+/// rate and three restarting pods still fitting below).
+const FACT_LINES: [u16; 3] = [4, 3, 2];
 
 /// Minutes the event rate shows at most.
 const RATE_MAX: usize = 120;
@@ -50,7 +51,13 @@ pub fn columns(width: u16) -> usize {
 pub(super) fn draw(f: &mut Frame, area: Rect, p: &PulseState, theme: &Theme, now: UnixSecs) {
     let cols = columns(area.width);
     let rows = Tile::ALL.len().div_ceil(cols);
-    let grid_h = (TILE_H * rows as u16).min(area.height);
+    let rows_h = rows as u16;
+    let facts = FACT_LINES
+        .into_iter()
+        .find(|n| rows_h * (n + 1) + 3 + 4 <= area.height)
+        .unwrap_or(2);
+    let tile_h = facts + 1;
+    let grid_h = (tile_h * rows_h).min(area.height);
     let rest = area.height - grid_h;
     let rate_h = if rest >= 3 { 3 } else { rest };
     let [grid, rate, restarts] = Layout::vertical([
@@ -59,7 +66,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, p: &PulseState, theme: &Theme, now
         Constraint::Min(0),
     ])
     .areas(area);
-    let row_areas = Layout::vertical(vec![Constraint::Length(TILE_H); rows]).split(grid);
+    let row_areas = Layout::vertical(vec![Constraint::Length(tile_h); rows]).split(grid);
     for (r, row_area) in row_areas.iter().enumerate() {
         let cells = Layout::horizontal(vec![Constraint::Ratio(1, cols as u32); cols]).split(*row_area);
         for (c, cell) in cells.iter().enumerate() {
@@ -107,7 +114,10 @@ fn draw_tile(f: &mut Frame, area: Rect, p: &PulseState, tile: Tile, selected: bo
             if v.listed {
                 facts(tile, v, p, theme)
             } else if v.counts.total > 0 {
-                vec![(format!("{}… so far", thousands(v.counts.total as u64)), theme.warn)]
+                vec![(
+                    format!("{}… so far", thousands(v.counts.total as u64)),
+                    theme.warn,
+                )]
             } else {
                 vec![(sanitize(&v.state.to_string()).into_owned(), style)]
             }
@@ -296,7 +306,10 @@ fn draw_restarts(f: &mut Frame, area: Rect, p: &PulseState, theme: &Theme, now: 
                     (Some(ns), true) => format!("{ns}/{}", r.name),
                     _ => r.name.to_string(),
                 };
-                let last = r.last.map(|t| format!("  ({} ago)", age(Some(t), now))).unwrap_or_default();
+                let last = r
+                    .last
+                    .map(|t| format!("  ({} ago)", age(Some(t), now)))
+                    .unwrap_or_default();
                 super::fit_line(
                     Line::from(vec![
                         Span::styled(format!("{rise:>5} "), theme.warn),

@@ -19,7 +19,9 @@ fn tile_share(screen: &str, title: &str) -> Option<(u64, u64)> {
     let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
     let needle: Vec<char> = format!(" {title} ").chars().collect();
     for (y, line) in lines.iter().enumerate() {
-        let Some(x) = line.windows(needle.len()).position(|w| w == needle.as_slice()) else { continue };
+        let Some(x) = line.windows(needle.len()).position(|w| w == needle.as_slice()) else {
+            continue;
+        };
         if !line.contains(&'─') {
             continue;
         }
@@ -74,31 +76,65 @@ fn pulse_counts_equal_what_the_demo_server_lists() {
             .unwrap();
         let client = kube::Client::try_from(config).unwrap();
         let lp = ListParams::default();
-        let pods = Api::<Pod>::all(client.clone()).list(&lp).await.unwrap().items.len();
-        let deploys = Api::<Deployment>::all(client.clone()).list(&lp).await.unwrap().items.len();
+        let pods = Api::<Pod>::all(client.clone())
+            .list(&lp)
+            .await
+            .unwrap()
+            .items
+            .len();
+        let deploys = Api::<Deployment>::all(client.clone())
+            .list(&lp)
+            .await
+            .unwrap()
+            .items
+            .len();
         let nodes = Api::<Node>::all(client).list(&lp).await.unwrap().items.len();
-        [("pods", pods as u64), ("deployments", deploys as u64), ("nodes", nodes as u64)]
+        [
+            ("pods", pods as u64),
+            ("deployments", deploys as u64),
+            ("nodes", nodes as u64),
+        ]
     });
-    assert!(want.iter().all(|(_, n)| *n > 0), "the demo lists nothing: {want:?}");
+    assert!(
+        want.iter().all(|(_, n)| *n > 0),
+        "the demo lists nothing: {want:?}"
+    );
     for (kind, n) in want {
         if let Some(k) = kubectl_count(&demo.kubeconfig, kind) {
             assert_eq!(k, n, "kubectl and the API disagree on {kind}");
         }
     }
     let mut k = ktui_sized(&demo.kubeconfig, &["-A"], 40, 200);
-    k.wait_until("the pods list", SLOW, |s| s.contains("NAME") && s.contains("READY"));
+    k.wait_until("the pods list", SLOW, |s| {
+        s.contains("NAME") && s.contains("READY")
+    });
     k.command("pulse all");
     k.wait_until("pulse counts equal to the server's lists", SLOW, |s| {
-        want.iter().all(|(kind, n)| tile_share(s, kind).map(|(_, t)| t) == Some(*n))
+        want.iter()
+            .all(|(kind, n)| tile_share(s, kind).map(|(_, t)| t) == Some(*n))
     });
     let s = k.screen();
     for tile in ["statefulsets", "daemonsets", "jobs", "cronjobs", "events"] {
         assert!(tile_share(&s, tile).is_some(), "{tile} has no count:\n{s}");
     }
-    // `enter` on the first tile: the pods list (filtered to the pods not healthy, if any).
+    eprintln!("{s}");
+    // `enter` on the first tile: the pods list filtered to the pods not healthy, as many as
+    // the tile counts (the header says `matching/total`), or all of them.
+    let (ok, total) = tile_share(&s, "pods").unwrap();
+    let count = match total - ok {
+        0 => format!("  {total}  "),
+        bad => format!("  {bad}/{total}  "),
+    };
     k.press_enter();
-    k.wait_until("the pods list", SLOW, |s| s.contains("NAME") && s.contains("READY"));
+    k.wait_until("the pods list, filtered", SLOW, |s| {
+        s.contains("NAME") && s.contains("READY") && s.contains(&count)
+    });
+    // `esc` clears a filter first (as on any list), then goes back to the pulse.
     k.press_esc();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    if tile_share(&k.screen(), "pods").is_none() {
+        k.press_esc();
+    }
     k.wait_until("back on the pulse", SLOW, |s| tile_share(s, "pods").is_some());
     k.command("q");
     let (status, _) = k.wait_exit(SLOW).expect("ktui exits on :q");

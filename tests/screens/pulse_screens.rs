@@ -94,7 +94,13 @@ fn pulse() -> (UiState, Keep) {
         resource: "jobs".into(),
     };
     feed(&mut state, &mut keep, BuiltinKind::Job, &[], forbidden);
-    feed(&mut state, &mut keep, BuiltinKind::CronJob, &[], SyncState::Syncing { received: 0 });
+    feed(
+        &mut state,
+        &mut keep,
+        BuiltinKind::CronJob,
+        &[],
+        SyncState::Syncing { received: 0 },
+    );
     let nodes = [node("n1", false), node("n2", true), node("n3", false)];
     feed(&mut state, &mut keep, BuiltinKind::Node, &nodes, live());
     let events: Vec<Value> = (0..6)
@@ -136,8 +142,14 @@ fn pulse_at_80x24_shows_every_count_the_rate_and_the_restarts() {
     let s = text(&mut state, 80, 24);
     assert_counts(&s);
     assert!(s.contains("pulse of shop"), "{s}");
-    assert!(s.contains("Warning") && s.contains("Normal ") && s.contains("in 56m"), "{s}");
-    assert!(s.contains("db-0") && s.contains("17"), "top restarting pods:\n{s}");
+    assert!(
+        s.contains("Warning") && s.contains("Normal ") && s.contains("in 56m"),
+        "{s}"
+    );
+    assert!(
+        s.contains("db-0") && s.contains("17"),
+        "top restarting pods:\n{s}"
+    );
     // Two tiles a row: pods and deployments side by side.
     let line = s.lines().find(|l| l.contains(" pods ")).unwrap();
     assert!(line.contains(" deployments "), "{line}");

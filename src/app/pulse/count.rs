@@ -53,7 +53,9 @@ impl Counts {
         for row in rows.iter().filter(|r| in_ns(r, ns)) {
             if tile == Tile::Events {
                 // The timeline keeps events the server no longer holds: not listed by kubectl.
-                let Some(ev) = row.event.as_deref().filter(|e| !e.expired) else { continue };
+                let Some(ev) = row.event.as_deref().filter(|e| !e.expired) else {
+                    continue;
+                };
                 c.total += 1;
                 if ev.warning {
                     c.error += 1;
@@ -137,7 +139,9 @@ impl RestartWatch {
         let mut first = HashMap::with_capacity(self.first.len());
         let mut all = Vec::new();
         for row in rows.iter().filter(|r| in_ns(r, ns)) {
-            let Some((count, last)) = restarts_of(row) else { continue };
+            let Some((count, last)) = restarts_of(row) else {
+                continue;
+            };
             let key: Box<str> = match row.uid.is_empty() {
                 true => format!("{}/{}", row.namespace.as_deref().unwrap_or(""), row.name).into(),
                 false => row.uid.clone(),
@@ -197,7 +201,9 @@ impl EventRate {
                 Some(&before) => (count - before).max(0),
             };
             seen.insert(key, count);
-            let Some(t) = ev.last_seen.filter(|_| added > 0) else { continue };
+            let Some(t) = ev.last_seen.filter(|_| added > 0) else {
+                continue;
+            };
             let slot = self.minutes.entry(t.div_euclid(60)).or_default();
             let added = u32::try_from(added).unwrap_or(u32::MAX);
             match ev.warning {

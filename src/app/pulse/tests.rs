@@ -19,12 +19,19 @@ use crate::kube::store::{Slot, StoreWriter};
 
 fn state() -> UiState {
     let key = ResourceKey::new(BuiltinKind::Pod, Some("shop"));
-    let mut s = UiState::new(Screen::List(Box::new(ListState::new(key, None))), Some("shop".into()), false);
+    let mut s = UiState::new(
+        Screen::List(Box::new(ListState::new(key, None))),
+        Some("shop".into()),
+        false,
+    );
     s.take_effects();
     s
 }
 
-type Keep = (StoreWriter, tokio::sync::mpsc::UnboundedReceiver<crate::kube::store::StoreChanged>);
+type Keep = (
+    StoreWriter,
+    tokio::sync::mpsc::UnboundedReceiver<crate::kube::store::StoreChanged>,
+);
 
 /// A listed slot of `kind` holding `rows`; the writer and its channel must stay alive.
 fn slot(kind: BuiltinKind, ns: Option<&str>, rows: Vec<Arc<Row>>) -> (Arc<Slot>, Keep) {
@@ -45,7 +52,9 @@ fn the_command_and_its_aliases_subscribe_each_kind_once_in_the_namespace() {
     for line in ["pulse", "pulses", "pu"] {
         let mut s = state();
         let fx = run_command(&mut s, line);
-        let Screen::Pulse(p) = s.top() else { panic!("{line}: not the pulse") };
+        let Screen::Pulse(p) = s.top() else {
+            panic!("{line}: not the pulse")
+        };
         assert_eq!(p.namespace.as_deref(), Some("shop"));
         let id = s.top_id();
         let subs: Vec<ResourceKey> = fx
@@ -90,11 +99,16 @@ fn attached_feeds_are_counted_and_a_fed_kind_is_not_asked_for_again() {
     let (nodes, _w2) = slot(BuiltinKind::Node, None, vec![node("n1", true, json!([]))]);
     assert!(s.attach(id, Feed::Rows(Source::fixed(nodes))));
     let (cms, _w3) = slot(BuiltinKind::ConfigMap, Some("shop"), vec![]);
-    assert!(!s.attach(id, Feed::Rows(Source::fixed(cms))), "not a kind it shows");
+    assert!(
+        !s.attach(id, Feed::Rows(Source::fixed(cms))),
+        "not a kind it shows"
+    );
     s.subscribe_all();
     let again: Vec<Effect> = s.take_effects();
     assert_eq!(again.len(), Tile::ALL.len() - 2, "{again:?}");
-    assert!(!again.iter().any(|e| matches!(e, Effect::Subscribe(_, k) if k.kind == BuiltinKind::Pod)));
+    assert!(!again
+        .iter()
+        .any(|e| matches!(e, Effect::Subscribe(_, k) if k.kind == BuiltinKind::Pod)));
     crate::app::refresh_top::refresh_top(&mut s);
     let Screen::Pulse(p) = s.top() else { panic!() };
     let pods = &p.tiles[&Tile::Pods];
@@ -102,7 +116,10 @@ fn attached_feeds_are_counted_and_a_fed_kind_is_not_asked_for_again() {
     assert_eq!((pods.counts.total, pods.counts.ok, pods.counts.error), (2, 1, 1));
     assert_eq!(p.tiles[&Tile::Nodes].counts.total, 1);
     assert_eq!(p.restarts.top.len(), 1);
-    assert!(!p.tiles.contains_key(&Tile::Jobs), "nothing attached: nothing counted");
+    assert!(
+        !p.tiles.contains_key(&Tile::Jobs),
+        "nothing attached: nothing counted"
+    );
 }
 
 #[test]
@@ -128,7 +145,9 @@ fn enter_on_a_tile_opens_its_list_filtered_to_what_it_counted_and_esc_comes_back
     let list_id = s.top_id();
     let deploy_key = ResourceKey::new(BuiltinKind::Deployment, Some("shop"));
     assert_eq!(fx, [Effect::Subscribe(list_id, deploy_key)]);
-    let Screen::List(l) = s.top() else { panic!("enter opened no list") };
+    let Screen::List(l) = s.top() else {
+        panic!("enter opened no list")
+    };
     assert_eq!(l.filter, "^api$ | ^web$");
     // The filter, applied by the list as it would be typed, keeps exactly those rows.
     assert!(s.attach(list_id, Feed::Rows(Source::fixed(deploys))));
@@ -156,7 +175,10 @@ fn a_healthy_tile_opens_the_plain_list_and_events_open_warnings_only() {
     crate::app::refresh_top::refresh_top(&mut s);
     let Screen::Pulse(p) = s.top() else { panic!() };
     let l = super::tile_list(p, Tile::Nodes);
-    assert_eq!((l.filter.as_str(), l.key.kind.clone()), ("", BuiltinKind::Node.into()));
+    assert_eq!(
+        (l.filter.as_str(), l.key.kind.clone()),
+        ("", BuiltinKind::Node.into())
+    );
     let mut p2 = super::model::PulseState::new(Some("shop".into()));
     p2.tiles.insert(Tile::Events, Default::default());
     p2.tiles.get_mut(&Tile::Events).unwrap().counts.error = 2;
