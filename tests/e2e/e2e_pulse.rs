@@ -2,7 +2,8 @@
 //! an in-process demo server (static after setup, so the counts hold still): the totals of
 //! the pods, deployments and nodes tiles equal what the server lists (a `kube::Client`
 //! list, and `kubectl get … --no-headers | wc -l` when the test cluster's kubectl is built),
-//! and `enter` on the pods tile opens the pods list.
+//! a pod created meanwhile is counted, and `enter` on the pods tile opens the pods list
+//! filtered to the pods the tile counts as not healthy.
 
 use std::process::Command;
 
@@ -69,12 +70,15 @@ fn pulse_counts_equal_what_the_demo_server_lists() {
         ..Default::default()
     };
     let demo = rt.block_on(ktui::sim::cli::start_in_process(opts)).unwrap();
-    let want = rt.block_on(async {
+    let client = rt.block_on(async {
         let kc = kube::config::Kubeconfig::read_from(&demo.kubeconfig).unwrap();
         let config = kube::Config::from_custom_kubeconfig(kc, &Default::default())
             .await
             .unwrap();
-        let client = kube::Client::try_from(config).unwrap();
+        kube::Client::try_from(config).unwrap()
+    });
+    let want = rt.block_on(async {
+        let client = client.clone();
         let lp = ListParams::default();
         let pods = Api::<Pod>::all(client.clone())
             .list(&lp)
@@ -117,7 +121,23 @@ fn pulse_counts_equal_what_the_demo_server_lists() {
     for tile in ["statefulsets", "daemonsets", "jobs", "cronjobs", "events"] {
         assert!(tile_share(&s, tile).is_some(), "{tile} has no count:\n{s}");
     }
-    eprintln!("{s}");
+    // A pod created now is counted at once (the tile follows its informer).
+    let pods = want[0].1;
+    rt.block_on(async {
+        let pod: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "pulse-e2e", "namespace": "default"},
+            "spec": {"containers": [{"name": "c", "image": "busybox"}]}
+        }))
+        .unwrap();
+        Api::<Pod>::namespaced(client.clone(), "default")
+            .create(&Default::default(), &pod)
+            .await
+            .unwrap();
+    });
+    k.wait_until("the new pod counted", SLOW, |s| {
+        tile_share(s, "pods").map(|(_, t)| t) == Some(pods + 1)
+    });
+    let s = k.screen();
     // `enter` on the first tile: the pods list filtered to the pods not healthy, as many as
     // the tile counts (the header says `matching/total`), or all of them.
     let (ok, total) = tile_share(&s, "pods").unwrap();
