@@ -28,6 +28,7 @@ pub mod nav;
 pub mod outcome;
 pub mod plugins;
 pub mod prompt;
+pub mod pulse;
 pub mod refresh_top;
 pub mod scroll;
 pub mod session;

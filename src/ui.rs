@@ -19,6 +19,7 @@ mod informers;
 mod list;
 mod logs;
 mod metrics_polls;
+mod pulse;
 pub mod theme;
 pub mod timeline;
 mod usage;
@@ -71,6 +72,7 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
         | Screen::Contexts { .. }
         | Screen::Forwards { .. }
         | Screen::Revisions(_)
+        | Screen::Pulse(_)
         | Screen::Can(_) => body.height.saturating_sub(3),
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
@@ -123,6 +125,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Containers(c) => containers::draw(f, body, c, &state.settings.usage, &theme, now),
         Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
         Screen::Can(c) => can::draw(f, body, c, &theme),
+        Screen::Pulse(p) => pulse::draw(f, body, p, &theme, now),
     }
     footer(f, foot, state, &theme);
     if state.screens.overlays.help {
@@ -191,6 +194,8 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         }
         // The lag in the header moves with the clock; lines arrive as events.
         Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
+        // The event rate's current minute moves with the clock.
+        Screen::Pulse(_) => Duration::from_secs(5),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.screens.layout.page_rows);
             match youngest {

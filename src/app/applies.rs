@@ -17,6 +17,7 @@ impl Screen {
             Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) | Screen::Can(_) => {
                 KeyMode::Normal
             }
+            Screen::Pulse(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -62,6 +63,9 @@ impl UiState {
             return applies;
         }
         if let Some(applies) = crate::app::forwards::applies(self, action) {
+            return applies;
+        }
+        if let Some(applies) = crate::app::pulse::applies(self, action) {
             return applies;
         }
         if let Some(applies) = crate::app::session::applies(self, action) {

@@ -10,13 +10,15 @@ use crate::app::effect::Effect;
 use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 11] = [
     "api-resources",
     "can",
     "contexts",
     "ctx",
     "informers",
     "logs",
+    "pulse",
+    "pulses",
     "quit",
     "top",
     "watches",
@@ -62,6 +64,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
         "top" => top(state, arg, labels),
+        "pulse" | "pulses" | "pu" if labels.is_none() => crate::app::pulse::command(state, arg),
         "informers" | "watches" | "informer" | "watch" => {
             crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }

@@ -36,6 +36,7 @@ fn save(screen: &Screen) -> Option<Saved> {
         Screen::Contexts { .. } => Saved::Contexts,
         Screen::ApiResources { filter, .. } => Saved::ApiResources(filter.clone()),
         Screen::Forwards { .. } => Saved::Forwards,
+        Screen::Pulse(p) => Saved::Pulse(p.namespace.clone()),
         Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) | Screen::Can(_) => {
             return None
         }
@@ -65,6 +66,7 @@ fn rebuild(saved: &Saved) -> Screen {
             filter: filter.clone(),
         },
         Saved::Forwards => Screen::Forwards { selected: 0 },
+        Saved::Pulse(ns) => Screen::Pulse(Box::new(crate::app::pulse::model::PulseState::new(ns.clone()))),
     }
 }
 

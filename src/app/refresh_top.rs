@@ -95,6 +95,10 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         };
         return;
     }
+    if let Screen::Pulse(p) = state.top_mut() {
+        p.refresh();
+        return;
+    }
     if let Screen::Revisions(r) = state.top_mut() {
         crate::app::history::revisions::refresh(r);
         return;

@@ -56,6 +56,8 @@ pub enum Screen {
     Revisions(Box<crate::app::history::model::RevisionsState>),
     /// `:can`: who may do what (RBAC), or what one subject may do.
     Can(Box<crate::app::can::model::CanState>),
+    /// `:pulse`: live counts and health per kind; `enter` opens a tile's list.
+    Pulse(Box<crate::app::pulse::model::PulseState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

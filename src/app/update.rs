@@ -75,6 +75,7 @@ fn apply(state: &mut UiState, action: Action) {
     if crate::app::logs::update::handle(state, action)
         || crate::app::containers::handle(state, action)
         || crate::app::forwards::handle(state, action)
+        || crate::app::pulse::handle(state, action)
     {
         return;
     }
@@ -384,7 +385,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
         Screen::Can(c) => c.selected = clamp_move(c.selected, delta, c.rows.len()),
-        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
+        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } | Screen::Pulse(_) => {}
     }
 }
 

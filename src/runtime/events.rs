@@ -189,6 +189,8 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         }
         Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
         Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
+        // `:pulse` counts every kind it shows.
+        Screen::Pulse(p) => p.sources.values().map(|s| s.served_by.clone()).collect(),
         // The rollout watch notifies with the deployment's name as a field selector.
         Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
             .with_fields(&format!("metadata.name={}", r.target.name))],
@@ -197,5 +199,29 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
             .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
             .into_iter()
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod pulse_tests {
+    use crate::app::pulse::model::PulseState;
+    use crate::app::state::{Feed, Screen, Source, UiState};
+    use crate::kube::builtin::BuiltinKind;
+    use crate::kube::key::ResourceKey;
+
+    #[test]
+    fn a_pulse_redraws_when_any_kind_it_counts_changes() {
+        let p = PulseState::new(Some("shop".into()));
+        let mut state = UiState::new(Screen::Pulse(Box::new(p)), Some("shop".into()), false);
+        let id = state.top_id();
+        let pods = ResourceKey::new(BuiltinKind::Pod, Some("shop"));
+        let nodes = ResourceKey::new(BuiltinKind::Node, None);
+        for key in [&pods, &nodes] {
+            let slot = crate::kube::store::Slot::new(key.clone(), 1);
+            assert!(state.attach(id, Feed::Rows(Source::fixed(slot))));
+        }
+        let keys = super::visible_keys(&state);
+        assert!(keys.contains(&pods) && keys.contains(&nodes), "{keys:?}");
+        assert!(!keys.contains(&ResourceKey::new(BuiltinKind::Job, Some("shop"))));
     }
 }

@@ -156,6 +156,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         )],
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
         Screen::Forwards { .. } => vec![Span::styled(" port-forwards", theme.value)],
+        Screen::Pulse(p) => super::pulse::header(p, theme),
         Screen::Revisions(r) => vec![Span::styled(
             format!(" revisions of {}", sanitize(&r.target.label())),
             theme.value,
@@ -203,7 +204,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
 }
 
 /// A one-glyph summary of a sync state (`[ui] icons`).
-fn icon(state: &SyncState) -> &'static str {
+pub(super) fn icon(state: &SyncState) -> &'static str {
     match state {
         SyncState::Live => "●",
         SyncState::Pending | SyncState::Syncing { .. } => "◌",

@@ -8,6 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
+#[path = "../support/kubectl_bin.rs"]
+mod kubectl_bin;
 #[path = "../support/pty.rs"]
 mod pty;
 #[path = "../support/mod.rs"]
@@ -39,6 +41,7 @@ mod e2e_nav;
 mod e2e_not_connected;
 mod e2e_owner;
 mod e2e_plugins;
+mod e2e_pulse;
 mod e2e_session;
 mod e2e_shell;
 mod e2e_stale;

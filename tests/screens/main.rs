@@ -22,6 +22,7 @@ mod history_screens;
 mod narrow_screens;
 mod own_views_screens;
 mod plugin_screens;
+mod pulse_screens;
 mod screens;
 mod text_screens;
 mod timeline_screen;

@@ -381,6 +381,7 @@ fn nodes_show_usage_against_allocatable() {
     row.capacity = Some(Arc::new(Capacity::Node {
         cpu_nanos: Some(4000 * M),
         memory_bytes: Some(8192 * MI),
+        pressure: Default::default(),
     }));
     w.init_apply(row);
     w.init_done(Some("2".into()));

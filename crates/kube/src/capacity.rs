@@ -17,7 +17,30 @@ pub enum Capacity {
         cpu_nanos: Option<u64>,
         /// `status.allocatable.memory` in bytes; `None` when absent or not a quantity.
         memory_bytes: Option<u64>,
+        /// The node's pressure conditions (`status.conditions`), kept here rather than in a
+        /// field of their own so that a row's size does not grow for every pod.
+        pressure: Pressure,
     },
+}
+
+/// Which of a node's pressure conditions (`status.conditions[]` of type `MemoryPressure`,
+/// `DiskPressure`, `PIDPressure`) have `status: "True"`; `false` when absent, `False` or
+/// `Unknown`. Read by `:pulse`'s nodes tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pressure {
+    /// `MemoryPressure` is `True`.
+    pub memory: bool,
+    /// `DiskPressure` is `True`.
+    pub disk: bool,
+    /// `PIDPressure` is `True`.
+    pub pid: bool,
+}
+
+impl Pressure {
+    /// True when any of the three conditions holds.
+    pub fn any(self) -> bool {
+        self.memory || self.disk || self.pid
+    }
 }
 
 /// One container's `resources`: each `None` when the container does not set it (or sets a

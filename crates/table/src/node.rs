@@ -1,12 +1,12 @@
 //! Nodes: slim decoder and row (STATUS, ROLES, AGE, VERSION; wide INTERNAL-IP, EXTERNAL-IP,
 //! OS-IMAGE, KERNEL-VERSION, CONTAINER-RUNTIME); `enter` leads to the node's pods; the row's
-//! usage capacity from `status.allocatable` (cpu and memory). Must not keep images, `capacity`
-//! or other node status.
+//! usage capacity from `status.allocatable` (cpu and memory) with the pressure conditions
+//! (`:pulse`). Must not keep images, `capacity` or other node status.
 
 use std::borrow::Cow;
 use serde::Deserialize;
 
-use ktui_kube::capacity::Capacity;
+use ktui_kube::capacity::{Capacity, Pressure};
 use ktui_kube::row::{Cell, Drill, Health, IntoRow, Row, RowCtx};
 use ktui_kube::sanitize::sanitized_box;
 
@@ -105,6 +105,20 @@ impl NodeObj {
         (s, health)
     }
 
+    /// MemoryPressure / DiskPressure / PIDPressure: the last entry of each type decides, as
+    /// for `Ready`.
+    fn pressure(&self) -> Pressure {
+        let holds = |t: &str| {
+            let c = self.status.conditions.iter().rev().find(|c| c.type_ == t);
+            c.is_some_and(|c| c.status == "True")
+        };
+        Pressure {
+            memory: holds("MemoryPressure"),
+            disk: holds("DiskPressure"),
+            pid: holds("PIDPressure"),
+        }
+    }
+
     /// ROLES from `node-role.kubernetes.io/<role>` keys and the `kubernetes.io/role` value.
     fn roles(&self) -> Cell {
         let mut roles: Vec<&str> = self
@@ -184,6 +198,7 @@ impl IntoRow for NodeObj {
         let capacity = Capacity::Node {
             cpu_nanos: self.status.allocatable.cpu_nanos(),
             memory_bytes: self.status.allocatable.memory_bytes(),
+            pressure: self.pressure(),
         };
         let mut row = self.metadata.into_row(ctx, cells, health, drill);
         row.capacity = Some(ctx.interner.intern_capacity(capacity));
@@ -311,6 +326,7 @@ mod tests {
             Some(Capacity::Node {
                 cpu_nanos: cpu,
                 memory_bytes: memory,
+                pressure: Default::default(),
             })
         };
         assert_eq!(
@@ -323,6 +339,28 @@ mod tests {
         assert_eq!(
             cap(json!({"allocatable": {"memory": "7901112Ki", "cpu": "x"}})),
             node(None, Some(7_901_112 * 1024))
+        );
+    }
+
+    #[test]
+    fn pressure_conditions_ride_with_the_capacity() {
+        let pressure = |conds: Value| {
+            let r = row(BuiltinKind::Node, node(json!({}), false, conds));
+            match r.capacity.as_deref() {
+                Some(Capacity::Node { pressure, .. }) => *pressure,
+                other => panic!("{other:?}"),
+            }
+        };
+        let none = pressure(json!([{"type": "MemoryPressure", "status": "False"},
+            {"type": "DiskPressure", "status": "Unknown"}, {"type": "Ready", "status": "True"}]));
+        assert!(!none.any(), "{none:?}");
+        let some = pressure(json!([{"type": "MemoryPressure", "status": "True"},
+            {"type": "PIDPressure", "status": "True"}, {"type": "DiskPressure", "status": "True"},
+            {"type": "DiskPressure", "status": "False"}]));
+        assert_eq!(
+            (some.memory, some.disk, some.pid),
+            (true, false, true),
+            "the last entry of a type decides"
         );
     }
 }

@@ -23,6 +23,8 @@ pub(crate) enum Saved {
     ApiResources(String),
     /// `:pf`.
     Forwards,
+    /// `:pulse` of a namespace (`None`: all).
+    Pulse(Option<String>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

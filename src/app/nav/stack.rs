@@ -95,6 +95,7 @@ impl UiState {
             (Screen::Logs(l), Feed::Logs(hub)) => l.hub = Some(hub),
             (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
             (Screen::Revisions(v), Feed::Rollout(r)) => v.rollout = Some(r),
+            (Screen::Pulse(p), Feed::Rows(src)) => return p.attach(src),
             (Screen::Yaml(y), Feed::Rollout(r)) => match y.history.as_deref_mut() {
                 Some(h) => h.rollout = Some(r),
                 None => return false,
@@ -159,6 +160,7 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             }
             out
         }
+        Screen::Pulse(p) => crate::app::pulse::feeds(id, p),
         _ => Vec::new(),
     }
 }

@@ -114,6 +114,7 @@ pub fn share(series: &Series, capacity: Option<&Capacity>, which: Share) -> Opti
         Capacity::Node {
             cpu_nanos,
             memory_bytes,
+            ..
         } if series.containers().is_empty() => match which {
             Share::Cpu => cpu_nanos.and_then(|a| kubectl_percent(millis(latest.usage.cpu_nanos), millis(a))),
             Share::Memory => memory_bytes.and_then(|a| kubectl_percent(latest.usage.memory_bytes, a)),
@@ -178,6 +179,7 @@ pub fn allocatable(capacity: Option<&Capacity>) -> (Option<u64>, Option<u64>) {
         Some(Capacity::Node {
             cpu_nanos,
             memory_bytes,
+            ..
         }) => (*cpu_nanos, *memory_bytes),
         _ => (None, None),
     }

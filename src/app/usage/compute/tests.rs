@@ -176,6 +176,7 @@ fn nodes_against_allocatable_as_kubectl_top_nodes() {
     let cap = Capacity::Node {
         cpu_nanos: Some(4000 * M),
         memory_bytes: Some(8192 * MI),
+        pressure: Default::default(),
     };
     // 1160m of 4000m: kubectl computes float64(1160) / float64(4000) * 100 = 28.999…96 → 28%.
     // 3072Mi of 8192Mi = 37.5% → 37%.
@@ -193,6 +194,7 @@ fn nodes_against_allocatable_as_kubectl_top_nodes() {
     let none = Capacity::Node {
         cpu_nanos: None,
         memory_bytes: Some(0),
+        pressure: Default::default(),
     };
     let f = figures(&node(10, 10), Some(&none)).unwrap();
     assert_eq!((f.cpu, f.memory), (None, None));

@@ -57,6 +57,7 @@ fn every_screen() -> Vec<(String, Build)> {
         on_pods(|| Screen::Informers { selected: 0 }),
         on_pods(|| Screen::Contexts { selected: 0 }),
         on_pods(|| Screen::Forwards { selected: 0 }),
+        on_pods(|| Screen::Pulse(Box::new(crate::app::pulse::model::PulseState::new(None)))),
         on_pods(|| Screen::Revisions(Box::new(two_revisions()))),
         on_pods(|| Screen::ApiResources {
             selected: 0,
@@ -185,6 +186,7 @@ fn name_of(s: &Screen) -> &'static str {
         Screen::Forwards { .. } => "forwards",
         Screen::Revisions(_) => "revisions",
         Screen::Can(_) => "can",
+        Screen::Pulse(_) => "pulse",
     }
 }
 

@@ -205,17 +205,19 @@ fn node_allocatable_decodes_from_protobuf() {
         rows[0].capacity.as_deref(),
         Some(&Capacity::Node {
             cpu_nanos: Some(3_920_000_000),
-            memory_bytes: Some(8 << 30)
+            memory_bytes: Some(8 << 30),
+            pressure: Default::default(),
         })
     );
 }
 
 /// What a pod row's capacity holds, unshared (nothing pools capacities): one `Arc` of 16 +
-/// 32 bytes and 80 bytes per container — 128 bytes for a one-container pod, 19 MB over
+/// 40 bytes and 80 bytes per container — 136 bytes for a one-container pod, 20 MB over
 /// 150,000 such pods (plus malloc's own per allocation), on top of the row's 8-byte pointer.
+/// (40, not 32: the node variant carries its pressure conditions for `:pulse`.)
 #[test]
-fn pod_capacity_costs_48_bytes_plus_80_per_container() {
-    assert_eq!(std::mem::size_of::<Capacity>(), 32);
+fn pod_capacity_costs_56_bytes_plus_80_per_container() {
+    assert_eq!(std::mem::size_of::<Capacity>(), 40);
     assert_eq!(std::mem::size_of::<ContainerDemand>(), 80);
 }
 
