@@ -181,5 +181,4 @@ fn push(
 }
 
 #[cfg(test)]
-#[path = "eval_tests.rs"]
 mod tests;
