@@ -73,7 +73,12 @@ fn state_note(c: &CanState) -> String {
     };
     let mut note = String::new();
     if !policy.missing.is_empty() {
-        note.push_str(&format!(" — partial: {}", sanitize(&policy.missing.join("; "))));
+        let nothing = policy.roles.is_empty()
+            && policy.cluster_roles.is_empty()
+            && policy.role_bindings.is_empty()
+            && policy.cluster_role_bindings.is_empty();
+        let what = if nothing { "no answer" } else { "partial" };
+        note.push_str(&format!(" — {what}: {}", sanitize(&policy.missing.join("; "))));
     }
     if let CanMode::WhoCan(_) = c.mode {
         note.push_str(&format!(

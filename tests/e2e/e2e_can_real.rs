@@ -1,7 +1,7 @@
 //! End-to-end on the real tier: `:can delete pods -n NS` in the binary lists the
 //! ServiceAccount a RoleBinding to the aggregated `edit` ClusterRole names (with the binding
 //! and role), `enter` on it shows what it may do, and a user who may not read RBAC objects
-//! is told the answer is partial — at 80 and 200 columns.
+//! is told why there is no answer — at 80 and 200 columns.
 use crate::{support, util};
 
 use util::*;
@@ -73,7 +73,8 @@ fn can_lists_who_may_delete_pods_and_what_a_subject_may_do() {
         160,
     );
     k.command("can get pods");
-    k.wait_until("the partial answer", SLOW, |s| {
-        s.contains("partial: forbidden: list")
+    // The viewer may list nothing cluster-wide: none of the four lists answers.
+    k.wait_until("the reason there is no answer", SLOW, |s| {
+        s.contains("no answer: forbidden: list")
     });
 }
