@@ -115,6 +115,7 @@ impl UiState {
             // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
             (Enter, Some(l)) => {
                 l.is_timeline()
+                    || crate::app::can::lists_service_accounts(l) && has_row(l)
                     || l.cache
                         .selected_row(l.selected)
                         .is_some_and(|r| r.drill.is_some())

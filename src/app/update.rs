@@ -256,7 +256,7 @@ pub(super) fn enter(state: &mut UiState) {
         }
         return;
     }
-    if crate::app::containers::open(state) {
+    if crate::app::containers::open(state) || crate::app::can::open_for_row(state) {
         return;
     }
     let Some(list) = state.top_list() else { return };

@@ -106,6 +106,13 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
         Action::Back if !list => Some("back"),
         Action::Enter if matches!(state.top(), Screen::Revisions(_)) => Some("roll back"),
         Action::Enter if matches!(state.top(), Screen::Can(_)) => Some("what it may do"),
+        Action::Enter
+            if state
+                .top_list()
+                .is_some_and(crate::app::can::lists_service_accounts) =>
+        {
+            Some("what it may do")
+        }
         Action::Enter if !list => Some("open"),
         _ => None,
     }

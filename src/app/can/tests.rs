@@ -1,5 +1,7 @@
 //! `:can`'s command syntax, its fetch, its rows and `enter` (src/app/can.rs); no cluster.
 
+use std::sync::Arc;
+
 use k8s_openapi::api::rbac::v1::{
     ClusterRole, ClusterRoleBinding, PolicyRule, RoleBinding, RoleRef, Subject as ApiSubject,
 };
@@ -216,4 +218,62 @@ fn an_answer_for_a_view_that_left_is_dropped() {
     run_command(&mut s, "pods");
     super::answered(&mut s, id, policy());
     assert!(matches!(s.top(), Screen::List(_)));
+}
+
+#[test]
+fn enter_on_a_service_account_row_asks_what_it_may_do() {
+    use crate::kube::row::{Health, Row};
+    use crate::kube::store::{Slot, StoreWriter};
+    let mut s = state(Some("team-a"));
+    let sa = crate::kube::kind::ApiResource {
+        version: "v1".into(),
+        plural: "serviceaccounts".into(),
+        singular: "serviceaccount".into(),
+        kind: "ServiceAccount".into(),
+        short: vec!["sa".into()],
+        namespaced: true,
+        verbs: vec!["list".into(), "watch".into()],
+        ..Default::default()
+    };
+    let registry = crate::kube::registry::Registry::from_discovery(crate::kube::discovery::Discovery {
+        resources: vec![Arc::new(sa)],
+        ..Default::default()
+    });
+    crate::app::discovered::adopt(&mut s, registry);
+    run_command(&mut s, "sa");
+    assert!(!s.applies(Action::Enter), "no row yet");
+    let key = s
+        .top_list()
+        .map(|l| l.key.clone())
+        .expect("the serviceaccounts list");
+    assert!(s.top_list().is_some_and(super::lists_service_accounts));
+    let slot = Slot::new(key, 1);
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut writer = StoreWriter::new(slot.clone(), tx);
+    writer.init();
+    writer.init_apply(Row {
+        capacity: None,
+        namespace: Some(Arc::from("team-a")),
+        name: "deployer".into(),
+        uid: "uid-deployer".into(),
+        created: Some(0),
+        labels: Arc::from(Vec::new()),
+        cells: Vec::new().into(),
+        health: Health::Ok,
+        drill: None,
+        event: None,
+        owner: None,
+    });
+    writer.init_done(Some("1".into()));
+    writer.publish();
+    let id = s.top_id();
+    assert!(s.attach(
+        id,
+        crate::app::state::Feed::Rows(crate::app::state::Source::fixed(slot))
+    ));
+    crate::app::refresh_top::refresh_top(&mut s);
+    assert!(s.applies(Action::Enter));
+    let fx = update(&mut s, Action::Enter);
+    assert!(fx.iter().any(|e| matches!(e, Effect::FetchRbac(_))), "{fx:?}");
+    assert_eq!(top(&s).question(), "what ServiceAccount team-a/deployer may do");
 }
