@@ -112,12 +112,11 @@ pub(crate) fn who_rows(
             .into_iter()
             .map(|a| {
                 let scope = a.namespace.unwrap_or_else(|| "(cluster)".into());
-                let what = if a.url {
-                    a.resource
-                } else if a.group.is_empty() {
-                    a.resource
-                } else {
-                    format!("{}.{}", a.resource, a.group)
+                // `deployments.apps/scale`, as kubectl names a group's subresource.
+                let what = match a.resource.split_once('/') {
+                    _ if a.url || a.group.is_empty() => a.resource,
+                    Some((res, sub)) => format!("{res}.{}/{sub}", a.group),
+                    None => format!("{}.{}", a.resource, a.group),
                 };
                 let cells = vec![
                     scope,

@@ -158,7 +158,7 @@ mod tests {
         let gz = resource_list("demo.ktui.dev", "v1").unwrap();
         assert_eq!(gz["resources"][0]["shortNames"], json!(["gz"]));
         assert!(resource_list("nope", "v1").is_none());
-        assert_eq!(group_list()["groups"].as_array().unwrap().len(), 9);
+        assert_eq!(group_list()["groups"].as_array().unwrap().len(), 10);
         let names: Vec<&str> = core["resources"]
             .as_array()
             .unwrap()

@@ -74,7 +74,7 @@ const EVENT_FIELDS: &[&str] = &[
 const ALL: &[&str] = &["all"];
 
 /// Every served kind. Order is the discovery order within a group version.
-pub const KINDS: [SimKind; 22] = [
+pub const KINDS: [SimKind; 27] = [
     builtin(BuiltinKind::Pod, POD_FIELDS, ALL),
     builtin(BuiltinKind::Deployment, &[], ALL),
     builtin(BuiltinKind::ReplicaSet, &[], ALL),
@@ -133,7 +133,75 @@ pub const KINDS: [SimKind; 22] = [
         fields: &[],
         categories: &[],
     },
+    SimKind {
+        info: KindInfo {
+            kind: "ServiceAccount",
+            group: "",
+            version: "v1",
+            plural: "serviceaccounts",
+            singular: "serviceaccount",
+            short: &["sa"],
+            namespaced: true,
+        },
+        fields: &[],
+        categories: &[],
+    },
+    SimKind {
+        info: KindInfo {
+            kind: "Role",
+            group: RBAC_GROUP,
+            version: "v1",
+            plural: "roles",
+            singular: "role",
+            short: &[],
+            namespaced: true,
+        },
+        fields: &[],
+        categories: &[],
+    },
+    SimKind {
+        info: KindInfo {
+            kind: "RoleBinding",
+            group: RBAC_GROUP,
+            version: "v1",
+            plural: "rolebindings",
+            singular: "rolebinding",
+            short: &[],
+            namespaced: true,
+        },
+        fields: &[],
+        categories: &[],
+    },
+    SimKind {
+        info: KindInfo {
+            kind: "ClusterRole",
+            group: RBAC_GROUP,
+            version: "v1",
+            plural: "clusterroles",
+            singular: "clusterrole",
+            short: &[],
+            namespaced: false,
+        },
+        fields: &[],
+        categories: &[],
+    },
+    SimKind {
+        info: KindInfo {
+            kind: "ClusterRoleBinding",
+            group: RBAC_GROUP,
+            version: "v1",
+            plural: "clusterrolebindings",
+            singular: "clusterrolebinding",
+            short: &[],
+            namespaced: false,
+        },
+        fields: &[],
+        categories: &[],
+    },
 ];
+
+/// API group of RBAC's kinds.
+pub const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
 /// API group of the demo custom resource.
 pub const GIZMO_GROUP: &str = "demo.ktui.dev";
@@ -163,6 +231,11 @@ pub mod id {
     pub const CRD: KindId = 19;
     pub const GIZMO: KindId = 20;
     pub const PDB: KindId = 21;
+    pub const SERVICEACCOUNT: KindId = 22;
+    pub const ROLE: KindId = 23;
+    pub const ROLEBINDING: KindId = 24;
+    pub const CLUSTERROLE: KindId = 25;
+    pub const CLUSTERROLEBINDING: KindId = 26;
 }
 
 /// The kind served at `group`/`version`/`plural` (`""` group = core).
@@ -200,6 +273,8 @@ mod tests {
         assert_eq!(KINDS[id::EVENT].info.plural, "events");
         assert_eq!(KINDS[id::GIZMO].info.plural, "gizmos");
         assert_eq!(KINDS[id::PDB].info.plural, "poddisruptionbudgets");
+        assert_eq!(KINDS[id::SERVICEACCOUNT].info.plural, "serviceaccounts");
+        assert_eq!(KINDS[id::CLUSTERROLEBINDING].info.plural, "clusterrolebindings");
         assert_eq!(find("apps", "v1", "deployments"), Some(id::DEPLOYMENT));
         assert_eq!(find("", "v1", "deployments"), None);
         for b in BuiltinKind::ALL {
@@ -222,7 +297,8 @@ mod tests {
                 ("discovery.k8s.io", "v1"),
                 ("apiextensions.k8s.io", "v1"),
                 (GIZMO_GROUP, "v1"),
-                ("policy", "v1")
+                ("policy", "v1"),
+                (RBAC_GROUP, "v1")
             ]
         );
     }

@@ -56,6 +56,7 @@ pub mod patch;
 pub mod pdb;
 pub mod pods;
 pub mod protobuf;
+pub mod rbac;
 pub mod reply;
 pub mod scale;
 pub mod scale_cluster;

@@ -300,6 +300,19 @@ impl World {
             id::CRONJOB,
             o::cronjob("batch", "nightly-report", "*/1 * * * *", None, &[]),
         )?;
+        let namespaces = [
+            "default",
+            "kube-system",
+            "kube-public",
+            "kube-node-lease",
+            "shop",
+            "data",
+            "batch",
+            "demo",
+        ];
+        for (kind, obj) in crate::rbac::objects(&namespaces) {
+            s.apply(kind, obj)?;
+        }
         for pdb in [
             o::pdb("data", "postgres", "minAvailable", 2),
             o::pdb("shop", "frontend", "maxUnavailable", 1),
