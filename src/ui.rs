@@ -24,6 +24,7 @@ mod usage;
 mod usage_graph;
 mod wrap;
 mod writes;
+mod xray;
 
 use std::time::Duration;
 
@@ -72,6 +73,7 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
         | Screen::Revisions(_) => body.height.saturating_sub(3),
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
+        Screen::Xray(_) => body.height.saturating_sub(2),
     };
     usize::from(rows)
 }
@@ -120,6 +122,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Logs(v) => logs::draw(f, body, v, &theme),
         Screen::Containers(c) => containers::draw(f, body, c, &state.settings.usage, &theme, now),
         Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
+        Screen::Xray(x) => xray::draw(f, body, x, &theme),
     }
     footer(f, foot, state, &theme);
     if state.screens.overlays.help {
@@ -186,6 +189,8 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         Screen::Contexts { .. } | Screen::ApiResources { .. } | Screen::Yaml(_) => Duration::from_secs(60),
         // The lag in the header moves with the clock; lines arrive as events.
         Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
+        // Lines change with the snapshots, which arrive as events.
+        Screen::Xray(_) => Duration::from_secs(60),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.screens.layout.page_rows);
             match youngest {

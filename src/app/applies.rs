@@ -15,6 +15,7 @@ impl Screen {
             Screen::Yaml(_) => KeyMode::Detail,
             Screen::Logs(_) => KeyMode::Logs,
             Screen::Containers(_) | Screen::Forwards { .. } | Screen::Revisions(_) => KeyMode::Normal,
+            Screen::Xray(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -49,6 +50,9 @@ impl UiState {
         use Action::*;
         if action.writes() && self.settings.readonly {
             return false;
+        }
+        if let Some(applies) = crate::app::xray::keys::applies(self, action) {
+            return applies;
         }
         if let Some(applies) = crate::app::history::rollback::applies(self, action) {
             return applies;

@@ -10,7 +10,7 @@ use crate::app::effect::Effect;
 use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 8] = [
+const COMMANDS: [&str; 9] = [
     "api-resources",
     "contexts",
     "ctx",
@@ -19,6 +19,7 @@ const COMMANDS: [&str; 8] = [
     "quit",
     "top",
     "watches",
+    "xray",
 ];
 
 /// Runs a `:` command: a kind (plural, singular, kind, short name, `plural.group`) with an
@@ -58,6 +59,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
         "top" => top(state, arg, labels),
+        "xray" => crate::app::xray::command(state, arg),
         "informers" | "watches" | "informer" | "watch" => {
             crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }

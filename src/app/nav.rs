@@ -37,6 +37,7 @@ fn save(screen: &Screen) -> Option<Saved> {
         Screen::ApiResources { filter, .. } => Saved::ApiResources(filter.clone()),
         Screen::Forwards { .. } => Saved::Forwards,
         Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => return None,
+        Screen::Xray(_) => return None,
     })
 }
 

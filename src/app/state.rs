@@ -54,6 +54,8 @@ pub enum Screen {
     Forwards { selected: usize },
     /// `u` on a deployment: its revisions; `enter` rolls back to the selected one.
     Revisions(Box<crate::app::history::model::RevisionsState>),
+    /// `:xray <kind>` or `x` on a row: the live tree of objects and what their pods use.
+    Xray(Box<crate::app::xray::model::XrayState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

@@ -56,6 +56,9 @@ fn apply(state: &mut UiState, action: Action) {
         crate::app::nav::refused(state, action);
         return;
     }
+    if crate::app::xray::keys::handle(state, action) {
+        return;
+    }
     crate::app::list::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
@@ -121,6 +124,7 @@ fn apply(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
+        Action::Xray => {}
         Action::JumpOwner => {
             if !crate::app::list::owner::jump(state) {
                 enter(state);
@@ -377,7 +381,7 @@ fn move_by(state: &mut UiState, delta: i64) {
         // Scrolling the YAML view is handled by `detail::keys::handle`.
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
-        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } => {}
+        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } | Screen::Xray(_) => {}
     }
 }
 

@@ -66,6 +66,9 @@ pub enum Action {
     /// Jump to the selected object's owner (a pod without one: its node; a service: its
     /// pods), with the owner selected.
     JumpOwner,
+    /// Open the xray tree of the selected object (owners down to pods and containers, what
+    /// its pods use).
+    Xray,
     /// Open the live YAML of the selected object.
     Yaml,
     /// Open the live `kubectl describe`-like summary of the selected object.
@@ -210,6 +213,7 @@ impl Action {
         (Action::ToggleWarnings, "toggle_warnings"),
         (Action::ObjectEvents, "object_events"),
         (Action::JumpOwner, "jump_owner"),
+        (Action::Xray, "xray"),
         (Action::Yaml, "yaml"),
         (Action::Describe, "describe"),
         (Action::Reveal, "reveal"),
@@ -316,6 +320,7 @@ impl Action {
             | Action::ToggleWarnings
             | Action::ObjectEvents
             | Action::JumpOwner
+            | Action::Xray
             | Action::Yaml
             | Action::Describe
             | Action::Reveal

@@ -181,6 +181,7 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         }
         Screen::Containers(c) => c.watch.iter().map(|w| w.key.clone()).collect(),
         Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
+        Screen::Xray(x) => x.served_by(),
         // The rollout watch notifies with the deployment's name as a field selector.
         Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
             .with_fields(&format!("metadata.name={}", r.target.name))],

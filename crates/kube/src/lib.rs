@@ -32,4 +32,5 @@ pub mod store;
 pub mod sync;
 pub mod text;
 pub mod timeline;
+pub mod uses;
 pub mod write;

@@ -50,6 +50,7 @@ pub mod managed;
 pub mod matching;
 pub mod metrics;
 mod multi;
+mod pod_refs;
 pub mod objects;
 pub mod openapi;
 pub mod patch;
