@@ -182,7 +182,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 97] = [
+    pub const ALL: [(Action, &'static str); 98] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),

@@ -164,7 +164,7 @@ fn xray_deploy_shows_the_owner_chain_down_to_what_a_pod_uses() {
         buf[(x as u16, y)].fg
     };
     assert_eq!(colour_of(&term, "not found"), Color::Red, "a missing reference is an error");
-    assert_eq!(colour_of(&term, "NotReady"), Color::Yellow, "an unhealthy node is a warning");
+    assert_eq!(colour_of(&term, "NotReady"), Color::Red, "an unhealthy node is coloured as kubectl-failing rows are");
     insta::assert_snapshot!("xray_deploy_100x24", text);
 
     // `y` on the ConfigMap line: its live YAML, as from the configmaps list.

@@ -57,14 +57,15 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         Action::Enter => {
             let before = x.wanted().len();
             if x.toggle() {
-                if x.wanted().len() != before {
-                    let more = x.feeds(id);
-                    for e in more {
-                        state.emit(e);
-                    }
-                }
+                let more = match x.wanted().len() != before {
+                    true => x.feeds(id),
+                    false => Vec::new(),
+                };
                 // Built now, not at the next frame: the keys that follow see the new lines.
                 x.refresh(page as usize);
+                for e in more {
+                    state.emit(e);
+                }
             } else if let Some(node) = x.selected_node().cloned() {
                 open_leaf(state, &node);
             }

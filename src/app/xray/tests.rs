@@ -160,7 +160,7 @@ fn the_owner_chain_reaches_pods_containers_and_what_they_use() {
     let tls = lines.iter().find(|n| &*n.name == "tls").unwrap();
     assert!(!tls.missing && tls.status.is_empty());
     let node = lines.iter().find(|n| &*n.name == "n1").unwrap();
-    assert_eq!((node.status.as_str(), node.health), ("NotReady", Health::Warn));
+    assert_eq!((node.status.as_str(), node.health), ("NotReady", Health::Error));
     let c = lines.iter().find(|n| &*n.name == "proxy").unwrap();
     assert_eq!((c.what, c.pod.as_deref()), (What::Container, Some("web-1-a")));
     assert!(!format!("{lines:?}").contains("c2VjcmV0"), "no secret value anywhere");

@@ -86,9 +86,9 @@ pub fn has_children(kind: BuiltinKind) -> bool {
 }
 
 /// How a lookup by name ended.
-pub(super) enum Lookup<'a> {
+pub(super) enum Lookup {
     /// The object's row.
-    Found(&'a Arc<Row>),
+    Found(Arc<Row>),
     /// Listed and absent: a dangling reference.
     Missing,
     /// Not known (no snapshot yet, not listed, forbidden).
@@ -293,7 +293,7 @@ impl Tree<'_> {
     }
 
     /// Looks `name` up in `kind`'s snapshot (in `ns`).
-    pub(super) fn lookup(&self, kind: BuiltinKind, ns: Option<&str>, name: &str) -> Lookup<'_> {
+    pub(super) fn lookup(&self, kind: BuiltinKind, ns: Option<&str>, name: &str) -> Lookup {
         let Some(snap) = self.snaps.get(&kind) else {
             return Lookup::Unknown;
         };
@@ -302,7 +302,7 @@ impl Tree<'_> {
             .rows
             .binary_search_by(|r| (r.namespace.as_deref().unwrap_or(""), &*r.name).cmp(&want))
         {
-            Ok(i) => snap.rows.get(i).map_or(Lookup::Unknown, Lookup::Found),
+            Ok(i) => snap.rows.get(i).cloned().map_or(Lookup::Unknown, Lookup::Found),
             Err(_) if snap.listed && !matches!(snap.state, SyncState::Forbidden { .. }) => Lookup::Missing,
             Err(_) => Lookup::Unknown,
         }
@@ -312,10 +312,7 @@ impl Tree<'_> {
     /// flagged `not found` (listed and absent) or without state (not known).
     pub(super) fn reference(&mut self, kind: BuiltinKind, ns: Option<&Arc<str>>, name: &Arc<str>, depth: usize, path: &str, branch: bool) {
         match self.lookup(kind, ns.map(|n| &**n), name) {
-            Lookup::Found(row) => {
-                let row = row.clone();
-                self.object(kind, &row, depth, path, branch);
-            }
+            Lookup::Found(row) => self.object(kind, &row, depth, path, branch),
             Lookup::Missing => {
                 let node = self.leaf(What::Object(kind), ns, name, depth, path);
                 node.missing = true;

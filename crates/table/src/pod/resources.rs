@@ -27,7 +27,7 @@ pub struct Container {
     /// `resources`.
     pub resources: Resources,
     /// `envFrom` (what it references, see `pod/uses`).
-    #[serde(deserialize_with = "nullable")]
+    #[serde(rename = "envFrom", deserialize_with = "nullable")]
     pub env_from: Vec<super::EnvFrom>,
     /// `env` (only `valueFrom` references are read).
     #[serde(deserialize_with = "nullable")]

@@ -73,16 +73,19 @@ fn names_are_sanitized() {
 #[test]
 fn uses_decode_from_protobuf() {
     // PodSpec: volumes 1, containers 2, serviceAccountName 8, imagePullSecrets 15.
-    // Volume: name 1, then VolumeSource inline: secret 6 (secretName 1), persistentVolumeClaim
-    // 10 (claimName 1), configMap 19 (name 1, inline). Container: name 1, env 7, envFrom 19.
-    // EnvVar: valueFrom 3 → secretKeyRef 4 (name 1). EnvFromSource: configMapRef 2 (name 1).
+    // Volume: name 1, volumeSource 2 (inlined in JSON): secret 6 (secretName 1), persistentVolumeClaim
+    // 10 (claimName 1), configMap 19 (an inline LocalObjectReference 1: name 1). Container:
+    // name 1, env 7, envFrom 19. EnvVar: valueFrom 3 → secretKeyRef 4 (inline reference 1,
+    // key 2). EnvFromSource: configMapRef 2 (inline reference 1).
+    let named = |name: &[u8]| msg(&[(1, &msg(&[(1, name)]))]);
     let volumes = [
-        msg(&[(1, b"a"), (19, &msg(&[(1, b"app-config")]))]),
-        msg(&[(1, b"b"), (6, &msg(&[(1, b"tls")]))]),
-        msg(&[(1, b"c"), (10, &msg(&[(1, b"data")]))]),
+        msg(&[(1, b"a"), (2, &msg(&[(19, &named(b"app-config"))]))]),
+        msg(&[(1, b"b"), (2, &msg(&[(6, &msg(&[(1, b"tls")]))]))]),
+        msg(&[(1, b"c"), (2, &msg(&[(10, &msg(&[(1, b"data")]))]))]),
     ];
-    let env = msg(&[(1, b"C"), (3, &msg(&[(4, &msg(&[(1, b"db"), (2, b"pw")]))]))]);
-    let env_from = msg(&[(2, &msg(&[(1, b"flags")]))]);
+    let key_ref = msg(&[(1, &msg(&[(1, b"db")])), (2, b"pw")]);
+    let env = msg(&[(1, b"C"), (3, &msg(&[(4, &key_ref)]))]);
+    let env_from = msg(&[(2, &named(b"flags"))]);
     let container = msg(&[(1, b"app"), (7, &env), (19, &env_from)]);
     let spec = msg(&[
         (1, &volumes[0]),
