@@ -39,7 +39,10 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     state.screens.prompt.deferred = None;
     let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
-    if crate::app::forwards::command(state, line) || crate::app::session::command::command(state, line) {
+    if crate::app::forwards::command(state, line)
+        || crate::app::session::command::command(state, line)
+        || crate::app::xray::command(state, line)
+    {
         return;
     }
     let (cmd, arg, labels) = match crate::app::command_args::parse(line) {
@@ -59,7 +62,6 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
         "q" | "q!" | "quit" | "exit" => state.emit(Effect::Quit(0)),
         "logs" | "log" => crate::app::logs::update::command(state, arg, labels),
         "top" => top(state, arg, labels),
-        "xray" => crate::app::xray::command(state, arg),
         "informers" | "watches" | "informer" | "watch" => {
             crate::app::nav::open(state, Screen::Informers { selected: 0 });
         }

@@ -25,13 +25,33 @@ pub const ROOTS: [BuiltinKind; 8] = [
     BuiltinKind::Namespace,
 ];
 
-/// `:xray <kind> [namespace|-A|all]`: the tree of every object of `kind` (in the session's
-/// namespace unless one is given), as a `:` command's view (the base: `esc` stays, `[` goes
-/// back). Says why when the kind is missing or not one of [`ROOTS`].
-pub fn command(state: &mut UiState, arg: Option<&str>) {
-    let mut words = arg.unwrap_or("").split_whitespace();
+/// `:xray <kind> [namespace|-n namespace|-A|all]`: the tree of every object of `kind` (in
+/// the session's namespace unless one is given), as a `:` command's view (the base: `esc`
+/// stays, `[` goes back). Says why when the kind is missing or not one of [`ROOTS`]. False
+/// when `line` is not an xray command.
+pub fn command(state: &mut UiState, line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("xray") {
+        return false;
+    }
+    let rest: Vec<&str> = words.collect();
+    let (word, ns) = match rest.as_slice() {
+        [] => (None, None),
+        [kind] => (Some(*kind), None),
+        [kind, "-n" | "--namespace", ns] | [kind, ns] => (Some(*kind), Some(*ns)),
+        [_, .., extra] => {
+            let extra = crate::kube::sanitize::sanitize(extra);
+            state.screens.footer.message = Some(format!("xray: unexpected {extra:?}"));
+            return true;
+        }
+    };
+    open(state, word, ns);
+    true
+}
+
+fn open(state: &mut UiState, word: Option<&str>, ns: Option<&str>) {
     let offered = "deployments, statefulsets, daemonsets, jobs, cronjobs, services, nodes, namespaces";
-    let Some(word) = words.next() else {
+    let Some(word) = word else {
         state.screens.footer.message = Some(format!("xray: which kind? ({offered})"));
         return;
     };
@@ -43,8 +63,8 @@ pub fn command(state: &mut UiState, arg: Option<&str>) {
         ));
         return;
     };
-    let ns = match words.next() {
-        Some("-A" | "all" | "*") => None,
+    let ns = match ns {
+        Some("-A" | "--all-namespaces" | "all" | "*") => None,
         Some(ns) => match crate::kube::key::check_namespace(ns) {
             Ok(()) => Some(ns.to_owned()),
             Err(e) => {

@@ -257,3 +257,35 @@ fn the_view_subscribes_its_owner_chain_then_what_pods_use_and_follows_its_select
     x.move_by(1);
     assert_eq!(x.selected_node().map(|n| &*n.name), Some("web-1-a"));
 }
+
+#[test]
+fn the_command_takes_a_root_kind_and_a_namespace() {
+    use crate::app::state::{ListState, Screen, UiState};
+    use crate::app::update::run_command;
+    let pods = ResourceKey::new(BuiltinKind::Pod, Some("a"));
+    let mut s = UiState::new(Screen::List(Box::new(ListState::new(pods, None))), Some("a".into()), false);
+    s.take_effects();
+    let root = |s: &UiState| match s.top() {
+        Screen::Xray(x) => Some(x.root.clone()),
+        _ => None,
+    };
+    run_command(&mut s, "xray deploy shop");
+    assert_eq!(root(&s), Some(super::tree::Root { kind: BuiltinKind::Deployment, namespace: Some("shop".into()), only: None }));
+    run_command(&mut s, "xray svc -n web");
+    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::Service, Some("web".into()))));
+    run_command(&mut s, "xray sts -A");
+    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::StatefulSet, None)));
+    run_command(&mut s, "xray nodes");
+    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::Node, None)));
+    for (line, says) in [
+        ("xray", "which kind?"),
+        ("xray configmaps", "is not one of"),
+        ("xray deploy a b", "unexpected"),
+        ("xray deploy Bad_NS", "xray:"),
+    ] {
+        run_command(&mut s, line);
+        let msg = s.screens.footer.message.clone().unwrap_or_default();
+        assert!(msg.contains(says), "{line}: {msg}");
+        assert_eq!(root(&s).map(|r| r.kind), Some(BuiltinKind::Node), "{line} opened nothing");
+    }
+}
