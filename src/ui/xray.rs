@@ -42,7 +42,12 @@ fn tree_text(n: &Node) -> String {
         (true, false) => "▸",
         _ => "·",
     };
-    format!("{}{marker} {}/{}", "  ".repeat(n.depth), label(n.what), sanitize(&n.name))
+    format!(
+        "{}{marker} {}/{}",
+        "  ".repeat(n.depth),
+        label(n.what),
+        sanitize(&n.name)
+    )
 }
 
 /// Draws the visible lines of `x` into `area`.
@@ -90,7 +95,10 @@ pub fn draw(f: &mut Frame, area: Rect, x: &XrayState, theme: &Theme) {
             if selected {
                 spans = spans.into_iter().map(|s| s.patch_style(theme.selected)).collect();
                 let used: usize = spans.iter().map(|s| cut::width(&s.content)).sum();
-                spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), theme.selected));
+                spans.push(Span::styled(
+                    " ".repeat(width.saturating_sub(used)),
+                    theme.selected,
+                ));
             }
             Line::from(spans)
         })

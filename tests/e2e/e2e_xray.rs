@@ -22,7 +22,9 @@ fn demo_xray_shows_deployment_replicaset_pod_containers_and_what_it_uses() {
     k.wait_for("frontend", SLOW);
     k.type_keys("/frontend");
     k.press_enter();
-    k.wait_until("the filtered deployments", SLOW, |s| has_row(s, "frontend") && !s.contains("cart "));
+    k.wait_until("the filtered deployments", SLOW, |s| {
+        has_row(s, "frontend") && !s.contains("cart ")
+    });
     k.type_keys("x");
     k.wait_until("the deployment's tree, expanded", SLOW, |s| {
         s.contains("▾ deployment/frontend") && s.contains("▸ replicaset/frontend-")
@@ -43,7 +45,10 @@ fn demo_xray_shows_deployment_replicaset_pod_containers_and_what_it_uses() {
             && s.contains("service/frontend")
     });
     let s = k.screen();
-    let flags = s.lines().find(|l| l.contains("configmap/frontend-flags")).unwrap_or_default();
+    let flags = s
+        .lines()
+        .find(|l| l.contains("configmap/frontend-flags"))
+        .unwrap_or_default();
     assert!(flags.contains("not found"), "{s}");
     // `y` on the pod line: its live YAML, then back to the tree as it was.
     k.type_keys("y");
@@ -91,7 +96,12 @@ fn deleting_a_pod_with_kubectl_changes_the_tree_within_a_second() {
     k.wait_until("both pods under the ReplicaSet", SLOW, |s| pods(s).len() == 2);
     k.type_keys("j");
     k.press_enter();
-    let line = |s: &str, what: &str| s.lines().find(|l| l.contains(what)).unwrap_or_default().to_owned();
+    let line = |s: &str, what: &str| {
+        s.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_default()
+            .to_owned()
+    };
     // The missing optional secret is flagged once the secrets informer has listed.
     k.wait_until("the first pod's uses, the missing secret flagged", SLOW, |s| {
         s.contains("container/app")
@@ -102,11 +112,19 @@ fn deleting_a_pod_with_kubectl_changes_the_tree_within_a_second() {
     let victim = before[1].clone();
     let asked = Instant::now();
     force_delete_pod(&cluster, &ns, &victim);
-    let took = k.wait_until("the deleted pod to leave the tree", SLOW, |s| !pods(s).contains(&victim));
+    let took = k.wait_until("the deleted pod to leave the tree", SLOW, |s| {
+        !pods(s).contains(&victim)
+    });
     let took = took.min(asked.elapsed());
-    report_timing("xray: a pod deleted with kubectl leaves the tree", took, Duration::from_secs(1));
+    report_timing(
+        "xray: a pod deleted with kubectl leaves the tree",
+        took,
+        Duration::from_secs(1),
+    );
     assert!(took < Duration::from_secs(5), "the tree took {took:?} to change");
-    k.wait_until("the replacement pod", SLOW, |s| pods(s).len() == 2 && !pods(s).contains(&victim));
+    k.wait_until("the replacement pod", SLOW, |s| {
+        pods(s).len() == 2 && !pods(s).contains(&victim)
+    });
     k.command("q");
     k.wait_exit(SLOW).expect("ktui exits on :q");
 }

@@ -30,7 +30,8 @@ fn meta(ns: &str, name: &str) -> Value {
 
 fn owned(ns: &str, name: &str, kind: &str, owner: &str) -> Value {
     let mut m = meta(ns, name);
-    m["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": kind, "name": owner, "uid": "o", "controller": true}]);
+    m["ownerReferences"] =
+        json!([{"apiVersion": "apps/v1", "kind": kind, "name": owner, "uid": "o", "controller": true}]);
     m
 }
 
@@ -114,7 +115,9 @@ fn expand(s: &mut UiState, name: &str) {
 /// Moves the selection to the first line naming `name`.
 fn select(s: &mut UiState, name: &str) {
     screen::render(s, 100, 24);
-    let Screen::Xray(x) = s.top() else { panic!("not an xray view") };
+    let Screen::Xray(x) = s.top() else {
+        panic!("not an xray view")
+    };
     let i = x.lines.iter().position(|n| &*n.name == name).unwrap();
     let delta = i as i64 - x.selected as i64;
     for _ in 0..delta.abs() {
@@ -130,7 +133,10 @@ fn line_of<'a>(text: &'a str, name: &str) -> &'a str {
 fn xray_deploy_shows_the_owner_chain_down_to_what_a_pod_uses() {
     let mut s = state();
     let text = format!("{}", screen::render(&mut s, 100, 24).backend());
-    assert!(line_of(&text, "deployment/frontend").contains("ready 2/2"), "{text}");
+    assert!(
+        line_of(&text, "deployment/frontend").contains("ready 2/2"),
+        "{text}"
+    );
     assert!(!text.contains("replicaset/"), "collapsed: {text}");
     expand(&mut s, "frontend");
     expand(&mut s, "frontend-7d4b9c");
@@ -151,27 +157,51 @@ fn xray_deploy_shows_the_owner_chain_down_to_what_a_pod_uses() {
     ] {
         assert!(text.contains(line), "{line} in {text}");
     }
-    assert!(line_of(&text, "configmap/frontend-flags").contains("not found"), "{text}");
+    assert!(
+        line_of(&text, "configmap/frontend-flags").contains("not found"),
+        "{text}"
+    );
     assert!(line_of(&text, "node/worker-2").contains("NotReady"), "{text}");
     assert!(!text.contains("c2VjcmV0"), "no secret value: {text}");
     let colour_of = |term: &ratatui::Terminal<ratatui::backend::TestBackend>, what: &str| {
         let buf = term.backend().buffer();
         let y = (0..buf.area.height)
-            .find(|y| (0..buf.area.width).map(|x| buf[(x, *y)].symbol()).collect::<String>().contains(what))
+            .find(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, *y)].symbol())
+                    .collect::<String>()
+                    .contains(what)
+            })
             .unwrap();
         let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
-        let x = line.chars().position(|c| c == what.chars().next().unwrap()).unwrap();
+        let x = line
+            .chars()
+            .position(|c| c == what.chars().next().unwrap())
+            .unwrap();
         buf[(x as u16, y)].fg
     };
-    assert_eq!(colour_of(&term, "not found"), Color::Red, "a missing reference is an error");
-    assert_eq!(colour_of(&term, "NotReady"), Color::Red, "an unhealthy node is coloured as kubectl-failing rows are");
+    assert_eq!(
+        colour_of(&term, "not found"),
+        Color::Red,
+        "a missing reference is an error"
+    );
+    assert_eq!(
+        colour_of(&term, "NotReady"),
+        Color::Red,
+        "an unhealthy node is coloured as kubectl-failing rows are"
+    );
     insta::assert_snapshot!("xray_deploy_100x24", text);
 
     // `y` on the ConfigMap line: its live YAML, as from the configmaps list.
     select(&mut s, "frontend-config");
     update(&mut s, Action::Yaml);
-    let Screen::Yaml(y) = s.top() else { panic!("no YAML view") };
-    assert_eq!((y.key.kind.clone(), y.name.as_str()), (BuiltinKind::ConfigMap.into(), "frontend-config"));
+    let Screen::Yaml(y) = s.top() else {
+        panic!("no YAML view")
+    };
+    assert_eq!(
+        (y.key.kind.clone(), y.name.as_str()),
+        (BuiltinKind::ConfigMap.into(), "frontend-config")
+    );
     // `esc` comes back to the tree, still expanded.
     update(&mut s, Action::Back);
     term = screen::render(&mut s, 100, 24);

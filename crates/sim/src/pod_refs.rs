@@ -19,7 +19,8 @@ pub fn decorate(p: &PodModel, pod: &mut Value) {
                 {"name": "tls", "secret": {"secretName": "frontend-tls"}}
             ]);
             spec["imagePullSecrets"] = json!([{"name": "registry"}]);
-            spec["containers"][0]["envFrom"] = json!([{"configMapRef": {"name": "frontend-flags", "optional": true}}]);
+            spec["containers"][0]["envFrom"] =
+                json!([{"configMapRef": {"name": "frontend-flags", "optional": true}}]);
             spec["containers"][0]["volumeMounts"] = json!([
                 {"name": "config", "mountPath": "/etc/frontend", "readOnly": true},
                 {"name": "tls", "mountPath": "/etc/tls", "readOnly": true}
@@ -33,7 +34,8 @@ pub fn decorate(p: &PodModel, pod: &mut Value) {
             spec["containers"][0]["env"] = json!([
                 {"name": "POSTGRES_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "postgres-password", "key": "password"}}}
             ]);
-            spec["containers"][0]["volumeMounts"] = json!([{"name": "data", "mountPath": "/var/lib/postgresql/data"}]);
+            spec["containers"][0]["volumeMounts"] =
+                json!([{"name": "data", "mountPath": "/var/lib/postgresql/data"}]);
         }
         _ => {}
     }

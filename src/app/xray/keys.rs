@@ -76,15 +76,23 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             }
         }
         Action::Logs => {
-            let Some(t) = x.selected_node().and_then(exec_target) else { return true };
+            let Some(t) = x.selected_node().and_then(exec_target) else {
+                return true;
+            };
             let (pod, title, containers) = match t.container {
-                Some(c) => (t.pod.clone(), format!("pod/{} -c {c}", t.pod), ContainerPick::Named(c)),
+                Some(c) => (
+                    t.pod.clone(),
+                    format!("pod/{} -c {c}", t.pod),
+                    ContainerPick::Named(c),
+                ),
                 None => (t.pod.clone(), format!("pod/{}", t.pod), ContainerPick::Default),
             };
             crate::app::logs::update::open(state, t.namespace, PodPick::Named(pod), containers, title);
         }
         Action::Shell | Action::Attach => {
-            let Some(target) = x.selected_node().and_then(exec_target) else { return true };
+            let Some(target) = x.selected_node().and_then(exec_target) else {
+                return true;
+            };
             if crate::app::writes::access::refuse(state, action) {
                 return true;
             }

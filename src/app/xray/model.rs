@@ -14,6 +14,10 @@ use crate::app::feed::Source;
 
 use super::tree::{build, Node, Root, Snaps, What};
 
+/// What the lines were built from: each kind's snapshot `(kind, epoch, rev)`, sorted, and
+/// the expansion's generation.
+type Memo = (Vec<(BuiltinKind, u64, u64)>, u64);
+
 /// The UI-local state of an xray view.
 pub struct XrayState {
     /// The roots.
@@ -36,8 +40,8 @@ pub struct XrayState {
     pub pending: Vec<&'static str>,
     /// The path of the selected line: the selection follows it when lines move.
     selected_path: Option<Arc<str>>,
-    /// What `lines` was built from: each kind's `(epoch, rev)` and `open_gen`.
-    memo: Option<(Vec<(BuiltinKind, u64, u64)>, u64)>,
+    /// What `lines` was built from.
+    memo: Option<Memo>,
     /// Bumped by every expansion change.
     open_gen: u64,
 }
@@ -79,13 +83,30 @@ impl XrayState {
         let mut kinds = match self.root.kind {
             Deployment => vec![Deployment, ReplicaSet, Pod],
             CronJob => vec![CronJob, Job, Pod],
-            Namespace => vec![Namespace, Deployment, ReplicaSet, StatefulSet, DaemonSet, CronJob, Job, Service, Pod],
+            Namespace => vec![
+                Namespace,
+                Deployment,
+                ReplicaSet,
+                StatefulSet,
+                DaemonSet,
+                CronJob,
+                Job,
+                Service,
+                Pod,
+            ],
             PersistentVolumeClaim => vec![PersistentVolumeClaim, PersistentVolume],
             Pod => vec![Pod],
             k => vec![k, Pod],
         };
         if self.uses_wanted {
-            for k in [ConfigMap, Secret, PersistentVolumeClaim, PersistentVolume, Service, Node] {
+            for k in [
+                ConfigMap,
+                Secret,
+                PersistentVolumeClaim,
+                PersistentVolume,
+                Service,
+                Node,
+            ] {
                 if !kinds.contains(&k) {
                     kinds.push(k);
                 }

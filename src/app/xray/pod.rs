@@ -52,7 +52,8 @@ impl Tree<'_> {
             }
         }
         // An unscheduled pod's NODE is the static `<none>`.
-        let node = cell(BuiltinKind::Pod, row, "NODE").filter(|c| matches!(c, Cell::Text(_) | Cell::Shared(_)));
+        let node =
+            cell(BuiltinKind::Pod, row, "NODE").filter(|c| matches!(c, Cell::Text(_) | Cell::Shared(_)));
         if let Some(node) = node.and_then(Cell::literal) {
             self.reference(BuiltinKind::Node, None, &Arc::from(node), depth, path, false);
         }

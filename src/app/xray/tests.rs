@@ -28,7 +28,11 @@ fn snap(kind: BuiltinKind, mut rows: Vec<Arc<Row>>, listed: bool) -> Arc<Snapsho
     s.rows = Rows::from_chunks(cut(rows));
     s.listed = listed;
     s.rev = 1;
-    s.state = if listed { SyncState::Live } else { SyncState::Pending };
+    s.state = if listed {
+        SyncState::Live
+    } else {
+        SyncState::Pending
+    };
     Arc::new(s)
 }
 
@@ -62,25 +66,85 @@ fn cluster() -> Snaps {
     let meta = |ns: &str, name: &str| json!({"namespace": ns, "name": name});
     let mut snaps = Snaps::new();
     let deploy = |name: &str| json!({"metadata": meta("shop", name), "spec": {"replicas": 2}, "status": {"readyReplicas": 2}});
-    snaps.insert(Deployment, snap(Deployment, vec![row(Deployment, deploy("web"), &ctx), row(Deployment, deploy("api"), &ctx)], true));
-    let rs = |name: &str| json!({"metadata": {"namespace": "shop", "name": name, "ownerReferences": owner("Deployment", "web")},
-        "spec": {"replicas": 2}, "status": {"replicas": 2, "readyReplicas": 2}});
-    snaps.insert(ReplicaSet, snap(ReplicaSet, vec![row(ReplicaSet, rs("web-1"), &ctx), row(ReplicaSet, rs("web-0"), &ctx)], true));
+    snaps.insert(
+        Deployment,
+        snap(
+            Deployment,
+            vec![
+                row(Deployment, deploy("web"), &ctx),
+                row(Deployment, deploy("api"), &ctx),
+            ],
+            true,
+        ),
+    );
+    let rs = |name: &str| {
+        json!({"metadata": {"namespace": "shop", "name": name, "ownerReferences": owner("Deployment", "web")},
+        "spec": {"replicas": 2}, "status": {"replicas": 2, "readyReplicas": 2}})
+    };
+    snaps.insert(
+        ReplicaSet,
+        snap(
+            ReplicaSet,
+            vec![
+                row(ReplicaSet, rs("web-1"), &ctx),
+                row(ReplicaSet, rs("web-0"), &ctx),
+            ],
+            true,
+        ),
+    );
     let pods = vec![
         row(Pod, pod("shop", "web-1-a", "web-1", "n1", json!({})), &ctx),
         row(Pod, pod("shop", "web-1-b", "web-1", "n1", json!({})), &ctx),
         row(Pod, pod("other", "web-1-c", "web-1", "n1", json!({})), &ctx),
     ];
     snaps.insert(Pod, snap(Pod, pods, true));
-    snaps.insert(ConfigMap, snap(ConfigMap, vec![row(ConfigMap, json!({"metadata": meta("shop", "app-config")}), &ctx)], true));
-    snaps.insert(Secret, snap(Secret, vec![row(Secret, json!({"metadata": meta("shop", "db"), "data": {"pw": "c2VjcmV0"}}), &ctx)], false));
+    snaps.insert(
+        ConfigMap,
+        snap(
+            ConfigMap,
+            vec![row(
+                ConfigMap,
+                json!({"metadata": meta("shop", "app-config")}),
+                &ctx,
+            )],
+            true,
+        ),
+    );
+    snaps.insert(
+        Secret,
+        snap(
+            Secret,
+            vec![row(
+                Secret,
+                json!({"metadata": meta("shop", "db"), "data": {"pw": "c2VjcmV0"}}),
+                &ctx,
+            )],
+            false,
+        ),
+    );
     let svc = json!({"metadata": meta("shop", "web"), "spec": {"type": "ClusterIP", "clusterIP": "10.0.0.1", "selector": {"app": "web"}}});
-    let other = json!({"metadata": meta("shop", "db"), "spec": {"type": "ClusterIP", "selector": {"app": "db"}}});
-    snaps.insert(Service, snap(Service, vec![row(Service, svc, &ctx), row(Service, other, &ctx)], true));
+    let other =
+        json!({"metadata": meta("shop", "db"), "spec": {"type": "ClusterIP", "selector": {"app": "db"}}});
+    snaps.insert(
+        Service,
+        snap(
+            Service,
+            vec![row(Service, svc, &ctx), row(Service, other, &ctx)],
+            true,
+        ),
+    );
     let pvc = json!({"metadata": meta("shop", "data"), "spec": {"volumeName": "pv-1"}, "status": {"phase": "Bound"}});
-    snaps.insert(PersistentVolumeClaim, snap(PersistentVolumeClaim, vec![row(PersistentVolumeClaim, pvc, &ctx)], true));
+    snaps.insert(
+        PersistentVolumeClaim,
+        snap(
+            PersistentVolumeClaim,
+            vec![row(PersistentVolumeClaim, pvc, &ctx)],
+            true,
+        ),
+    );
     snaps.insert(PersistentVolume, snap(PersistentVolume, vec![], true));
-    let node = json!({"metadata": {"name": "n1"}, "status": {"conditions": [{"type": "Ready", "status": "False"}]}});
+    let node =
+        json!({"metadata": {"name": "n1"}, "status": {"conditions": [{"type": "Ready", "status": "False"}]}});
     snaps.insert(Node, snap(Node, vec![row(Node, node, &ctx)], true));
     snaps
 }
@@ -99,7 +163,12 @@ fn shape(lines: &[Node]) -> Vec<String> {
         .iter()
         .map(|n| {
             let bang = if n.missing { " !" } else { "" };
-            format!("{}{}/{}{bang}", "  ".repeat(n.depth), super::keys::label(n.what), n.name)
+            format!(
+                "{}{}/{}{bang}",
+                "  ".repeat(n.depth),
+                super::keys::label(n.what),
+                n.name
+            )
         })
         .collect()
 }
@@ -108,7 +177,10 @@ fn open_all(snaps: &Snaps, root: &Root, paths: &[&str]) -> Vec<Node> {
     let mut open: HashSet<Arc<str>> = HashSet::new();
     let mut lines = build(snaps, root, &open);
     for p in paths {
-        let n = lines.iter().find(|n| n.path.ends_with(p)).unwrap_or_else(|| panic!("{p} in {:?}", shape(&lines)));
+        let n = lines
+            .iter()
+            .find(|n| n.path.ends_with(p))
+            .unwrap_or_else(|| panic!("{p} in {:?}", shape(&lines)));
         open.insert(n.path.clone());
         lines = build(snaps, root, &open);
     }
@@ -118,7 +190,11 @@ fn open_all(snaps: &Snaps, root: &Root, paths: &[&str]) -> Vec<Node> {
 #[test]
 fn collapsed_roots_build_nothing_below_them() {
     let snaps = cluster();
-    let lines = build(&snaps, &root(BuiltinKind::Deployment, Some("shop")), &HashSet::new());
+    let lines = build(
+        &snaps,
+        &root(BuiltinKind::Deployment, Some("shop")),
+        &HashSet::new(),
+    );
     assert_eq!(shape(&lines), ["deployment/api", "deployment/web"]);
     assert!(lines.iter().all(|n| n.expandable && !n.expanded));
     assert_eq!(lines[1].status, "ready 2/2");
@@ -155,7 +231,10 @@ fn the_owner_chain_reaches_pods_containers_and_what_they_use() {
         "the pod of the same name in another namespace is not web-1's"
     );
     let flags = lines.iter().find(|n| &*n.name == "flags").unwrap();
-    assert_eq!((flags.status.as_str(), flags.health), ("not found", Health::Error));
+    assert_eq!(
+        (flags.status.as_str(), flags.health),
+        ("not found", Health::Error)
+    );
     // The secrets informer has not listed yet: `tls` is not known missing, only unknown.
     let tls = lines.iter().find(|n| &*n.name == "tls").unwrap();
     assert!(!tls.missing && tls.status.is_empty());
@@ -163,7 +242,10 @@ fn the_owner_chain_reaches_pods_containers_and_what_they_use() {
     assert_eq!((node.status.as_str(), node.health), ("NotReady", Health::Error));
     let c = lines.iter().find(|n| &*n.name == "proxy").unwrap();
     assert_eq!((c.what, c.pod.as_deref()), (What::Container, Some("web-1-a")));
-    assert!(!format!("{lines:?}").contains("c2VjcmV0"), "no secret value anywhere");
+    assert!(
+        !format!("{lines:?}").contains("c2VjcmV0"),
+        "no secret value anywhere"
+    );
     assert!(!format!("{lines:?}").contains("not-a-ref"), "no env value");
 }
 
@@ -179,7 +261,10 @@ fn a_claim_leads_to_its_volume_flagged_when_gone() {
         &["pod:shop/web-1-a", "persistentvolumeclaim:shop/data"],
     );
     let shape = shape(&lines);
-    let i = shape.iter().position(|l| l.ends_with("persistentvolumeclaim/data")).unwrap();
+    let i = shape
+        .iter()
+        .position(|l| l.ends_with("persistentvolumeclaim/data"))
+        .unwrap();
     assert_eq!(shape[i + 1], "    persistentvolume/pv-1 !");
     assert_eq!(shape[0], "pod/web-1-a", "only the one pod is a root");
 }
@@ -187,10 +272,20 @@ fn a_claim_leads_to_its_volume_flagged_when_gone() {
 #[test]
 fn services_show_the_pods_their_selector_matches_and_nodes_their_pods() {
     let snaps = cluster();
-    let lines = open_all(&snaps, &root(BuiltinKind::Service, Some("shop")), &["service:shop/web"]);
-    assert_eq!(shape(&lines), ["service/db", "service/web", "  pod/web-1-a", "  pod/web-1-b"]);
+    let lines = open_all(
+        &snaps,
+        &root(BuiltinKind::Service, Some("shop")),
+        &["service:shop/web"],
+    );
+    assert_eq!(
+        shape(&lines),
+        ["service/db", "service/web", "  pod/web-1-a", "  pod/web-1-b"]
+    );
     let lines = open_all(&snaps, &root(BuiltinKind::Node, None), &["node:/n1"]);
-    assert_eq!(shape(&lines), ["node/n1", "  pod/web-1-c", "  pod/web-1-a", "  pod/web-1-b"]);
+    assert_eq!(
+        shape(&lines),
+        ["node/n1", "  pod/web-1-c", "  pod/web-1-a", "  pod/web-1-b"]
+    );
 }
 
 #[test]
@@ -209,7 +304,10 @@ fn the_view_subscribes_its_owner_chain_then_what_pods_use_and_follows_its_select
             })
             .collect()
     };
-    assert_eq!(keys(x.feeds(id)), ["deployments/shop", "replicasets/shop", "pods/shop"]);
+    assert_eq!(
+        keys(x.feeds(id)),
+        ["deployments/shop", "replicasets/shop", "pods/shop"]
+    );
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let attach = |x: &mut XrayState, kind: BuiltinKind| {
         let slot = Slot::new(ResourceKey::new(kind, Some("shop")), 1);
@@ -263,20 +361,40 @@ fn the_command_takes_a_root_kind_and_a_namespace() {
     use crate::app::state::{ListState, Screen, UiState};
     use crate::app::update::run_command;
     let pods = ResourceKey::new(BuiltinKind::Pod, Some("a"));
-    let mut s = UiState::new(Screen::List(Box::new(ListState::new(pods, None))), Some("a".into()), false);
+    let mut s = UiState::new(
+        Screen::List(Box::new(ListState::new(pods, None))),
+        Some("a".into()),
+        false,
+    );
     s.take_effects();
     let root = |s: &UiState| match s.top() {
         Screen::Xray(x) => Some(x.root.clone()),
         _ => None,
     };
     run_command(&mut s, "xray deploy shop");
-    assert_eq!(root(&s), Some(super::tree::Root { kind: BuiltinKind::Deployment, namespace: Some("shop".into()), only: None }));
+    assert_eq!(
+        root(&s),
+        Some(super::tree::Root {
+            kind: BuiltinKind::Deployment,
+            namespace: Some("shop".into()),
+            only: None
+        })
+    );
     run_command(&mut s, "xray svc -n web");
-    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::Service, Some("web".into()))));
+    assert_eq!(
+        root(&s).map(|r| (r.kind, r.namespace)),
+        Some((BuiltinKind::Service, Some("web".into())))
+    );
     run_command(&mut s, "xray sts -A");
-    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::StatefulSet, None)));
+    assert_eq!(
+        root(&s).map(|r| (r.kind, r.namespace)),
+        Some((BuiltinKind::StatefulSet, None))
+    );
     run_command(&mut s, "xray nodes");
-    assert_eq!(root(&s).map(|r| (r.kind, r.namespace)), Some((BuiltinKind::Node, None)));
+    assert_eq!(
+        root(&s).map(|r| (r.kind, r.namespace)),
+        Some((BuiltinKind::Node, None))
+    );
     for (line, says) in [
         ("xray", "which kind?"),
         ("xray configmaps", "is not one of"),
@@ -286,6 +404,10 @@ fn the_command_takes_a_root_kind_and_a_namespace() {
         run_command(&mut s, line);
         let msg = s.screens.footer.message.clone().unwrap_or_default();
         assert!(msg.contains(says), "{line}: {msg}");
-        assert_eq!(root(&s).map(|r| r.kind), Some(BuiltinKind::Node), "{line} opened nothing");
+        assert_eq!(
+            root(&s).map(|r| r.kind),
+            Some(BuiltinKind::Node),
+            "{line} opened nothing"
+        );
     }
 }

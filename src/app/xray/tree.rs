@@ -116,9 +116,14 @@ pub fn build(snaps: &Snaps, root: &Root, open: &HashSet<Arc<str>>) -> Vec<Node> 
 
 /// The rows of `snap` in namespace `ns` (all rows for `None`): rows are sorted by
 /// (namespace, name), so one namespace is a contiguous run found by binary search.
-pub(super) fn in_namespace<'a>(snap: &'a Snapshot, ns: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Row>> + 'a {
+pub(super) fn in_namespace<'a>(
+    snap: &'a Snapshot,
+    ns: Option<&'a str>,
+) -> impl Iterator<Item = &'a Arc<Row>> + 'a {
     let start = match ns {
-        Some(ns) => snap.rows.partition_point(|r| r.namespace.as_deref().unwrap_or("") < ns),
+        Some(ns) => snap
+            .rows
+            .partition_point(|r| r.namespace.as_deref().unwrap_or("") < ns),
         None => 0,
     };
     snap.rows
@@ -170,7 +175,14 @@ pub(super) struct Tree<'a> {
 
 impl Tree<'_> {
     /// Pushes the line of `row` (of `kind`) and, when expanded and `branch`, its children.
-    pub(super) fn object(&mut self, kind: BuiltinKind, row: &Arc<Row>, depth: usize, parent: &str, branch: bool) {
+    pub(super) fn object(
+        &mut self,
+        kind: BuiltinKind,
+        row: &Arc<Row>,
+        depth: usize,
+        parent: &str,
+        branch: bool,
+    ) {
         let path: Arc<str> = format!(
             "{parent}/{}:{}/{}",
             kind.info().singular,
@@ -200,7 +212,14 @@ impl Tree<'_> {
 
     /// Pushes a line that is not an object row (a container, a service account, a missing
     /// or not yet known reference).
-    pub(super) fn leaf(&mut self, what: What, ns: Option<&Arc<str>>, name: &Arc<str>, depth: usize, parent: &str) -> &mut Node {
+    pub(super) fn leaf(
+        &mut self,
+        what: What,
+        ns: Option<&Arc<str>>,
+        name: &Arc<str>,
+        depth: usize,
+        parent: &str,
+    ) -> &mut Node {
         let label = super::keys::label(what);
         self.out.push(Node {
             what,
@@ -239,7 +258,9 @@ impl Tree<'_> {
 
     /// Objects of `child` in `owner`'s namespace whose controlling owner is it.
     fn owned(&mut self, child: BuiltinKind, owner_kind: &str, owner: &Row, depth: usize, path: &str) {
-        let Some(snap) = self.snaps.get(&child).cloned() else { return };
+        let Some(snap) = self.snaps.get(&child).cloned() else {
+            return;
+        };
         for row in in_namespace(&snap, owner.namespace.as_deref()) {
             let by = row.owner.as_deref();
             if by.is_some_and(|o| &*o.kind == owner_kind && o.name == owner.name) {
@@ -250,8 +271,12 @@ impl Tree<'_> {
 
     /// A service's pods: those its `spec.selector` matches, in its namespace.
     fn selected_pods(&mut self, svc: &Row, depth: usize, path: &str) {
-        let Some(sel) = super::pod::selector_of(svc) else { return };
-        let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else { return };
+        let Some(sel) = super::pod::selector_of(svc) else {
+            return;
+        };
+        let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else {
+            return;
+        };
         for row in in_namespace(&snap, svc.namespace.as_deref()) {
             if sel.matches(&row.labels) {
                 self.object(BuiltinKind::Pod, row, depth, path, true);
@@ -261,7 +286,9 @@ impl Tree<'_> {
 
     /// A node's pods (their NODE cell, `spec.nodeName`), every namespace.
     fn pods_on(&mut self, node: &Row, depth: usize, path: &str) {
-        let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else { return };
+        let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else {
+            return;
+        };
         for row in snap.rows.iter() {
             if cell(BuiltinKind::Pod, row, "NODE").and_then(Cell::literal) == Some(&*node.name) {
                 self.object(BuiltinKind::Pod, row, depth, path, true);
@@ -274,7 +301,9 @@ impl Tree<'_> {
     fn namespace(&mut self, ns: &Row, depth: usize, path: &str) {
         use BuiltinKind::*;
         for kind in [Deployment, StatefulSet, DaemonSet, CronJob, Job, Service, Pod] {
-            let Some(snap) = self.snaps.get(&kind).cloned() else { continue };
+            let Some(snap) = self.snaps.get(&kind).cloned() else {
+                continue;
+            };
             for row in in_namespace(&snap, Some(&ns.name)) {
                 if matches!(kind, Job | Pod) && row.owner.is_some() {
                     continue;
@@ -288,7 +317,14 @@ impl Tree<'_> {
     fn volume(&mut self, pvc: &Row, depth: usize, path: &str) {
         let name = cell_text(cell(BuiltinKind::PersistentVolumeClaim, pvc, "VOLUME"));
         if !name.is_empty() {
-            self.reference(BuiltinKind::PersistentVolume, None, &name.into(), depth, path, false);
+            self.reference(
+                BuiltinKind::PersistentVolume,
+                None,
+                &name.into(),
+                depth,
+                path,
+                false,
+            );
         }
     }
 
@@ -310,7 +346,15 @@ impl Tree<'_> {
 
     /// A referenced object: its row's line (with children when `branch`), else a line
     /// flagged `not found` (listed and absent) or without state (not known).
-    pub(super) fn reference(&mut self, kind: BuiltinKind, ns: Option<&Arc<str>>, name: &Arc<str>, depth: usize, path: &str, branch: bool) {
+    pub(super) fn reference(
+        &mut self,
+        kind: BuiltinKind,
+        ns: Option<&Arc<str>>,
+        name: &Arc<str>,
+        depth: usize,
+        path: &str,
+        branch: bool,
+    ) {
         match self.lookup(kind, ns.map(|n| &**n), name) {
             Lookup::Found(row) => self.object(kind, &row, depth, path, branch),
             Lookup::Missing => {

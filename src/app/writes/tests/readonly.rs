@@ -181,7 +181,10 @@ fn name_of(s: &Screen) -> &'static str {
 /// `:xray pods` over the pods fixture's rows, pod `x` selected.
 fn xray_of_pods() -> UiState {
     let mut st = pods(&["x"]).state;
-    let slot = st.top_list().and_then(|l| l.source.as_ref()).map(|s| s.slot.clone());
+    let slot = st
+        .top_list()
+        .and_then(|l| l.source.as_ref())
+        .map(|s| s.slot.clone());
     let x = crate::app::xray::model::XrayState::new(BuiltinKind::Pod, Some("team-a".into()), None);
     let id = st.push(Screen::Xray(Box::new(x)));
     st.take_effects();
