@@ -9,9 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::xray::keys::label;
-use crate::app::xray::model::XrayState;
-use crate::app::xray::tree::Node;
+use crate::app::xray::model::{label, Node, XrayState};
 use crate::kube::sanitize::sanitize;
 use crate::view::cut;
 

@@ -17,7 +17,7 @@ use crate::app::effect::Effect;
 use crate::app::session::model::SessionRequest;
 use crate::app::state::{Screen, UiState};
 
-use super::tree::{Node, What};
+use super::model::{label, Node, What};
 
 /// Whether `action` does something here: `Some` on an xray view (every action it does not
 /// know is refused, writes included), and for `x` on a list; `None` otherwise.
@@ -153,15 +153,6 @@ fn open_object(state: &mut UiState, node: &Node, describe: bool) {
     let mut view = DetailState::new(key, &name);
     view.describe = describe;
     state.push(Screen::Yaml(Box::new(view)));
-}
-
-/// The kind word of a line (`configmap`, `container`).
-pub fn label(what: What) -> &'static str {
-    match what {
-        What::Object(k) => k.info().singular,
-        What::Container => "container",
-        What::ServiceAccount => "serviceaccount",
-    }
 }
 
 /// The pod (and container) a line names, for `l`, `s` and `a`.

@@ -1,5 +1,6 @@
-//! The state of an xray view ([`XrayState`]): which roots, the informers it reads (one
-//! [`Source`] per kind, attached by the loop), which nodes are expanded, and the lines built
+//! The state of an xray view ([`XrayState`]) and the shape of its lines ([`Node`]): which
+//! roots, the informers it reads (one [`Source`] per kind, attached by the loop), which nodes
+//! are expanded, and the lines built
 //! from the latest snapshots — memoised on the snapshots' `(epoch, rev)` and the expansion,
 //! so an idle frame builds nothing. Plain data and pure rebuilds; must not do I/O nor draw.
 
@@ -8,11 +9,71 @@ use std::sync::Arc;
 
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
+use crate::kube::row::Health;
 
 use crate::app::effect::{Effect, ViewId};
 use crate::app::feed::Source;
 
-use super::tree::{build, Node, Root, Snaps, What};
+use super::tree::{build, Snaps};
+
+/// What a node of the tree stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum What {
+    /// An object of a built-in kind (its row is in that kind's snapshot, unless missing).
+    Object(BuiltinKind),
+    /// A container of the pod `Node::pod` (`spec.containers`, then sidecars).
+    Container,
+    /// The pod's `spec.serviceAccountName` (no informer: shown by name, unchecked).
+    ServiceAccount,
+}
+
+/// One line of the tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// What it stands for.
+    pub what: What,
+    /// The object's namespace; `None` for cluster-scoped kinds.
+    pub namespace: Option<Arc<str>>,
+    /// The object's (or container's) name, sanitized.
+    pub name: Arc<str>,
+    /// A container's pod.
+    pub pod: Option<Arc<str>>,
+    /// A short state (`1/1 Running`, `ready 2/3`, `Ready`); empty when none is known.
+    pub status: String,
+    /// Colour class (from the row; `Error` for a missing reference).
+    pub health: Health,
+    /// A reference to an object the informer has listed and does not hold: `not found`.
+    pub missing: bool,
+    /// Nesting level, 0 for roots.
+    pub depth: usize,
+    /// Where in the tree: the chain of `kind:namespace/name` from the root, unique per line
+    /// (what expansion and the selection remember).
+    pub path: Arc<str>,
+    /// `enter` expands it (it may have children).
+    pub expandable: bool,
+    /// Its children follow.
+    pub expanded: bool,
+}
+
+/// Which objects are the roots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// Their kind.
+    pub kind: BuiltinKind,
+    /// Their namespace; `None`: all (and cluster-scoped kinds).
+    pub namespace: Option<String>,
+    /// Only the object of this name (`x` on a row).
+    pub only: Option<String>,
+}
+
+/// The kind word of a line (`configmap`, `container`).
+pub fn label(what: What) -> &'static str {
+    match what {
+        What::Object(k) => k.info().singular,
+        What::Container => "container",
+        What::ServiceAccount => "serviceaccount",
+    }
+}
 
 /// What the lines were built from: each kind's snapshot `(kind, epoch, rev)`, sorted, and
 /// the expansion's generation.

@@ -10,7 +10,8 @@ use crate::kube::capacity::Capacity;
 use crate::kube::row::{Cell, Drill, Row};
 use crate::view::selector::Selector;
 
-use super::tree::{cell, in_namespace, Tree, What};
+use super::model::What;
+use super::tree::{cell, in_namespace, Tree};
 
 /// A service's `spec.selector` (its drill-down), parsed; `None` without one.
 pub(super) fn selector_of(svc: &Row) -> Option<Selector> {

@@ -16,7 +16,8 @@ use crate::kube::store::Snapshot;
 use crate::kube::sync::SyncState;
 
 use super::model::XrayState;
-use super::tree::{build, Node, Root, Snaps, What};
+use super::model::{label, Node, Root, What};
+use super::tree::{build, Snaps};
 
 fn row(kind: BuiltinKind, v: Value, ctx: &RowCtx) -> Arc<Row> {
     Arc::new(crate::table::decode_row(kind, &serde_json::to_vec(&v).unwrap(), ctx).unwrap())
@@ -163,12 +164,7 @@ fn shape(lines: &[Node]) -> Vec<String> {
         .iter()
         .map(|n| {
             let bang = if n.missing { " !" } else { "" };
-            format!(
-                "{}{}/{}{bang}",
-                "  ".repeat(n.depth),
-                super::keys::label(n.what),
-                n.name
-            )
+            format!("{}{}/{}{bang}", "  ".repeat(n.depth), label(n.what), n.name)
         })
         .collect()
 }
@@ -374,7 +370,7 @@ fn the_command_takes_a_root_kind_and_a_namespace() {
     run_command(&mut s, "xray deploy shop");
     assert_eq!(
         root(&s),
-        Some(super::tree::Root {
+        Some(Root {
             kind: BuiltinKind::Deployment,
             namespace: Some("shop".into()),
             only: None

@@ -13,58 +13,10 @@ use crate::kube::row::{Cell, Health, Row};
 use crate::kube::store::Snapshot;
 use crate::kube::sync::SyncState;
 
-/// What a node of the tree stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum What {
-    /// An object of a built-in kind (its row is in that kind's snapshot, unless missing).
-    Object(BuiltinKind),
-    /// A container of the pod `Node::pod` (`spec.containers`, then sidecars).
-    Container,
-    /// The pod's `spec.serviceAccountName` (no informer: shown by name, unchecked).
-    ServiceAccount,
-}
-
-/// One line of the tree.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    /// What it stands for.
-    pub what: What,
-    /// The object's namespace; `None` for cluster-scoped kinds.
-    pub namespace: Option<Arc<str>>,
-    /// The object's (or container's) name, sanitized.
-    pub name: Arc<str>,
-    /// A container's pod.
-    pub pod: Option<Arc<str>>,
-    /// A short state (`1/1 Running`, `ready 2/3`, `Ready`); empty when none is known.
-    pub status: String,
-    /// Colour class (from the row; `Error` for a missing reference).
-    pub health: Health,
-    /// A reference to an object the informer has listed and does not hold: `not found`.
-    pub missing: bool,
-    /// Nesting level, 0 for roots.
-    pub depth: usize,
-    /// Where in the tree: the chain of `kind:namespace/name` from the root, unique per line
-    /// (what expansion and the selection remember).
-    pub path: Arc<str>,
-    /// `enter` expands it (it may have children).
-    pub expandable: bool,
-    /// Its children follow.
-    pub expanded: bool,
-}
+use super::model::{label, Node, Root, What};
 
 /// The latest snapshot of each kind the view subscribed.
 pub type Snaps = HashMap<BuiltinKind, Arc<Snapshot>>;
-
-/// Which objects are the roots.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Root {
-    /// Their kind.
-    pub kind: BuiltinKind,
-    /// Their namespace; `None`: all (and cluster-scoped kinds).
-    pub namespace: Option<String>,
-    /// Only the object of this name (`x` on a row).
-    pub only: Option<String>,
-}
 
 /// The kinds whose objects may have children in the tree.
 pub fn has_children(kind: BuiltinKind) -> bool {
@@ -220,7 +172,7 @@ impl Tree<'_> {
         depth: usize,
         parent: &str,
     ) -> &mut Node {
-        let label = super::keys::label(what);
+        let label = label(what);
         self.out.push(Node {
             what,
             namespace: ns.cloned(),
