@@ -96,4 +96,8 @@ pub fn open_row(state: &mut UiState) {
 }
 
 #[cfg(test)]
+mod command_tests;
+#[cfg(test)]
+mod scale_tests;
+#[cfg(test)]
 mod tests;

@@ -54,6 +54,9 @@ pub fn draw(f: &mut Frame, area: Rect, x: &XrayState, theme: &Theme) {
     if !x.pending.is_empty() {
         title.push_str(&format!("listing {}… ", x.pending.join(", ")));
     }
+    if !x.denied.is_empty() {
+        title.push_str(&format!("forbidden: {} ", x.denied.join(", ")));
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)

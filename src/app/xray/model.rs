@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::key::ResourceKey;
 use crate::kube::row::Health;
+use crate::kube::sync::SyncState;
 
 use crate::app::effect::{Effect, ViewId};
 use crate::app::feed::Source;
@@ -99,6 +100,8 @@ pub struct XrayState {
     pub offset: usize,
     /// Kinds whose informer has not listed yet (for the header), by plural name.
     pub pending: Vec<&'static str>,
+    /// Kinds the user may not list (RBAC), by plural name: their references stay unchecked.
+    pub denied: Vec<&'static str>,
     /// The path of the selected line: the selection follows it when lines move.
     selected_path: Option<Arc<str>>,
     /// What `lines` was built from.
@@ -125,6 +128,7 @@ impl XrayState {
             selected: 0,
             offset: 0,
             pending: Vec::new(),
+            denied: Vec::new(),
             selected_path: None,
             memo: None,
             open_gen: 0,
@@ -246,14 +250,18 @@ impl XrayState {
         if self.memo.as_ref() != Some(&memo) {
             self.lines = build(&snaps, &self.root, &self.open);
             self.memo = Some(memo);
-            let mut pending: Vec<&'static str> = self
-                .wanted()
-                .into_iter()
-                .filter(|k| !snaps.get(k).is_some_and(|s| s.listed))
-                .map(|k| k.info().plural)
-                .collect();
-            pending.sort_unstable();
-            self.pending = pending;
+            (self.pending, self.denied) = (Vec::new(), Vec::new());
+            for k in self.wanted() {
+                match snaps.get(&k) {
+                    Some(s) if matches!(s.state, SyncState::Forbidden { .. }) => {
+                        self.denied.push(k.info().plural)
+                    }
+                    Some(s) if s.listed => {}
+                    _ => self.pending.push(k.info().plural),
+                }
+            }
+            self.pending.sort_unstable();
+            self.denied.sort_unstable();
         }
         if let Some(path) = &self.selected_path {
             if let Some(i) = self.lines.iter().position(|n| &n.path == path) {

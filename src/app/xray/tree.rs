@@ -241,8 +241,16 @@ impl Tree<'_> {
         let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else {
             return;
         };
+        // The column is looked up once: a node's pods are a scan of every pod.
+        let Some(col) = crate::table::builtin_spec(BuiltinKind::Pod)
+            .columns
+            .iter()
+            .position(|c| c.header == "NODE")
+        else {
+            return;
+        };
         for row in snap.rows.iter() {
-            if cell(BuiltinKind::Pod, row, "NODE").and_then(Cell::literal) == Some(&*node.name) {
+            if row.cells.get(col).and_then(Cell::literal) == Some(&*node.name) {
                 self.object(BuiltinKind::Pod, row, depth, path, true);
             }
         }
