@@ -98,6 +98,8 @@ pub fn open_row(state: &mut UiState) {
 #[cfg(test)]
 mod command_tests;
 #[cfg(test)]
+mod keys_tests;
+#[cfg(test)]
 mod scale_tests;
 #[cfg(test)]
 mod tests;

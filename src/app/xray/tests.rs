@@ -61,7 +61,7 @@ fn pod(ns: &str, name: &str, rs: &str, node: &str, extra_spec: Value) -> Value {
 /// deployment web → rs web-1 (pods web-1-a, web-1-b) and rs web-0 (none); deployment api
 /// without replicasets; a service selecting app=web; configmap app-config and secret db
 /// exist, `flags` and `tls` do not; claim data bound to pv-1; node n1 NotReady.
-fn cluster() -> Snaps {
+pub(super) fn cluster() -> Snaps {
     use BuiltinKind::*;
     let ctx = RowCtx::default();
     let meta = |ns: &str, name: &str| json!({"namespace": ns, "name": name});
