@@ -159,7 +159,7 @@ impl XrayState {
                 Service,
                 Pod,
             ],
-            PersistentVolumeClaim => vec![PersistentVolumeClaim, PersistentVolume],
+            PersistentVolumeClaim => vec![PersistentVolumeClaim, PersistentVolume, Pod],
             Pod => vec![Pod],
             k => vec![k, Pod],
         };

@@ -351,3 +351,32 @@ fn the_view_subscribes_its_owner_chain_then_what_pods_use_and_follows_its_select
     x.move_by(1);
     assert_eq!(x.selected_node().map(|n| &*n.name), Some("web-1-a"));
 }
+
+#[test]
+fn a_configmap_secret_or_claim_shows_the_pods_that_use_it() {
+    let snaps = cluster();
+    let cm = open_all(
+        &snaps,
+        &root(BuiltinKind::ConfigMap, Some("shop")),
+        &["configmap:shop/app-config"],
+    );
+    assert_eq!(
+        shape(&cm),
+        ["configmap/app-config", "  pod/web-1-a", "  pod/web-1-b"]
+    );
+    assert!(!cm[1].expandable, "a user is a leaf here");
+    let claim = open_all(
+        &snaps,
+        &root(BuiltinKind::PersistentVolumeClaim, Some("shop")),
+        &["persistentvolumeclaim:shop/data"],
+    );
+    assert_eq!(
+        shape(&claim),
+        [
+            "persistentvolumeclaim/data",
+            "  persistentvolume/pv-1 !",
+            "  pod/web-1-a",
+            "  pod/web-1-b"
+        ]
+    );
+}

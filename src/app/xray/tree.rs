@@ -1,7 +1,8 @@
 //! The xray tree, built from informer snapshots: roots of one kind, then — only under the
 //! nodes the user expanded — owner references down to pods (Deployment → ReplicaSet → Pod,
 //! CronJob → Job → Pod, StatefulSet/DaemonSet/Job → Pod), a service's or node's pods, a
-//! namespace's workloads, and what a pod uses (`pod.rs`). A 100k-pod cluster costs a scan of
+//! namespace's workloads, what a pod uses (`pod.rs`), and the other way round the pods that
+//! use a ConfigMap, Secret or claim. A 100k-pod cluster costs a scan of
 //! one namespace's pods per expanded owner, nothing for collapsed ones. Pure: must not do I/O
 //! nor draw.
 
@@ -34,6 +35,8 @@ pub fn has_children(kind: BuiltinKind) -> bool {
             | Namespace
             | Pod
             | PersistentVolumeClaim
+            | ConfigMap
+            | Secret
     )
 }
 
@@ -203,7 +206,11 @@ impl Tree<'_> {
             Node => self.pods_on(row, depth, path),
             Namespace => self.namespace(row, depth, path),
             Pod => self.pod(row, depth, path),
-            PersistentVolumeClaim => self.volume(row, depth, path),
+            PersistentVolumeClaim => {
+                self.volume(row, depth, path);
+                self.users(kind, row, depth, path);
+            }
+            ConfigMap | Secret => self.users(kind, row, depth, path),
             _ => {}
         }
     }
@@ -269,6 +276,25 @@ impl Tree<'_> {
                     continue;
                 }
                 self.object(kind, row, depth, path, true);
+            }
+        }
+    }
+
+    /// The pods of the object's namespace that reference it (a ConfigMap, Secret or claim,
+    /// by the pod rows' `uses`), as leaves.
+    fn users(&mut self, kind: BuiltinKind, obj: &Row, depth: usize, path: &str) {
+        let Some(snap) = self.snaps.get(&BuiltinKind::Pod).cloned() else {
+            return;
+        };
+        for pod in in_namespace(&snap, obj.namespace.as_deref()) {
+            let Some(uses) = pod.uses.as_deref() else { continue };
+            let names = match kind {
+                BuiltinKind::ConfigMap => &uses.config_maps,
+                BuiltinKind::Secret => &uses.secrets,
+                _ => &uses.claims,
+            };
+            if names.binary_search_by(|n| (**n).cmp(&*obj.name)).is_ok() {
+                self.object(BuiltinKind::Pod, pod, depth, path, false);
             }
         }
     }
