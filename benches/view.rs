@@ -123,6 +123,7 @@ fn pods() -> Snapshot {
             let restarts = (rng.next() % 7) as i64 / 5;
             Row {
                 capacity: None,
+                uses: None,
                 namespace: Some(intern(&mut pool, &ns)),
                 name: name.into(),
                 uid: format!("{:032x}", rng.next()).into(),

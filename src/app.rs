@@ -36,3 +36,4 @@ pub mod state;
 pub mod update;
 pub mod usage;
 pub mod writes;
+pub mod xray;

@@ -26,6 +26,7 @@ mod usage;
 mod usage_graph;
 mod wrap;
 mod writes;
+mod xray;
 
 use std::time::Duration;
 
@@ -76,6 +77,7 @@ pub fn page_rows(area: Rect, state: &UiState) -> usize {
         | Screen::Can(_) => body.height.saturating_sub(3),
         Screen::Yaml(_) | Screen::Logs(_) => body.height.saturating_sub(2),
         Screen::Containers(_) => body.height.saturating_sub(3),
+        Screen::Xray(_) => body.height.saturating_sub(2),
     };
     usize::from(rows)
 }
@@ -126,6 +128,7 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::Revisions(r) => history::draw(f, body, r, &theme, now),
         Screen::Can(c) => can::draw(f, body, c, &theme),
         Screen::Pulse(p) => pulse::draw(f, body, p, &theme, now),
+        Screen::Xray(x) => xray::draw(f, body, x, &theme),
     }
     footer(f, foot, state, &theme);
     if state.screens.overlays.help {
@@ -196,6 +199,8 @@ pub fn refresh_interval(state: &UiState, now: UnixSecs) -> Duration {
         Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) => Duration::from_secs(1),
         // The event rate's current minute moves with the clock.
         Screen::Pulse(_) => Duration::from_secs(5),
+        // Lines change with the snapshots, which arrive as events.
+        Screen::Xray(_) => Duration::from_secs(60),
         Screen::List(l) => {
             let youngest = l.cache.visible_youngest(l.offset, state.screens.layout.page_rows);
             match youngest {

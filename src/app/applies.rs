@@ -18,6 +18,7 @@ impl Screen {
                 KeyMode::Normal
             }
             Screen::Pulse(_) => KeyMode::Normal,
+            Screen::Xray(_) => KeyMode::Normal,
             Screen::List(_)
             | Screen::Informers { .. }
             | Screen::Contexts { .. }
@@ -54,6 +55,9 @@ impl UiState {
             return false;
         }
         if let Some(applies) = crate::app::plugins::applies(self, action) {
+            return applies;
+        }
+        if let Some(applies) = crate::app::xray::keys::applies(self, action) {
             return applies;
         }
         if let Some(applies) = crate::app::history::rollback::applies(self, action) {

@@ -10,7 +10,7 @@ use crate::app::effect::Effect;
 use crate::app::state::{ListState, Screen, UiState};
 
 /// ktui's own commands, offered by completion besides the registry's names.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "api-resources",
     "can",
     "contexts",
@@ -22,6 +22,7 @@ const COMMANDS: [&str; 11] = [
     "quit",
     "top",
     "watches",
+    "xray",
 ];
 
 /// Runs a `:` command: a kind (plural, singular, kind, short name, `plural.group`) with an
@@ -44,6 +45,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     if crate::app::forwards::command(state, line)
         || crate::app::session::command::command(state, line)
         || crate::app::can::command::command(state, line)
+        || crate::app::xray::command(state, line)
     {
         return;
     }

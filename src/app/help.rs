@@ -201,6 +201,7 @@ fn build(state: &UiState) -> Vec<HelpLine> {
         "  :<resource> [namespace|all] [-l selector]  (any the server offers)",
         "  :ns <name|all>  namespace of later views (one typed above: that view)",
         "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :pf  :q",
+        "  :xray <deploy|sts|ds|job|cj|svc|node|ns> [namespace|all]  live tree",
     ] {
         lines.push(HelpLine::Text(text.into()));
     }

@@ -40,6 +40,7 @@ fn save(screen: &Screen) -> Option<Saved> {
         Screen::Yaml(_) | Screen::Logs(_) | Screen::Containers(_) | Screen::Revisions(_) | Screen::Can(_) => {
             return None
         }
+        Screen::Xray(_) => return None,
     })
 }
 

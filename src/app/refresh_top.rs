@@ -64,6 +64,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
         .map(|(ns, why)| {
             Arc::new(Row {
                 capacity: None,
+                uses: None,
                 namespace: None,
                 name: crate::kube::sanitize::sanitized_arc(ns),
                 uid: Box::from(""),
@@ -101,6 +102,10 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     }
     if let Screen::Revisions(r) = state.top_mut() {
         crate::app::history::revisions::refresh(r);
+        return;
+    }
+    if let Screen::Xray(x) = state.top_mut() {
+        x.refresh(page);
         return;
     }
     if let Screen::Logs(v) = state.top_mut() {

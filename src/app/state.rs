@@ -58,6 +58,8 @@ pub enum Screen {
     Can(Box<crate::app::can::model::CanState>),
     /// `:pulse`: live counts and health per kind; `enter` opens a tile's list.
     Pulse(Box<crate::app::pulse::model::PulseState>),
+    /// `:xray <kind>` or `x` on a row: the live tree of objects and what their pods use.
+    Xray(Box<crate::app::xray::model::XrayState>),
 }
 
 /// What the config says, for the context in use (see `configure::apply`).

@@ -56,6 +56,9 @@ fn apply(state: &mut UiState, action: Action) {
         crate::app::nav::refused(state, action);
         return;
     }
+    if crate::app::xray::keys::handle(state, action) {
+        return;
+    }
     crate::app::list::tail::pin_before(state, action);
     if matches!(action, Action::CommandMode | Action::FilterMode) {
         // A prompt opens with the cursor at the end of its text.
@@ -125,6 +128,7 @@ fn apply(state: &mut UiState, action: Action) {
             }
         }
         Action::ObjectEvents => object_events(state),
+        Action::Xray => {}
         Action::JumpOwner => {
             if !crate::app::list::owner::jump(state) {
                 enter(state);
@@ -385,7 +389,11 @@ fn move_by(state: &mut UiState, delta: i64) {
         Screen::Yaml(_) => {}
         Screen::Revisions(r) => r.selected = clamp_move(r.selected, delta, r.revisions.len()),
         Screen::Can(c) => c.selected = clamp_move(c.selected, delta, c.rows.len()),
-        Screen::Logs(_) | Screen::Containers(_) | Screen::Forwards { .. } | Screen::Pulse(_) => {}
+        Screen::Logs(_)
+        | Screen::Containers(_)
+        | Screen::Forwards { .. }
+        | Screen::Pulse(_)
+        | Screen::Xray(_) => {}
     }
 }
 

@@ -66,6 +66,9 @@ pub enum Action {
     /// Jump to the selected object's owner (a pod without one: its node; a service: its
     /// pods), with the owner selected.
     JumpOwner,
+    /// Open the xray tree of the selected object (owners down to pods and containers, what
+    /// its pods use).
+    Xray,
     /// Open the live YAML of the selected object.
     Yaml,
     /// Open the live `kubectl describe`-like summary of the selected object.
@@ -182,7 +185,7 @@ pub enum Action {
 
 impl Action {
     /// Every action with its name as written in keymaps (`run = "..."`).
-    pub const ALL: [(Action, &'static str); 97] = [
+    pub const ALL: [(Action, &'static str); 98] = [
         (Action::Quit, "quit"),
         (Action::CommandMode, "command"),
         (Action::FilterMode, "filter"),
@@ -213,6 +216,7 @@ impl Action {
         (Action::ToggleWarnings, "toggle_warnings"),
         (Action::ObjectEvents, "object_events"),
         (Action::JumpOwner, "jump_owner"),
+        (Action::Xray, "xray"),
         (Action::Yaml, "yaml"),
         (Action::Describe, "describe"),
         (Action::Reveal, "reveal"),
@@ -319,6 +323,7 @@ impl Action {
             | Action::ToggleWarnings
             | Action::ObjectEvents
             | Action::JumpOwner
+            | Action::Xray
             | Action::Yaml
             | Action::Describe
             | Action::Reveal

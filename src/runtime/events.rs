@@ -191,6 +191,7 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         Screen::Logs(l) => l.events.iter().map(|s| s.served_by.clone()).collect(),
         // `:pulse` counts every kind it shows.
         Screen::Pulse(p) => p.sources.values().map(|s| s.served_by.clone()).collect(),
+        Screen::Xray(x) => x.served_by(),
         // The rollout watch notifies with the deployment's name as a field selector.
         Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
             .with_fields(&format!("metadata.name={}", r.target.name))],

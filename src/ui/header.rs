@@ -155,6 +155,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             theme.value,
         )],
         Screen::Informers { .. } => vec![Span::styled(" informers", theme.value)],
+        Screen::Xray(x) => super::xray::header(x, theme),
         Screen::Forwards { .. } => vec![Span::styled(" port-forwards", theme.value)],
         Screen::Pulse(p) => super::pulse::header(p, theme),
         Screen::Revisions(r) => vec![Span::styled(

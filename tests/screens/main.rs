@@ -27,3 +27,4 @@ mod screens;
 mod text_screens;
 mod timeline_screen;
 mod usage_screens;
+mod xray_screens;

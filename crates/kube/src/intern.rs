@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use crate::capacity::Capacity;
+use crate::uses::PodUses;
 
 /// A shared set of interned strings. Cloning shares the pool. Lookups take a short mutex;
 /// only informer tasks intern, never the render loop.
@@ -15,6 +16,7 @@ pub struct Interner {
     pool: Arc<Mutex<HashSet<Arc<str>>>>,
     sets: Arc<Mutex<HashSet<LabelSet>>>,
     capacities: Arc<Mutex<HashSet<Arc<Capacity>>>>,
+    uses: Arc<Mutex<HashSet<Arc<PodUses>>>>,
 }
 
 /// A label set as rows hold it: (key, value) pairs sorted by key (`metadata.labels`).
@@ -73,6 +75,21 @@ impl Interner {
             return hit.clone();
         }
         let fresh = Arc::new(c);
+        if pool.len() < MAX_SETS {
+            pool.insert(fresh.clone());
+        }
+        fresh
+    }
+
+    /// Returns the pooled [`PodUses`] equal to `u`, inserting it if new: the replicas of one
+    /// workload reference the same ConfigMaps and Secrets and share one `Arc`
+    /// (`Row::uses`). Bounded like label sets.
+    pub fn intern_uses(&self, u: PodUses) -> Arc<PodUses> {
+        let mut pool = locked(&self.uses);
+        if let Some(hit) = pool.get(&u) {
+            return hit.clone();
+        }
+        let fresh = Arc::new(u);
         if pool.len() < MAX_SETS {
             pool.insert(fresh.clone());
         }

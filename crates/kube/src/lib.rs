@@ -33,4 +33,5 @@ pub mod store;
 pub mod sync;
 pub mod text;
 pub mod timeline;
+pub mod uses;
 pub mod write;

@@ -54,6 +54,7 @@ pub mod objects;
 pub mod openapi;
 pub mod patch;
 pub mod pdb;
+mod pod_refs;
 pub mod pods;
 pub mod protobuf;
 pub mod rbac;

@@ -162,6 +162,7 @@ impl PodModel {
         let mut pod =
             json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status});
         super::multi::decorate(self, &mut pod);
+        super::pod_refs::decorate(self, &mut pod);
         pod
     }
 

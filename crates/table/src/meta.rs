@@ -80,6 +80,7 @@ impl<A> ObjMeta<A> {
             drill: drill.map(Box::new),
             event: None,
             capacity: None,
+            uses: None,
             owner: self.owner.map(|o| {
                 Box::new(Owner {
                     api_version: ctx.interner.intern(&sanitize(&o.api_version)),

@@ -1,7 +1,8 @@
 //! Pods: the slim decoder and the row (READY, STATUS, RESTARTS, AGE; wide IP, NODE, NOMINATED
 //! NODE, READINESS GATES). The STATUS/READY/RESTARTS algorithm lives in `pod_status`; the
-//! containers' requests and limits (the row's usage capacity) in `pod/resources`. Must not
-//! keep anything the row does not need (no env, volumes, images, managedFields).
+//! containers' requests and limits (the row's usage capacity) in `pod/resources`; the names
+//! a pod references (the row's `uses`, for xray) in `pod/uses`. Must not keep anything the
+//! row does not need (no env values, volume details, images, managedFields).
 
 use std::borrow::Cow;
 use serde::de::IgnoredAny;
@@ -15,6 +16,8 @@ use super::pod_status::{summarize, PodSummary};
 
 mod resources;
 pub use resources::{pod_capacity, Container, ResourceList, Resources};
+mod uses;
+pub use uses::{pod_uses, EnvFrom, EnvVar, NameRef, Volume};
 
 /// A pod, decoded only as far as its columns need.
 #[derive(Deserialize, Clone, Debug, Default)]
@@ -41,6 +44,14 @@ pub struct PodSpec {
     pub containers: Vec<Container>,
     /// `spec.readinessGates[].conditionType`.
     pub readiness_gates: Vec<ReadinessGate>,
+    /// `spec.serviceAccountName` (empty when unset).
+    pub service_account_name: String,
+    /// `spec.volumes` (only the sources naming other objects).
+    #[serde(deserialize_with = "nullable")]
+    pub volumes: Vec<Volume>,
+    /// `spec.imagePullSecrets`.
+    #[serde(deserialize_with = "nullable")]
+    pub image_pull_secrets: Vec<NameRef>,
 }
 
 /// One `spec.initContainers` entry.
@@ -53,6 +64,12 @@ pub struct InitContainer {
     pub restart_policy: Option<String>,
     /// `resources` (read for sidecars, which run alongside the app containers).
     pub resources: Resources,
+    /// `envFrom` (what it references, see `pod/uses`).
+    #[serde(deserialize_with = "nullable")]
+    pub env_from: Vec<EnvFrom>,
+    /// `env` (only `valueFrom` references are read).
+    #[serde(deserialize_with = "nullable")]
+    pub env: Vec<EnvVar>,
 }
 
 impl InitContainer {
@@ -281,8 +298,10 @@ impl IntoRow for PodObj {
             self.readiness_gates(),
         ];
         let capacity = pod_capacity(ctx, &self.spec);
+        let uses = pod_uses(ctx, &self.spec);
         let mut row = self.metadata.into_row(ctx, cells, health, None);
         row.capacity = Some(capacity);
+        row.uses = uses;
         row
     }
 }

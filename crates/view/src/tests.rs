@@ -32,6 +32,7 @@ pub(super) fn row(
 ) -> Row {
     Row {
         capacity: None,
+        uses: None,
         namespace: ns.map(Arc::from),
         name: name.into(),
         uid: "".into(),

@@ -263,6 +263,7 @@ fn enter_on_a_service_account_row_asks_what_it_may_do() {
         drill: None,
         event: None,
         owner: None,
+        uses: None,
     });
     writer.init_done(Some("1".into()));
     writer.publish();

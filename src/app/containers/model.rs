@@ -157,6 +157,7 @@ pub fn row(c: &ContainerInfo, pod_created: Option<i64>, namespace: &str) -> Row 
     ];
     Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from(namespace)),
         name: Arc::from(&*c.name),
         uid: "".into(),

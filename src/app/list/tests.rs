@@ -17,6 +17,7 @@ fn pod(ns: &str, name: &str, status: &'static str) -> Row {
     cells.extend([Cell::Static("<none>"), Cell::Static("<none>")]);
     Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: "".into(),

@@ -96,6 +96,7 @@ impl UiState {
             (Screen::Logs(l), Feed::Rows(src)) => l.events = Some(src),
             (Screen::Revisions(v), Feed::Rollout(r)) => v.rollout = Some(r),
             (Screen::Pulse(p), Feed::Rows(src)) => return p.attach(src),
+            (Screen::Xray(x), Feed::Rows(src)) => return x.attach(src),
             (Screen::Yaml(y), Feed::Rollout(r)) => match y.history.as_deref_mut() {
                 Some(h) => h.rollout = Some(r),
                 None => return false,
@@ -134,6 +135,7 @@ fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
             out
         }
         Screen::Can(c) if c.policy.is_none() => vec![Effect::FetchRbac(id)],
+        Screen::Xray(x) => x.feeds(id),
         Screen::Revisions(r) if r.rollout.is_none() => {
             let key = crate::app::history::revisions::rollout_key(r);
             vec![Effect::WatchRollout(id, key, r.target.name.clone())]

@@ -222,6 +222,7 @@ fn esc_clears_the_filter_then_the_marks_then_pops_and_stays_on_the_base() {
     l.filter = "web".into();
     l.marks.toggle(&crate::kube::row::Row {
         capacity: None,
+        uses: None,
         namespace: None,
         name: "web".into(),
         uid: "u1".into(),

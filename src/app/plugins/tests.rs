@@ -86,6 +86,7 @@ fn state(kind: BuiltinKind, readonly: bool) -> (UiState, StoreWriter) {
         drill: None,
         event: None,
         owner: None,
+        uses: None,
     };
     let slot = Slot::new(key, 1);
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();

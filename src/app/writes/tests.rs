@@ -23,6 +23,7 @@ use crate::kube::write::Target;
 fn row(name: &str, cells: Vec<Cell>) -> Row {
     Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from("team-a")),
         name: name.into(),
         uid: format!("uid-{name}").into(),

@@ -164,6 +164,7 @@ mod tests {
     fn pod(name: &str, created: i64, status: &str, health: Health) -> Arc<Row> {
         Arc::new(Row {
             capacity: None,
+            uses: None,
             namespace: Some(Arc::from("a")),
             name: name.into(),
             uid: name.into(),

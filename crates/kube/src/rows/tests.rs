@@ -12,6 +12,7 @@ use crate::row::{Health, Row};
 fn row(i: usize) -> Arc<Row> {
     Arc::new(Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from(format!("ns-{}", i / 100).as_str())),
         name: format!("r-{i:06}").into(),
         uid: Box::from(""),

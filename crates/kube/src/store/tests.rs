@@ -11,6 +11,7 @@ use crate::row::{Cell, Health, Row};
 fn row(ns: &str, name: &str, v: i64) -> Row {
     Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: format!("uid-{name}").into(),

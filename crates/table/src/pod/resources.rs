@@ -26,6 +26,12 @@ pub struct Container {
     pub name: String,
     /// `resources`.
     pub resources: Resources,
+    /// `envFrom` (what it references, see `pod/uses`).
+    #[serde(rename = "envFrom", deserialize_with = "nullable")]
+    pub env_from: Vec<super::EnvFrom>,
+    /// `env` (only `valueFrom` references are read).
+    #[serde(deserialize_with = "nullable")]
+    pub env: Vec<super::EnvVar>,
 }
 
 /// A container's `resources` (`requests` and `limits`; `claims` is not read).

@@ -11,6 +11,7 @@ mod cases_a;
 mod cases_b;
 mod realistic;
 mod resources;
+mod uses;
 
 /// A pod fixture: phase Running and one app container `app` unless changed.
 pub(super) struct Pod {

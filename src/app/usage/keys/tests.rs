@@ -19,6 +19,7 @@ use crate::kube::store::{Slot, StoreWriter};
 fn row(name: &str, ns: Option<&str>) -> Row {
     Row {
         capacity: None,
+        uses: None,
         namespace: ns.map(Arc::from),
         name: name.into(),
         uid: format!("u-{name}").into(),

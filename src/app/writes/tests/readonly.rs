@@ -81,6 +81,7 @@ fn every_screen() -> Vec<(String, Build)> {
                 "team-a", "x",
             )))
         }),
+        Box::new(xray_of_pods),
         on_pods(|| {
             Screen::Logs(Box::new(crate::app::logs::model::LogsState::new(
                 crate::kube::logs::LogTarget {
@@ -111,6 +112,7 @@ fn every_screen() -> Vec<(String, Build)> {
         "forwards",
         "revisions",
         "can",
+        "xray",
     ] {
         assert!(
             variant == "list" || seen.contains(&variant),
@@ -187,7 +189,26 @@ fn name_of(s: &Screen) -> &'static str {
         Screen::Revisions(_) => "revisions",
         Screen::Can(_) => "can",
         Screen::Pulse(_) => "pulse",
+        Screen::Xray(_) => "xray",
     }
+}
+
+/// `:xray pods` over the pods fixture's rows, pod `x` selected.
+fn xray_of_pods() -> UiState {
+    let mut st = pods(&["x"]).state;
+    let slot = st
+        .top_list()
+        .and_then(|l| l.source.as_ref())
+        .map(|s| s.slot.clone());
+    let x = crate::app::xray::model::XrayState::new(BuiltinKind::Pod, Some("team-a".into()), None);
+    let id = st.push(Screen::Xray(Box::new(x)));
+    st.take_effects();
+    if let Some(slot) = slot {
+        assert!(st.attach(id, crate::app::state::Feed::Rows(Source::fixed(slot))));
+    }
+    crate::app::refresh_top::refresh_top(&mut st);
+    assert!(matches!(st.top(), Screen::Xray(x) if x.lines.len() == 1));
+    st
 }
 
 #[test]

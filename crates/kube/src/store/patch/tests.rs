@@ -18,6 +18,7 @@ use crate::store::{obj_key, ObjKey, Slot, StoreChanged, StoreWriter};
 fn row(i: u32, v: i64) -> Row {
     Row {
         capacity: None,
+        uses: None,
         namespace: Some(Arc::from(format!("ns-{}", i % 7).as_str())),
         name: format!("pod-{i:07}").into(),
         uid: format!("uid-{i}").into(),

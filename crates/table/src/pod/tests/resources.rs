@@ -122,7 +122,7 @@ fn field(out: &mut Vec<u8>, number: u32, payload: &[u8]) {
     out.extend_from_slice(payload);
 }
 
-fn msg(fields: &[(u32, &[u8])]) -> Vec<u8> {
+pub(super) fn msg(fields: &[(u32, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (n, p) in fields {
         field(&mut out, *n, p);
@@ -147,7 +147,7 @@ fn requirements(requests: &[(&str, &str)], limits: &[(&str, &str)]) -> Vec<u8> {
 }
 
 /// `k8s\0` + `runtime.Unknown{typeMeta: {apiVersion, kind}, raw}` of a one-item list.
-fn list_body(kind: &str, item: &[u8]) -> Vec<u8> {
+pub(super) fn list_body(kind: &str, item: &[u8]) -> Vec<u8> {
     let type_meta = msg(&[(1, b"v1"), (2, kind.as_bytes())]);
     let raw = msg(&[(1, &[]), (2, item)]);
     let mut body = b"k8s\0".to_vec();
