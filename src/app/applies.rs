@@ -119,7 +119,7 @@ impl UiState {
             // Only where it leads somewhere: a timeline row's detail, a row with a drill-down.
             (Enter, Some(l)) => {
                 l.is_timeline()
-                    || crate::app::can::lists_service_accounts(l) && has_row(l)
+                    || l.shows_service_accounts() && has_row(l)
                     || l.cache
                         .selected_row(l.selected)
                         .is_some_and(|r| r.drill.is_some())

@@ -47,16 +47,10 @@ pub fn enter(state: &mut UiState) {
     state.push(Screen::Can(Box::new(next)));
 }
 
-/// Whether `list` shows ServiceAccounts (core/v1): `enter` on one shows what it may do.
-pub fn lists_service_accounts(list: &crate::app::state::ListState) -> bool {
-    let kind = list.kind();
-    kind.group().is_empty() && kind.plural() == "serviceaccounts" && list.object.is_none()
-}
-
 /// `enter` on a ServiceAccount row: what it may do, everywhere, pushed on top (`esc` comes
 /// back to the list). `false` when the top view is no ServiceAccount list with a row.
 pub fn open_for_row(state: &mut UiState) -> bool {
-    let Some(list) = state.top_list().filter(|l| lists_service_accounts(l)) else {
+    let Some(list) = state.top_list().filter(|l| l.shows_service_accounts()) else {
         return false;
     };
     let Some(row) = list.cache.selected_row(list.selected) else {

@@ -106,11 +106,7 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
         Action::Back if !list => Some("back"),
         Action::Enter if matches!(state.top(), Screen::Revisions(_)) => Some("roll back"),
         Action::Enter if matches!(state.top(), Screen::Can(_)) => Some("what it may do"),
-        Action::Enter
-            if state
-                .top_list()
-                .is_some_and(crate::app::can::lists_service_accounts) =>
-        {
+        Action::Enter if state.top_list().is_some_and(|l| l.shows_service_accounts()) => {
             Some("what it may do")
         }
         Action::Enter if !list => Some("open"),

@@ -246,7 +246,7 @@ fn enter_on_a_service_account_row_asks_what_it_may_do() {
         .top_list()
         .map(|l| l.key.clone())
         .expect("the serviceaccounts list");
-    assert!(s.top_list().is_some_and(super::lists_service_accounts));
+    assert!(s.top_list().is_some_and(|l| l.shows_service_accounts()));
     let slot = Slot::new(key, 1);
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let mut writer = StoreWriter::new(slot.clone(), tx);

@@ -133,6 +133,13 @@ impl ListState {
         &self.key.kind
     }
 
+    /// Whether this list shows ServiceAccounts (core/v1): `enter` on one shows what it may do
+    /// (`app::can`).
+    pub fn shows_service_accounts(&self) -> bool {
+        let kind = self.kind();
+        kind.group().is_empty() && kind.plural() == "serviceaccounts" && self.object.is_none()
+    }
+
     /// Whether this list is an event timeline.
     pub fn is_timeline(&self) -> bool {
         self.key.kind.is_timeline()
