@@ -202,6 +202,8 @@ fn build(state: &UiState) -> Vec<HelpLine> {
         "  :ns <name|all>  namespace of later views (one typed above: that view)",
         "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :pf  :q",
         "  :xray <deploy|sts|ds|job|cj|svc|node|ns> [namespace|all]  live tree",
+        "  :pulse [namespace|all]  overview    :top [namespace|-A|nodes]  usage",
+        "  :can <verb> <resource> [-n ns|-A]  who may   :can sa|user|group <name>",
     ] {
         lines.push(HelpLine::Text(text.into()));
     }
