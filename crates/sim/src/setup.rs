@@ -5,6 +5,18 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The demo's namespaces, oldest first.
+const NAMESPACES: [&str; 8] = [
+    "default",
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    "shop",
+    "data",
+    "batch",
+    "demo",
+];
+
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -35,16 +47,7 @@ impl World {
         };
         let s = w.store.clone();
         s.set_creation_age(41 * DAY);
-        for ns in [
-            "default",
-            "kube-system",
-            "kube-public",
-            "kube-node-lease",
-            "shop",
-            "data",
-            "batch",
-            "demo",
-        ] {
+        for ns in NAMESPACES {
             s.apply(id::NAMESPACE, o::namespace(ns))?;
             s.apply(
                 id::CONFIGMAP,
@@ -300,17 +303,7 @@ impl World {
             id::CRONJOB,
             o::cronjob("batch", "nightly-report", "*/1 * * * *", None, &[]),
         )?;
-        let namespaces = [
-            "default",
-            "kube-system",
-            "kube-public",
-            "kube-node-lease",
-            "shop",
-            "data",
-            "batch",
-            "demo",
-        ];
-        for (kind, obj) in crate::rbac::objects(&namespaces) {
+        for (kind, obj) in crate::rbac::objects(&NAMESPACES) {
             s.apply(kind, obj)?;
         }
         for pdb in [
