@@ -259,35 +259,7 @@ fn open(state: &mut UiState, action: Action) {
     let at = where_(&targets);
     let first = targets[0].clone();
     let (title, fields, then, summary) = match action {
-        Delete | ForceDelete => {
-            let fields = vec![
-                Field::Choice {
-                    label: "propagation",
-                    options: Propagation::ALL.iter().map(|p| p.word().to_owned()).collect(),
-                    at: 0,
-                },
-                Field::Number {
-                    label: "grace period (s)",
-                    text: String::new(),
-                    hint: "the object's own",
-                },
-                Field::Toggle {
-                    label: "force",
-                    on: action == ForceDelete,
-                },
-            ];
-            let verb = if action == ForceDelete {
-                "force delete"
-            } else {
-                "delete"
-            };
-            (
-                format!("{verb} {what}?"),
-                fields,
-                Then::Delete(targets.clone()),
-                format!("{verb} {what}{at}"),
-            )
-        }
+        Delete | ForceDelete => delete_parts(&targets, &what, &at, action),
         Scale => {
             let current = row.as_ref().and_then(|r| desired_replicas(l, &r.cells));
             let cur = current.map_or("?".to_owned(), |c| c.to_string());
@@ -374,11 +346,68 @@ fn open(state: &mut UiState, action: Action) {
     if action == Scale {
         d.focus = 0;
     }
-    if action == ForceDelete {
+    show(state, d, action, &context, &targets);
+}
+
+/// Puts dialog `d` on screen: the force warning, what a protected context wants typed.
+fn show(state: &mut UiState, mut d: Dialog, action: Action, context: &str, targets: &[Target]) {
+    if action == Action::ForceDelete {
         d.warning = Some(FORCE_WARNING.to_owned());
     }
-    d.require = protection(state, &context, &targets);
+    d.require = protection(state, context, targets);
     state.screens.overlays.dialog = Some(Box::new(d));
+}
+
+/// `ctrl-d` (`ctrl-k`: force) on one object outside a list — a line of `:xray`: the same
+/// delete dialog as a list row's, naming the context in use, "no" selected.
+pub fn delete_one(state: &mut UiState, target: Target, action: Action) {
+    let Some(context) = state.conn.context.clone() else {
+        state.screens.footer.message = Some("not connected: nothing to write to".into());
+        return;
+    };
+    let targets = vec![target];
+    let (what, lines) = describe(&targets, &context);
+    let at = where_(&targets);
+    let (title, fields, then, summary) = delete_parts(&targets, &what, &at, action);
+    let d = Dialog::new(title, lines, fields, then, context.clone(), summary);
+    show(state, d, action, &context, &targets);
+}
+
+/// The delete dialog's title, fields (propagation, grace period, force), what it does and
+/// its footer summary, for `targets` described as `what`, `at` where they are.
+fn delete_parts(
+    targets: &[Target],
+    what: &str,
+    at: &str,
+    action: Action,
+) -> (String, Vec<Field>, Then, String) {
+    let fields = vec![
+        Field::Choice {
+            label: "propagation",
+            options: Propagation::ALL.iter().map(|p| p.word().to_owned()).collect(),
+            at: 0,
+        },
+        Field::Number {
+            label: "grace period (s)",
+            text: String::new(),
+            hint: "the object's own",
+        },
+        Field::Toggle {
+            label: "force",
+            on: action == Action::ForceDelete,
+        },
+    ];
+    let verb = if action == Action::ForceDelete {
+        "force delete"
+    } else {
+        "delete"
+    };
+    (
+        format!("{verb} {what}?"),
+        fields,
+        Then::Delete(targets.to_vec()),
+        format!("{verb} {what}{at}"),
+    )
 }
 
 /// What the user must type in a protected context: the name (one object) or the count.

@@ -1,8 +1,8 @@
 //! Keys of the xray view: move, `enter` (expand/collapse; on a leaf open it), and the list
 //! row keys on the selected line — `y`/`d` (its object: a container's pod, the service account
 //! by discovery), `l` and `s`/`a` (pods and containers) — through the same transitions the
-//! lists use. Writes are not offered here (no `ctrl-d`, scale, edit…). Also `x` on a list
-//! row. Must not do I/O.
+//! lists use; of the writes, delete (`ctrl-d`, `ctrl-k` force) on an object's line, through
+//! the lists' dialog (no scale, edit, marks…). Also `x` on a list row. Must not do I/O.
 
 use crate::keys::Action;
 use crate::kube::builtin::BuiltinKind;
@@ -31,6 +31,8 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
         Up | Down | PageUp | PageDown | Top | Bottom | Enter => node.is_some(),
         Yaml | Describe => node.is_some_and(|n| object_of(state, n).is_some()),
         Logs | Shell | Attach => node.is_some_and(|n| exec_target(n).is_some()),
+        // An object's line deletes like its row (read-only mode refused it before).
+        Delete | ForceDelete => node.is_some_and(|n| !n.missing && matches!(n.what, What::Object(_))),
         Quit | CommandMode | Back | Help | Redraw | NavBack | NavForward => return None,
         _ => false,
     })
@@ -88,6 +90,16 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
                 None => (t.pod.clone(), format!("pod/{}", t.pod), ContainerPick::Default),
             };
             crate::app::logs::update::open(state, t.namespace, PodPick::Named(pod), containers, title);
+        }
+        Action::Delete | Action::ForceDelete => {
+            let Some(node) = x.selected_node().cloned() else {
+                return true;
+            };
+            let Some((kind, name)) = object_of(state, &node) else {
+                return true;
+            };
+            let target = crate::kube::write::Target::new(kind, node.namespace.as_deref(), &name);
+            crate::app::writes::actions::delete_one(state, target, action);
         }
         Action::Shell | Action::Attach => {
             let Some(target) = x.selected_node().and_then(exec_target) else {

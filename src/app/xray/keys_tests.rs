@@ -1,6 +1,7 @@
 //! Unit tests of the xray view's keys: every line acts as a list row of its object — `y`/`d`
 //! (a container's pod), `l` and `s` on pods and containers, `enter` on a leaf — a missing
-//! reference opens nothing, and no write is offered (none at all in read-only mode).
+//! reference opens nothing, delete on an object's line asks like a row's (naming the context,
+//! "no" selected), no other write is offered, and none at all in read-only mode.
 
 use crate::app::effect::Effect;
 use crate::app::feed::{Feed, Source};
@@ -111,14 +112,7 @@ fn a_missing_reference_opens_nothing_and_no_write_is_offered() {
     assert!(update(&mut s, Action::Yaml).is_empty());
     assert!(matches!(s.top(), Screen::Xray(_)));
     select(&mut s, "web-1-a");
-    for a in [
-        Action::Delete,
-        Action::ForceDelete,
-        Action::Edit,
-        Action::Scale,
-        Action::Restart,
-        Action::Mark,
-    ] {
+    for a in [Action::Edit, Action::Scale, Action::Restart, Action::Mark] {
         assert!(!s.applies(a), "{a:?}");
     }
     assert!(s.applies(Action::Shell) && s.applies(Action::Logs));
@@ -130,4 +124,33 @@ fn a_missing_reference_opens_nothing_and_no_write_is_offered() {
     );
     assert!(ro.applies(Action::Logs) && ro.applies(Action::Yaml));
     assert!(update(&mut ro, Action::Shell).is_empty());
+}
+
+#[test]
+fn delete_on_an_objects_line_asks_like_a_row_and_read_only_has_none() {
+    let mut s = state(false);
+    s.conn.context = Some("prod-eu".into());
+    select(&mut s, "app-config");
+    assert!(s.applies(Action::Delete));
+    assert!(
+        update(&mut s, Action::Delete).is_empty(),
+        "nothing is sent before the answer"
+    );
+    let d = s.screens.overlays.dialog.as_deref().expect("the delete dialog");
+    assert_eq!(d.context, "prod-eu");
+    assert!(
+        d.title.contains("delete") && d.title.contains("app-config"),
+        "{}",
+        d.title
+    );
+    assert!(!d.yes, "no is selected");
+    // A container's line and a missing reference delete nothing.
+    s.screens.overlays.dialog = None;
+    select(&mut s, "flags");
+    assert!(!s.applies(Action::Delete));
+    let mut ro = state(true);
+    select(&mut ro, "app-config");
+    assert!(!ro.applies(Action::Delete) && !ro.applies(Action::ForceDelete));
+    assert!(update(&mut ro, Action::Delete).is_empty());
+    assert!(ro.screens.overlays.dialog.is_none());
 }
