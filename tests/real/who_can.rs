@@ -198,7 +198,9 @@ async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
     tokio::task::block_in_place(|| cluster.kubectl_ok(&["apply", "-f", file.to_str().expect("UTF-8 path")]));
 
     let client = cluster.client(support::ADMIN).await;
+    let started = std::time::Instant::now();
     let policy = fetch(&client).await;
+    let fetched = started.elapsed();
     assert!(
         policy.missing.is_empty(),
         "the admin reads every RBAC list: {:?}",
@@ -226,7 +228,10 @@ async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
             subresource: sub.into(),
             namespace,
         };
+        let started = std::time::Instant::now();
         let ours = ktui_allows(&policy, &ask, &every);
+        let evaluated = started.elapsed();
+        let started = std::time::Instant::now();
         let list: Vec<&Subject> = every.iter().collect();
         let kubectl: BTreeSet<Subject> = tokio::task::block_in_place(|| {
             std::thread::scope(|s| {
@@ -248,6 +253,19 @@ async fn who_can_lists_exactly_whom_kubectl_auth_can_i_allows() {
                     .collect()
             })
         });
+        // Figures (`bash tests/run.sh --test real who_can -- --nocapture`): ktui's four lists
+        // and evaluation against one `kubectl auth can-i --as` per subject, six at a time.
+        eprintln!(
+            "who-can {verb} {resource}{}: ktui fetch {fetched:?} (once) + evaluation {evaluated:?}; \
+             kubectl auth can-i: {} subjects in {:?}",
+            if sub.is_empty() {
+                String::new()
+            } else {
+                format!("/{sub}")
+            },
+            list.len(),
+            started.elapsed()
+        );
         assert_eq!(
             ours, kubectl,
             "{ask:?}: ktui (left) against kubectl auth can-i (right)"
