@@ -59,10 +59,7 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
             .find(|g| s.kind == SubjectKind::Group && s.name == **g)?;
         Some(Some(g.as_str()))
     };
-    let mut acc: BTreeMap<
-        (Option<String>, String, String, bool, Vec<String>),
-        (BTreeSet<String>, BTreeSet<String>),
-    > = BTreeMap::new();
+    let mut acc: BTreeMap<Place, Granted> = BTreeMap::new();
     let mut add = |scope: Option<&str>, granted: Option<&Vec<PolicyRule>>, via: String| {
         for rule in granted.into_iter().flatten() {
             let mut names = rule.resource_names.clone().unwrap_or_default();
@@ -149,6 +146,11 @@ pub fn may_do(policy: &Policy, subject: &Subject, namespace: Option<&str>) -> Ve
     });
     out
 }
+
+/// Where a grant applies: (namespace or everywhere, group, resource or URL, is a URL, names).
+type Place = (Option<String>, String, String, bool, Vec<String>);
+/// What is granted there: the verbs and the bindings that grant them.
+type Granted = (BTreeSet<String>, BTreeSet<String>);
 
 fn as_group(through: Option<&str>) -> String {
     through.map(|g| format!(" (as group {g})")).unwrap_or_default()
