@@ -41,6 +41,30 @@ const WANTED: [Action; 28] = [
     Action::Copy,
 ];
 
+/// The keys most useful for the selected row's kind, hinted right after `:`, `/`, `?` and the
+/// plugins (a pod: `l logs  s shell  F forward  h history`); the rest follow in [`WANTED`]'s
+/// order. Only those that apply are shown, as everywhere.
+fn for_the_row(state: &UiState) -> &'static [Action] {
+    use crate::kube::builtin::BuiltinKind as K;
+    use Action::*;
+    let Some(kind) = state
+        .top_list()
+        .filter(|l| !l.is_timeline())
+        .and_then(|l| l.key.kind.builtin())
+    else {
+        return &[];
+    };
+    match kind {
+        K::Pod => &[Logs, Shell, Attach, PortForward, History, Xray],
+        K::Deployment | K::StatefulSet | K::DaemonSet => &[Logs, Scale, Restart, History, Xray],
+        K::ReplicaSet | K::Job => &[Logs, History, Xray],
+        K::CronJob => &[Trigger, Suspend, History, Xray],
+        K::Node => &[Cordon, Uncordon, Drain, Xray],
+        K::Service => &[PortForward, Xray],
+        _ => &[History],
+    }
+}
+
 /// Gap after each hint.
 const GAP: &str = "  ";
 
@@ -69,11 +93,13 @@ pub(super) fn line(state: &UiState, theme: &Theme, width: u16) -> Line<'static> 
     // The plugins in scope come after `?`: they are the user's own keys.
     let plugins =
         (0..state.settings.plugins.active.len()).filter_map(|i| u16::try_from(i).ok().map(Action::Plugin));
+    let first = for_the_row(state);
     let wanted = WANTED[..3]
         .iter()
         .copied()
         .chain(plugins)
-        .chain(WANTED[3..].iter().copied());
+        .chain(first.iter().copied())
+        .chain(WANTED[3..].iter().copied().filter(|a| !first.contains(a)));
     for h in wanted.filter(|a| state.offers(*a)).filter_map(hint) {
         let need = cells(&h) + GAP.len();
         if need > budget {
@@ -97,6 +123,7 @@ fn word(state: &UiState, a: Action) -> Option<&'static str> {
     match a {
         Action::Yaml => Some("yaml"),
         Action::JumpOwner => Some("owner"),
+        Action::History => Some("history"),
         Action::ToggleManaged => Some("managed"),
         Action::Reveal => Some("decode"),
         Action::Restart => Some("restart"),
