@@ -58,13 +58,19 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 /// Keys of `:pulse`: `↑`/`↓`/`←`/`→` move between tiles (in drawing order), `g g`/`G` to the
 /// first and last, `enter` opens the selected tile's list. False when it is not on top.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
+    // The grid is the drawing's: the body is the page's width and its two border cells.
+    let per_row = model::tiles_per_row(state.screens.layout.page_cols + 2);
     let Screen::Pulse(p) = state.top_mut() else {
         return false;
     };
     let last = Tile::ALL.len() - 1;
     match action {
-        Action::Up | Action::ScrollLeft => p.selected = p.selected.saturating_sub(1),
-        Action::Down | Action::ScrollRight => p.selected = (p.selected + 1).min(last),
+        // Up and down by a row of tiles (where there is one), sideways along it.
+        Action::Up if p.selected >= per_row => p.selected -= per_row,
+        Action::Down if p.selected + per_row <= last => p.selected += per_row,
+        Action::Up | Action::Down => {}
+        Action::ScrollLeft => p.selected = p.selected.saturating_sub(1),
+        Action::ScrollRight => p.selected = (p.selected + 1).min(last),
         Action::Top => p.selected = 0,
         Action::Bottom => p.selected = last,
         Action::Enter => {

@@ -1,7 +1,7 @@
 //! `:pulse`: a grid of tiles (one per kind: its counts in words, its informer's state as the
 //! list header words it), the event rate (Warning and Normal per minute, as sparklines) and
 //! the top restarting pods. Adapts to 60..250 columns: 8, 4, 2 or 1 tiles a row, each at
-//! least [`TILE_MIN`] wide, with two to four lines of counts as the height allows. Read-only over [`PulseState`]; must not count rows itself.
+//! least [`TILE_MIN`](crate::app::pulse::model::TILE_MIN) wide, with two to four lines of counts as the height allows. Read-only over [`PulseState`]; must not count rows itself.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-use crate::app::pulse::model::{PulseState, Tile, TileView};
+use crate::app::pulse::model::{tiles_per_row, PulseState, Tile, TileView};
 use crate::kube::row::UnixSecs;
 use crate::kube::sanitize::sanitize;
 use crate::kube::sync::SyncState;
@@ -17,9 +17,6 @@ use crate::table::format::age;
 use crate::text::thousands;
 
 use super::theme::Theme;
-
-/// The narrowest a tile gets (cells, its gap included).
-pub const TILE_MIN: u16 = 24;
 
 /// Lines of counts in a tile: at least two, up to four where the height allows (the event
 /// rate and three restarting pods still fitting below).
@@ -40,16 +37,8 @@ pub(super) fn header(p: &PulseState, theme: &Theme) -> Vec<Span<'static>> {
     ]
 }
 
-/// Tiles per row for a body `width` cells wide.
-pub fn columns(width: u16) -> usize {
-    [8usize, 4, 2]
-        .into_iter()
-        .find(|&c| usize::from(width) / c >= usize::from(TILE_MIN))
-        .unwrap_or(1)
-}
-
 pub(super) fn draw(f: &mut Frame, area: Rect, p: &PulseState, theme: &Theme, now: UnixSecs) {
-    let cols = columns(area.width);
+    let cols = tiles_per_row(usize::from(area.width));
     let rows = Tile::ALL.len().div_ceil(cols);
     let rows_h = rows as u16;
     let facts = FACT_LINES

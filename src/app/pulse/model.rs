@@ -150,3 +150,15 @@ impl PulseState {
         }
     }
 }
+
+/// The narrowest a tile gets (cells, its gap included).
+pub const TILE_MIN: u16 = 24;
+
+/// Tiles per row for a body `width` cells wide: 8, 4, 2 or 1 (the drawing's grid, and how far
+/// `↑`/`↓` move).
+pub fn tiles_per_row(width: usize) -> usize {
+    [8usize, 4, 2]
+        .into_iter()
+        .find(|&c| width / c >= usize::from(TILE_MIN))
+        .unwrap_or(1)
+}

@@ -140,7 +140,7 @@ fn enter_on_a_tile_opens_its_list_filtered_to_what_it_counted_and_esc_comes_back
     assert!(s.attach(id, Feed::Rows(Source::fixed(deploys.clone()))));
     crate::app::refresh_top::refresh_top(&mut s);
     s.take_effects();
-    assert_eq!(update(&mut s, Action::Down), []);
+    assert_eq!(update(&mut s, Action::ScrollRight), []);
     let fx = update(&mut s, Action::Enter);
     let list_id = s.top_id();
     let deploy_key = ResourceKey::new(BuiltinKind::Deployment, Some("shop"));
@@ -187,4 +187,30 @@ fn a_healthy_tile_opens_the_plain_list_and_events_open_warnings_only() {
     update(&mut s, Action::Bottom);
     update(&mut s, Action::Down);
     assert!(matches!(s.top(), Screen::Pulse(p) if p.selected_tile() == Tile::Events));
+}
+
+#[test]
+fn up_and_down_move_by_a_row_of_the_drawn_grid_and_sideways_along_it() {
+    let selected = |s: &UiState| match s.top() {
+        Screen::Pulse(p) => p.selected,
+        _ => panic!("no pulse"),
+    };
+    let mut s = state();
+    run_command(&mut s, "pulse");
+    // 80 columns: two tiles a row.
+    s.screens.layout.page_cols = 78;
+    update(&mut s, Action::Down);
+    assert_eq!(selected(&s), 2);
+    update(&mut s, Action::ScrollRight);
+    assert_eq!(selected(&s), 3);
+    update(&mut s, Action::Up);
+    assert_eq!(selected(&s), 1);
+    update(&mut s, Action::Up);
+    assert_eq!(selected(&s), 1, "no row above");
+    // 200 columns: all eight tiles in one row.
+    s.screens.layout.page_cols = 198;
+    update(&mut s, Action::Down);
+    assert_eq!(selected(&s), 1, "no row below");
+    update(&mut s, Action::ScrollLeft);
+    assert_eq!(selected(&s), 0);
 }
