@@ -186,6 +186,9 @@ fn the_selected_tile_is_highlighted_and_moves() {
         cell.modifier.contains(ratatui::style::Modifier::REVERSED)
     };
     assert!(reversed(&mut state, " pods ") && !reversed(&mut state, " deployments "));
-    ktui::app::update::update(&mut state, ktui::keys::Action::Down);
+    ktui::app::update::update(&mut state, ktui::keys::Action::ScrollRight);
     assert!(!reversed(&mut state, " pods ") && reversed(&mut state, " deployments "));
+    // Down: the tile below in the drawn grid (two a row at 80 columns: statefulsets).
+    ktui::app::update::update(&mut state, ktui::keys::Action::Down);
+    assert!(!reversed(&mut state, " deployments ") && reversed(&mut state, " daemonsets "));
 }
