@@ -172,7 +172,8 @@ fn facts(tile: Tile, v: &TileView, p: &PulseState, theme: &Theme) -> Vec<(String
             if c.pressure == [0; 3] {
                 out.push(("no pressure".into(), theme.dim));
             }
-            share(c.ok, "ready")
+            // A cordoned node is Ready (`Ready,SchedulingDisabled`, as `:nodes` shows it).
+            share(c.ok + c.warn, "ready")
         }
         Tile::Events => {
             more(c.error, "Warning", theme.warn);
