@@ -33,15 +33,21 @@ fn title(x: &XrayState) -> String {
     }
 }
 
-/// The text of a line before its state: indentation, marker, `kind/name`.
-fn tree_text(n: &Node) -> String {
+/// The text of a line before its state: indentation, marker, `kind/name` — a top line of a
+/// tree over all namespaces with its namespace first (`[shop] deployment/web`), as `-A`
+/// lists put NAMESPACE first.
+fn tree_text(n: &Node, all_namespaces: bool) -> String {
     let marker = match (n.expandable, n.expanded) {
         (true, true) => "▾",
         (true, false) => "▸",
         _ => "·",
     };
+    let ns = match (&n.namespace, all_namespaces && n.depth == 0) {
+        (Some(ns), true) => format!("[{}] ", sanitize(ns)),
+        _ => String::new(),
+    };
     format!(
-        "{}{marker} {}/{}",
+        "{}{marker} {ns}{}/{}",
         "  ".repeat(n.depth),
         label(n.what),
         sanitize(&n.name)
@@ -75,7 +81,10 @@ pub fn draw(f: &mut Frame, area: Rect, x: &XrayState, theme: &Theme) {
     let visible: Vec<(usize, &Node)> = x.lines.iter().enumerate().skip(x.offset).take(page).collect();
     let width = usize::from(inner.width);
     // The state column starts after the longest visible tree text, leaving it room.
-    let texts: Vec<String> = visible.iter().map(|(_, n)| tree_text(n)).collect();
+    let texts: Vec<String> = visible
+        .iter()
+        .map(|(_, n)| tree_text(n, x.root.namespace.is_none()))
+        .collect();
     let col = texts.iter().map(|t| cut::width(t)).max().unwrap_or(0) + 2;
     let col = col.min(width.saturating_mul(2) / 3);
     let lines: Vec<Line> = visible

@@ -207,3 +207,22 @@ fn xray_deploy_shows_the_owner_chain_down_to_what_a_pod_uses() {
     term = screen::render(&mut s, 100, 24);
     assert!(format!("{}", term.backend()).contains("▾ pod/frontend-7d4b9c-2xk8p"));
 }
+
+#[test]
+fn a_tree_over_all_namespaces_names_each_top_lines_namespace() {
+    let mut s = state();
+    let fx = run_command(&mut s, "xray deploy -A");
+    feed(&mut s, fx);
+    let text = format!("{}", screen::render(&mut s, 100, 24).backend());
+    let Screen::Xray(x) = s.top() else {
+        panic!("not an xray view")
+    };
+    let top = x.lines.iter().find(|n| n.depth == 0).expect("a top line");
+    let ns = top.namespace.as_deref().expect("a namespaced deployment");
+    let want = format!("[{ns}] deployment/{}", top.name);
+    assert!(text.contains(&want), "{want} in\n{text}");
+    // In one namespace the tree needs no namespace.
+    let mut one = state();
+    let text = format!("{}", screen::render(&mut one, 100, 24).backend());
+    assert!(!text.contains(&format!("[{ns}]")), "{text}");
+}
