@@ -23,14 +23,14 @@ const fn col(header: &'static str, role: &'static str) -> Col {
     }
 }
 
-/// who-can's columns: NAME kept longest, the binding next, LIMITED TO cut between words.
+/// who-can's columns: NAME kept longest, the binding next, ROLE taking the free width.
 const WHO: [Col; 6] = [
     col("KIND", "STATUS"),
     col("NAME", "NAME"),
     col("NAMESPACE", "NAMESPACE"),
     col("BINDING", "OBJECT"),
-    col("ROLE", "REASON"),
-    col("LIMITED TO", "MESSAGE"),
+    col("ROLE", "MESSAGE"),
+    col("LIMITED TO", "REASON"),
 ];
 
 /// what-can's columns: the resource kept longest, VIA (often long) takes the free width.
@@ -53,14 +53,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &CanState, theme: &Theme) {
         .map(|r| r.iter().map(|t| sanitize(t).into_owned()).collect())
         .collect();
     let laid = lay_out(cols, &cells, usize::from(area.width.saturating_sub(2)));
-    let head = format!(
-        " {} [{}]{} ",
-        sanitize(&c.question()),
-        c.rows.len(),
-        state_note(c)
-    );
+    // The hidden columns before the notes: on a narrow terminal the title is cut at its end.
+    let head = format!(" {} [{}]", sanitize(&c.question()), c.rows.len());
     let room = usize::from(area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&head));
-    let title = format!("{head}{}", laid.hidden_note(room));
+    let title = format!("{head}{}{} ", laid.hidden_note(room).trim_end(), state_note(c));
     let table = Table::new(laid.rows, laid.widths).header(laid.header.style(theme.column));
     super::boxed_table(f, area, title, table, c.rows.len(), c.selected, theme)
 }

@@ -68,11 +68,11 @@ impl CanState {
                 if !a.group.is_empty() {
                     what = format!("{what}.{}", a.group);
                 }
+                // Cluster-wide: only ClusterRoleBindings answer (`-A`, or a cluster-scoped kind).
                 let scope = a
                     .namespace
                     .as_deref()
-                    .map(|n| format!(" in {n}"))
-                    .unwrap_or_default();
+                    .map_or(" cluster-wide".to_owned(), |n| format!(" in {n}"));
                 format!("who can {} {what}{scope}", a.verb)
             }
             CanMode::MayDo { subject, namespace } => {

@@ -56,7 +56,7 @@ fn the_command_resolves_the_resource_and_its_scope() {
     // A cluster-scoped resource is asked about cluster-wide whatever the current namespace.
     run_command(&mut s, "who-can list nodes");
     assert_eq!(top(&s).mode, ask("list", "", "nodes", "", None));
-    assert_eq!(top(&s).question(), "who can list nodes");
+    assert_eq!(top(&s).question(), "who can list nodes cluster-wide");
 }
 
 #[test]
