@@ -25,7 +25,8 @@ pub fn run(cli: &Cli, cmd: &Command, out: &mut dyn Write, err: &mut dyn Write) -
     res.unwrap_or(2)
 }
 
-/// `check-config`: parses the config strictly; prints `PATH: ok` or the error.
+/// `check-config`: parses the config strictly; prints `PATH: ok`, the plugins dropped for a
+/// clash (exit code 1), or the error.
 fn check_config(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io::Result<u8> {
     match config::load(cli.config.as_deref()) {
         Ok(Loaded {
@@ -37,13 +38,14 @@ fn check_config(cli: &Cli, out: &mut dyn Write, err: &mut dyn Write) -> std::io:
             for clash in &config.plugin_clashes {
                 writeln!(err, "{clash}")?;
             }
+            // Exit 1 with a dropped plugin: the config does not do all it says.
             let n = config.plugin_clashes.len();
-            let dropped = if n > 0 {
-                format!(" ({n} plugin(s) dropped)")
-            } else {
-                String::new()
+            let verdict = match n {
+                0 => "ok".to_owned(),
+                1 => "1 plugin dropped (above); the rest is in force".to_owned(),
+                n => format!("{n} plugins dropped (above); the rest is in force"),
             };
-            writeln!(out, "{}: ok{dropped}", p.display()).map(|()| u8::from(n > 0))
+            writeln!(out, "{}: {verdict}", p.display()).map(|()| u8::from(n > 0))
         }
         Ok(Loaded { path: Some(p), .. }) => {
             writeln!(out, "{}: no such file; the defaults are in use", p.display()).map(|()| 0)

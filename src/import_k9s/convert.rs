@@ -203,13 +203,25 @@ pub fn alias_name_ok(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
+/// A k9s command line ktui's `:` cannot take: a word naming a context (`@prod`; ktui's `:`
+/// lines stay in the context in use).
+fn unsupported(target: &str) -> Option<String> {
+    let ctx = target.split_whitespace().find(|w| w.starts_with('@'))?;
+    Some(format!(
+        "its target names a context ({ctx}): ktui's : lines do not switch contexts"
+    ))
+}
+
 /// A k9s alias entry as `(name, command line)`.
 pub fn alias(e: &Entry) -> Result<(String, String), String> {
     if !alias_name_ok(&e.name) {
         return Err("its name is not a `:` word".into());
     }
     match &e.value {
-        Value::String(t) if !t.trim().is_empty() => Ok((e.name.clone(), alias_target(t))),
+        Value::String(t) if !t.trim().is_empty() => match unsupported(t) {
+            Some(why) => Err(why),
+            None => Ok((e.name.clone(), alias_target(t))),
+        },
         _ => Err("its target is not a string".into()),
     }
 }
@@ -226,6 +238,9 @@ pub fn hotkey(e: &Entry) -> Result<(String, String), String> {
     let command = text(m, "command")
         .filter(|c| !c.trim().is_empty())
         .ok_or("no command")?;
+    if let Some(why) = unsupported(&command) {
+        return Err(why);
+    }
     Ok((e.name.clone(), alias_target(&command)))
 }
 
@@ -259,5 +274,25 @@ mod tests {
     #[test]
     fn quoting_escapes_what_toml_needs() {
         assert_eq!(quote("a\"b\\c\u{1b}"), "\"a\\\"b\\\\c\\u001B\"");
+    }
+
+    #[test]
+    fn a_target_naming_a_context_is_not_converted() {
+        let e = Entry {
+            name: "pp".into(),
+            value: Value::String("v1/pods @pod-namespace".into()),
+            file: "aliases.yaml".into(),
+        };
+        let why = alias(&e).unwrap_err();
+        assert!(why.contains("@pod-namespace"), "{why}");
+        let e = Entry {
+            name: "dp".into(),
+            value: Value::String("apps/v1/deployments kube-system".into()),
+            file: "aliases.yaml".into(),
+        };
+        assert_eq!(
+            alias(&e).unwrap(),
+            ("dp".into(), "deployments.apps kube-system".into())
+        );
     }
 }
