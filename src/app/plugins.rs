@@ -108,7 +108,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
         state.screens.footer.message = Some(format!("plugin {}: nothing selected", p.name));
         return true;
     };
-    let args: Vec<String> = p.args.iter().map(|a| vars::expand(a, &v)).collect();
+    let args = expand_args(&p.command, &p.args, &v);
     let mut words = vec![p.command.clone()];
     words.extend(args.iter().cloned());
     let run = PluginRun {
@@ -210,6 +210,28 @@ pub fn announce(state: &mut UiState, config: &Config) {
     };
     state.screens.footer.message = Some(format!("{first}{more}"));
     state.screens.footer.info = false;
+}
+
+/// The shells whose `-c` script gets its values quoted ([`vars::expand_for_shell`]).
+const SHELLS: [&str; 6] = ["sh", "bash", "dash", "zsh", "ksh", "ash"];
+
+/// A plugin's arguments with its variables expanded: each stays one argv item; the script
+/// after a shell's `-c` (`-c`, `-ec`, `-lc`…) gets values the shell would split or run
+/// single-quoted.
+pub fn expand_args(command: &str, args: &[String], v: &vars::Vars) -> Vec<String> {
+    let program = command.rsplit('/').next().unwrap_or(command);
+    let shell = SHELLS.contains(&program);
+    let mut script_next = false;
+    args.iter()
+        .map(|a| {
+            let script = std::mem::take(&mut script_next);
+            script_next = shell && a.starts_with('-') && !a.starts_with("--") && a.contains('c');
+            match script {
+                true => vars::expand_for_shell(a, v),
+                false => vars::expand(a, v),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -329,3 +329,26 @@ fn in_the_containers_view_pod_and_container_are_set() {
         "a containers plugin is not a pods one"
     );
 }
+
+#[test]
+fn only_a_shells_script_gets_its_values_quoted() {
+    let v = super::vars::Vars(
+        [("NAME", "web-1"), ("COL-MESSAGE", "a; rm -rf ~")]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .to_vec(),
+    );
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        super::expand_args(
+            "/bin/bash",
+            &args(&["-ec", "echo $NAME $COL-MESSAGE", "$COL-MESSAGE"]),
+            &v
+        ),
+        args(&["-ec", "echo web-1 'a; rm -rf ~'", "a; rm -rf ~"])
+    );
+    // Not a shell: every argument is one argv item as it is.
+    assert_eq!(
+        super::expand_args("kubectl", &args(&["-c", "$COL-MESSAGE"]), &v),
+        args(&["-c", "a; rm -rf ~"])
+    );
+}

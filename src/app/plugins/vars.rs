@@ -111,6 +111,18 @@ pub fn of_selection(state: &UiState, now: UnixSecs) -> Option<Vars> {
 /// other characters) replaced by its value; `$$` is one `$`. A name that is not a variable
 /// stays as written (a shell the plugin runs may expand it).
 pub fn expand(arg: &str, vars: &Vars) -> String {
+    expand_with(arg, vars, |v| v.into())
+}
+
+/// [`expand`] for a shell's script (the argument after `sh -c`): a value the shell would
+/// read as more than one plain word (`a b`, `x; rm -rf ~`, `$(id)`) goes in single-quoted,
+/// so text from the cluster stays data; plain values (names, namespaces, `Running`) go in
+/// as they are, as they do in k9s.
+pub fn expand_for_shell(arg: &str, vars: &Vars) -> String {
+    expand_with(arg, vars, shell_words::quote)
+}
+
+fn expand_with<'v>(arg: &str, vars: &'v Vars, put: impl Fn(&'v str) -> std::borrow::Cow<'v, str>) -> String {
     let mut out = String::with_capacity(arg.len());
     let mut rest = arg;
     while let Some(i) = rest.find('$') {
@@ -143,7 +155,7 @@ pub fn expand(arg: &str, vars: &Vars) -> String {
         };
         match vars.get(name).filter(|_| !name.is_empty()) {
             Some(value) => {
-                out.push_str(value);
+                out.push_str(&put(value));
                 rest = &after[len..];
             }
             None => {
@@ -187,6 +199,17 @@ mod tests {
         assert_eq!(expand("$HOME $ $$NAME ${NAME", &v), "$HOME $ $NAME ${NAME");
         assert_eq!(expand("$COL-NOPE", &v), "$COL-NOPE");
         assert_eq!(expand("a $NAME; rm -rf /", &v), "a web-1; rm -rf /");
+    }
+
+    #[test]
+    fn a_shell_script_gets_cluster_text_quoted_and_plain_words_as_they_are() {
+        let mut v = vars();
+        v.0.push(("COL-MESSAGE".into(), "x; touch /tmp/pwned $(id)".into()));
+        assert_eq!(
+            expand_for_shell("kubectl logs $NAME -n $NAMESPACE; echo $COL-MESSAGE", &v),
+            "kubectl logs web-1 -n shop; echo 'x; touch /tmp/pwned $(id)'"
+        );
+        assert_eq!(expand_for_shell("echo ${COL-PORT(S)}", &v), "echo 80/TCP");
     }
 
     #[test]
