@@ -164,7 +164,7 @@ fn readonly_offers_no_write_in_the_footer_or_help_of_any_view() {
 
 #[test]
 fn the_viewer_context_is_not_offered_delete_and_is_told_forbidden() {
-    let mut k = demo(&["--context", "ktui-demo-viewer", "-n", "shop", "-c", "pods"], 60);
+    let mut k = demo(&["--context", "ktui-demo-viewer", "-n", "shop", "-c", "pods"], 70);
     k.wait_for("context: ktui-demo-viewer", SLOW);
     k.type_keys("/^cart-");
     k.press_enter();

@@ -222,9 +222,17 @@ fn real_attach_reaches_the_main_process_and_finds_it_again_after_a_detach() {
     );
     let mut k = ktui(&cluster, &["-n", &ns]);
     wait_live(&k);
-    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
-        s.contains("main") && s.contains("Running")
-    });
+    // The list's bottom line says why there is no usage once the metrics poll and discovery
+    // have answered: the screen is compared after that.
+    k.wait_until(
+        "the pod runs and metrics are settled",
+        Duration::from_secs(60),
+        |s| {
+            s.contains("main")
+                && s.contains("Running")
+                && s.contains("metrics: not served (no metrics.k8s.io in discovery")
+        },
+    );
     let before = stable(&k.screen());
     k.type_keys("a");
     k.wait_until("the session on the main screen", SLOW, |_| !k.alternate_screen());

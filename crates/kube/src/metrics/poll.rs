@@ -69,6 +69,12 @@ impl Poller {
             }
         }
         match self.fetch().await {
+            // Discovery may have spoken while the request was out: its reason then stands
+            // (one wording for one fact, whichever answer came last).
+            Err(Failure::NotFound) => match self.served.get(self.key.target) {
+                Served::No(why) => Outcome::Failed(MetricsState::NotServed(why)),
+                _ => Outcome::Failed(state_of(Failure::NotFound, &self.key)),
+            },
             Err(failure) => Outcome::Failed(state_of(failure, &self.key)),
             Ok(body) => match wire::decode(&body, self.key.target) {
                 Ok(d) => Outcome::Listed {
