@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::util::{assert_terminal_restored, ktui, wait_live, SLOW};
+use crate::util::{assert_terminal_restored, ktui, wait_live, Ktui, SLOW};
 
 /// Creates one object given as JSON on the real cluster.
 fn create(cluster: &crate::support::Cluster, obj: serde_json::Value) {
@@ -42,6 +42,21 @@ fn stable(screen: &str) -> String {
         .join("\n")
 }
 
+/// Waits until `pod` runs and the list's bottom line says why there is no usage in
+/// discovery's words. The metrics poll's first answer (a 404) can come before discovery's and
+/// is replaced at the next poll (15 s), so a screen compared across a session is taken after.
+fn wait_settled(k: &Ktui, pod: &str) {
+    k.wait_until(
+        "the pod runs and the metrics note is discovery's",
+        Duration::from_secs(60),
+        |s| {
+            s.contains(pod)
+                && s.contains("Running")
+                && s.contains("metrics: not served (no metrics.k8s.io in discovery")
+        },
+    );
+}
+
 #[test]
 #[ignore = "real tier"]
 fn real_shell_runs_a_command_exits_with_its_code_and_the_screen_comes_back() {
@@ -57,9 +72,7 @@ fn real_shell_runs_a_command_exits_with_its_code_and_the_screen_comes_back() {
     );
     let mut k = ktui(&cluster, &["-n", &ns]);
     wait_live(&k);
-    k.wait_until("the pod runs", Duration::from_secs(60), |s| {
-        s.contains("box") && s.contains("Running")
-    });
+    wait_settled(&k, "box");
     let before = stable(&k.screen());
     k.type_keys("s");
     k.wait_until("the session on the main screen", SLOW, |_| !k.alternate_screen());
@@ -222,17 +235,7 @@ fn real_attach_reaches_the_main_process_and_finds_it_again_after_a_detach() {
     );
     let mut k = ktui(&cluster, &["-n", &ns]);
     wait_live(&k);
-    // The list's bottom line says why there is no usage once the metrics poll and discovery
-    // have answered: the screen is compared after that.
-    k.wait_until(
-        "the pod runs and metrics are settled",
-        Duration::from_secs(60),
-        |s| {
-            s.contains("main")
-                && s.contains("Running")
-                && s.contains("metrics: not served (no metrics.k8s.io in discovery")
-        },
-    );
+    wait_settled(&k, "main");
     let before = stable(&k.screen());
     k.type_keys("a");
     k.wait_until("the session on the main screen", SLOW, |_| !k.alternate_screen());
