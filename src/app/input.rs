@@ -118,10 +118,16 @@ pub fn waits(state: &UiState, key: KeyPress, queued: bool) -> bool {
     if state.screens.prompt.deferred.is_some() {
         return true;
     }
-    let loading = state.top_list().is_some_and(|l| match l.snapshot() {
-        None => true,
-        Some(s) => !s.listed && !s.state.is_failure(),
-    });
+    // A view whose rows are still coming: a list not listed yet, `:can` before the RBAC
+    // objects arrived, a tree with no line while its informers list.
+    let loading = match state.top() {
+        crate::app::state::Screen::Can(c) => c.policy.is_none(),
+        crate::app::state::Screen::Xray(x) => x.lines.is_empty() && !x.pending.is_empty(),
+        _ => state.top_list().is_some_and(|l| match l.snapshot() {
+            None => true,
+            Some(s) => !s.listed && !s.state.is_failure(),
+        }),
+    };
     // What does not need rows goes at once: prompts, help, redraw, back.
     let rowless = matches!(
         action,

@@ -30,6 +30,18 @@ fn a_burst_after_a_command_acts_on_the_new_lists_rows_in_order() {
 }
 
 #[test]
+fn a_burst_after_can_waits_for_its_answer() {
+    let mut k = demo(30);
+    // One write: the question, a move to the second subject, and what it may do.
+    k.send(":can delete pods -n shop\rj\r");
+    k.wait_until("what the deployer may do", SLOW, |s| {
+        s.contains("what ServiceAccount shop/deployer may do in shop")
+    });
+    k.command("q");
+    assert!(k.wait_exit(SLOW).is_some());
+}
+
+#[test]
 fn a_burst_across_two_views_keeps_its_order() {
     let mut k = demo(30);
     // Deployments, down twice, back to nodes, down to the last: every key lands in order.
