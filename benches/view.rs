@@ -124,6 +124,7 @@ fn pods() -> Snapshot {
             Row {
                 capacity: None,
                 uses: None,
+                origin: 0,
                 namespace: Some(intern(&mut pool, &ns)),
                 name: name.into(),
                 uid: format!("{:032x}", rng.next()).into(),

@@ -17,6 +17,7 @@ pub mod discovered;
 pub mod effect;
 pub mod feed;
 pub mod files;
+pub mod fleet;
 pub mod forwards;
 pub mod handover;
 pub mod help;

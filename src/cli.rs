@@ -12,9 +12,16 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
 
-    /// Kubeconfig context to use (default: current-context).
-    #[arg(long, value_name = "NAME")]
+    /// Kubeconfig context to use (default: current-context). Several, comma-separated
+    /// (`--context prod-eu,prod-us`), open a union: every list shows the rows of all of them
+    /// with a CONTEXT column, each action going to its row's cluster.
+    #[arg(long, value_name = "NAME[,NAME…]")]
     pub context: Option<String>,
+
+    /// Open a union of every context of the kubeconfig (each API server once): like
+    /// `:ctx all`.
+    #[arg(long, conflicts_with = "context")]
+    pub all_contexts: bool,
 
     /// Namespace to open (default: the context's namespace, else `default`; with --demo,
     /// whose contexts set none, all namespaces).
@@ -53,6 +60,27 @@ pub struct Cli {
     /// A non-interactive subcommand instead of the UI.
     #[command(subcommand)]
     pub subcommand: Option<Command>,
+}
+
+impl Cli {
+    /// The union the command line asks for, as `:ctx` takes it (`all`, `a,b`); `None` for
+    /// one context.
+    pub fn union_arg(&self) -> Option<String> {
+        if self.all_contexts {
+            return Some("all".into());
+        }
+        self.context.clone().filter(|c| c.contains(','))
+    }
+
+    /// The context to connect first: `--context`'s (the first of a list), else the
+    /// kubeconfig's current one (`None`).
+    pub fn first_context(&self) -> Option<String> {
+        let c = self.context.as_deref()?;
+        c.split(',')
+            .map(str::trim)
+            .find(|c| !c.is_empty())
+            .map(str::to_owned)
+    }
 }
 
 /// `-n`'s value, checked by [`crate::kube::key::check_namespace`] so clap reports a bad one

@@ -85,11 +85,15 @@ fn main() -> ExitCode {
     };
     let demo = if cli.demo {
         // On the network runtime: the server's tasks live there, beside the informers.
-        match net.block_on(ktui::sim::cli::start_in_process(ktui::sim::DemoOptions::default())) {
+        match net.block_on(ktui::sim::cli::start_demo_fleet(ktui::sim::DemoOptions::default())) {
             Ok(h) => {
                 cli.kubeconfig = Some(h.kubeconfig.clone());
-                // The demo kubeconfig's contexts: the admin's (current) and the viewer's.
-                cli.context = cli.context.take().filter(|c| c == "ktui-demo-viewer");
+                // The demo kubeconfig's contexts: the admin's (current), the viewer's, and two
+                // more clusters' (`--context ktui-demo,ktui-demo-eu`, `--all-contexts`).
+                cli.context = cli
+                    .context
+                    .take()
+                    .filter(|c| c.split(',').all(|c| c.trim().starts_with("ktui-demo")));
                 // Its contexts set no namespace: a newcomer sees the whole demo cluster at
                 // once (`-n` still picks one).
                 if cli.namespace.is_none() {

@@ -8,6 +8,7 @@ pub mod clipboard;
 pub mod effects;
 pub mod events;
 pub mod files;
+pub mod fleet;
 pub mod handover;
 pub mod plugins;
 pub mod quit;

@@ -22,6 +22,7 @@ mod metrics_polls;
 mod pulse;
 pub mod theme;
 pub mod timeline;
+mod union;
 mod usage;
 mod usage_graph;
 mod wrap;

@@ -37,7 +37,7 @@ const KEY_TIMEOUT: Duration = Duration::from_secs(10);
 const KEY_BUDGET: Duration = Duration::from_secs(120);
 
 /// CPU % of the whole process and of its main thread over `window`.
-fn cpu_and_main(pid: u32, window: Duration) -> (f64, f64) {
+pub fn cpu_and_main(pid: u32, window: Duration) -> (f64, f64) {
     let (a, ma) = (cpu_ticks(pid), thread_ticks(pid, pid));
     std::thread::sleep(window);
     let (b, mb) = (cpu_ticks(pid), thread_ticks(pid, pid));
@@ -51,7 +51,7 @@ fn cpu_and_main(pid: u32, window: Duration) -> (f64, f64) {
 /// and backspace (back to all of them), alternately, each timed from the write to the count
 /// on screen saying so; pauses of 40–160 ms between them, so keystrokes fall at every phase of
 /// the tool's publication interval.
-fn keystrokes(t: &mut Tui, tool: Tool, pods: usize, samples: usize) -> Samples {
+pub fn keystrokes(t: &mut Tui, tool: Tool, pods: usize, samples: usize) -> Samples {
     t.type_keys("/");
     std::thread::sleep(Duration::from_millis(500));
     let wide = (pods as u64) * 9 / 10;

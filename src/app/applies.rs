@@ -54,6 +54,9 @@ impl UiState {
         if action.writes() && self.settings.readonly {
             return false;
         }
+        if let Some(applies) = crate::app::fleet::keys::applies(self, action) {
+            return applies;
+        }
         if let Some(applies) = crate::app::plugins::applies(self, action) {
             return applies;
         }

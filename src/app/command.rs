@@ -85,7 +85,7 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
             );
         }
         "ctx" | "context" | "contexts" => match arg {
-            Some(name) => crate::app::context::connect::switch_context(state, name),
+            Some(name) => crate::app::fleet::open::ctx_command(state, name),
             None => {
                 let selected = state
                     .conn

@@ -27,6 +27,14 @@ pub enum Effect {
     Unsubscribe(ViewId),
     /// Stop everything of the context in use and connect to this one.
     SwitchContext(String),
+    /// Feed union list `id` with member `origin`'s informer of `key` (dropped while that
+    /// member is not connected: the loop asks every view again once it is).
+    SubscribeIn(ViewId, u16, ResourceKey),
+    /// Open a union: connect each `(origin, context)` (the context in use, origin 0, is the
+    /// session's and not listed); a union already open is closed first.
+    OpenFleet(Vec<(u16, String)>),
+    /// Close the union: every member's informers and watches stop.
+    CloseFleet,
     /// Write what detail view `id` shows to a file (`ctrl-s`); the outcome goes to the footer.
     Save(ViewId),
     /// Ask the API server's discovery again now (`:api-resources`, an unknown name).

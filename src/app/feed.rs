@@ -84,6 +84,8 @@ pub enum Feed {
     Logs(Arc<crate::kube::logs::LogHub>),
     /// A pods or nodes list's metrics poll.
     Usage(crate::app::usage::model::UsageSource),
+    /// A union list's rows from member `origin` (`app::fleet`).
+    Member(u16, Source),
     /// A history view's rollout history (workloads).
     Rollout(Arc<ArcSwap<crate::kube::history::rollout_watch::RolloutView>>),
 }

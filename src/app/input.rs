@@ -42,10 +42,7 @@ pub fn on_mouse(state: &mut UiState, m: Mouse) -> Option<Vec<Effect>> {
                 effects.extend(update(state, if delta > 0 { Action::Down } else { Action::Up }));
                 if let Some(l) = state.top_list_mut() {
                     l.selected = target;
-                    l.selected_key = l
-                        .cache
-                        .selected_row(target)
-                        .map(|r| crate::kube::store::obj_key(&r));
+                    l.remember_selected();
                 }
             }
         }

@@ -65,6 +65,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
             Arc::new(Row {
                 capacity: None,
                 uses: None,
+                origin: 0,
                 namespace: None,
                 name: crate::kube::sanitize::sanitized_arc(ns),
                 uid: Box::from(""),
@@ -114,6 +115,9 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         return;
     }
     let Screen::List(l) = state.top_mut() else { return };
+    if let Some(u) = l.union.as_deref_mut() {
+        crate::app::fleet::union::refresh(u, &l.key);
+    }
     let Some(snap) = l.snapshot() else { return };
     // Marks of objects that left the snapshot go (filtered-out rows keep theirs).
     l.marks.prune(&snap);
@@ -153,7 +157,8 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         // Tail mode: stay on the newest row as events arrive on top.
         l.selected = 0;
     } else if let Some(key) = &l.selected_key {
-        if let Some(i) = l.cache.position(key, l.selected) {
+        let origin = l.union.is_some().then_some(l.selected_origin);
+        if let Some(i) = l.cache.position_in(key, origin, l.selected) {
             // Rows landing above the selection (list pages, new objects) scroll the view with
             // it: the selected row stays on the same screen line.
             // The page stays full: when every row fits, nothing scrolls.
@@ -178,8 +183,5 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     // A page that grew (a larger terminal) or a list that shrank shows a full page: no
     // rows hidden above an empty bottom.
     l.offset = l.offset.min(len.saturating_sub(page.max(1)));
-    l.selected_key = l
-        .cache
-        .selected_row(l.selected)
-        .map(|r| crate::kube::store::obj_key(&r));
+    l.remember_selected();
 }

@@ -33,6 +33,7 @@ fn target(state: &UiState) -> Option<ExecTarget> {
         Screen::List(l) if l.key.kind == BuiltinKind::Pod => {
             let row = l.cache.selected_row(l.selected)?;
             Some(ExecTarget {
+                context: crate::app::fleet::open::context_of_row(state, row.origin),
                 namespace: state.row_namespace(row.namespace.as_deref()),
                 pod: row.name.to_string(),
                 container: None,
@@ -41,6 +42,7 @@ fn target(state: &UiState) -> Option<ExecTarget> {
         Screen::Containers(c) => {
             let container = c.pod().0?.containers.get(c.selected)?.name.to_string();
             Some(ExecTarget {
+                context: crate::app::fleet::open::pinned_context(state, state.top_id()),
                 namespace: c.key.namespace.as_deref().unwrap_or("default").to_owned(),
                 pod: c.name.clone(),
                 container: Some(container),

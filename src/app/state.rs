@@ -127,6 +127,14 @@ pub struct Connection {
     pub last_namespace: HashMap<String, (Option<String>, bool)>,
     /// The RBAC gate's answers (`SelfSubjectAccessReview`), per context and permission.
     pub access: crate::app::writes::model::AccessCache,
+    /// Per context of `contexts`, in order: its API server (`scheme://host:port`), so a
+    /// union of `all` lists each cluster once.
+    pub context_servers: Vec<String>,
+    /// Contexts no write may go to (`--readonly`, `[context."name"] readonly = true`), known
+    /// once the kubeconfig is read: a union keeps each member's own setting.
+    pub readonly_contexts: Vec<String>,
+    /// The union of contexts shown at once, while one is open (`app::fleet`).
+    pub fleet: Option<crate::app::fleet::model::Fleet>,
     /// The kind a context switch carried over (`:ctx` from a deployments view opens the
     /// deployments of the new context): checked against the new context's discovery once.
     pub carried: Option<crate::kube::kind::Kind>,
@@ -183,6 +191,9 @@ impl UiState {
                 last_namespace: HashMap::new(),
                 access: Default::default(),
                 carried: None,
+                context_servers: Vec::new(),
+                readonly_contexts: Vec::new(),
+                fleet: None,
             },
             screens: Screens::default(),
             effects: Vec::new(),

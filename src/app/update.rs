@@ -13,7 +13,10 @@ use crate::keys::Action;
 
 /// Applies one action; returns the effects it asks for, in order.
 pub fn update(state: &mut UiState, action: Action) -> Vec<Effect> {
+    // Inside a union, what this action opens belongs to the selected row's cluster.
+    state.screens.stack.pin_next = crate::app::fleet::open::pin_for_next(state);
     apply(state, action);
+    state.screens.stack.pin_next = None;
     state.take_effects()
 }
 
@@ -367,10 +370,7 @@ fn move_by(state: &mut UiState, delta: i64) {
             let len = l.cache.len();
             let was = l.selected;
             l.selected = clamp_move(l.selected, delta, len);
-            l.selected_key = l
-                .cache
-                .selected_row(l.selected)
-                .map(|r| crate::kube::store::obj_key(&r));
+            l.remember_selected();
             if l.is_timeline() {
                 if l.selected == 0 {
                     // Back on the newest row: follow new events again.

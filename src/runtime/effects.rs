@@ -19,14 +19,24 @@ impl Wiring<'_> {
         while let Some(effect) = queue.pop_front() {
             match effect {
                 Effect::Subscribe(id, key) => {
-                    let Some(s) = &mut self.session else { continue };
+                    let origin = crate::app::fleet::open::origin_of_view(state, id);
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
                     let sub = s.pool.subscribe(key);
                     if state.attach(id, Feed::Rows(Source::of(&sub))) {
                         s.feeds.entry(id).or_default().subs.push(sub);
                     }
                 }
                 Effect::WatchObject(id, key, name) => {
-                    let Some(s) = &mut self.session else { continue };
+                    let origin = crate::app::fleet::open::origin_of_view(state, id);
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
                     let client = s.pool.client().clone();
                     let history = s.pool.history().cloned();
                     let watch = watch_object_recorded(
@@ -46,7 +56,12 @@ impl Wiring<'_> {
                     }
                 }
                 Effect::SubscribeMetrics(id, key) => {
-                    let Some(s) = &mut self.session else { continue };
+                    let origin = crate::app::fleet::open::origin_of_view(state, id);
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
                     let Some(pool) = &s.metrics else { continue };
                     let sub = pool.subscribe(key);
                     let src = crate::app::usage::model::UsageSource::of(&sub);
@@ -58,11 +73,30 @@ impl Wiring<'_> {
                     if let Some(s) = &mut self.session {
                         s.feeds.remove(&id);
                     }
+                    for m in &mut self.fleet {
+                        if let Some(s) = &mut m.session {
+                            s.feeds.remove(&id);
+                        }
+                    }
                 }
+                Effect::SubscribeIn(id, origin, key) => {
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
+                    let sub = s.pool.subscribe(key);
+                    if state.attach(id, Feed::Member(origin, Source::of(&sub))) {
+                        s.feeds.entry(id).or_default().subs.push(sub);
+                    }
+                }
+                Effect::OpenFleet(members) => self.open_fleet(members),
+                Effect::CloseFleet => self.close_fleet(),
                 Effect::SwitchContext(context) => {
                     // Every informer and watch of the old context stops now; results of the
                     // old connection attempt are recognised by their generation and dropped.
                     drop(self.session.take());
+                    self.close_fleet();
                     if let Some(task) = self.drain.take() {
                         task.abort();
                     }
@@ -137,11 +171,11 @@ impl Wiring<'_> {
                         state.screens.footer.message = Some("read-only: nothing was run".into());
                         continue;
                     }
-                    let Some(s) = &self.session else {
+                    let tx = self.tx.clone();
+                    let Some(s) = self.session_for(state, req.target.context.as_deref()) else {
                         state.screens.footer.message = Some("not connected".into());
                         continue;
                     };
-                    let tx = self.tx.clone();
                     let client = s.pool.client().clone();
                     s.pool.runtime().spawn(async move {
                         let p = crate::runtime::session::prepare(&client, *req).await;
@@ -150,7 +184,12 @@ impl Wiring<'_> {
                 }
                 Effect::Quit(code) => return Some(code),
                 Effect::StreamLogs(id, req) => {
-                    let Some(s) = &mut self.session else { continue };
+                    let origin = crate::app::fleet::open::origin_of_view(state, id);
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
                     let tx = self.tx.clone();
                     let notify = Box::new(move || {
                         let _ = tx.send(Event::Logs(id));
@@ -204,7 +243,12 @@ impl Wiring<'_> {
                 }
                 Effect::Copy(text) => self.copy(state, &text),
                 Effect::WatchRollout(id, key, name) => {
-                    let Some(s) = &mut self.session else { continue };
+                    let origin = crate::app::fleet::open::origin_of_view(state, id);
+                    let Some(s) =
+                        crate::runtime::fleet::session_at(&mut self.session, &mut self.fleet, origin)
+                    else {
+                        continue;
+                    };
                     let notify_key = key.clone().with_fields(&format!("metadata.name={name}"));
                     let selector = crate::app::history::rollback::selector_of;
                     let client = s.pool.client().clone();
@@ -235,13 +279,13 @@ impl Wiring<'_> {
     fn write(&mut self, state: &mut UiState, req: crate::app::effect::WriteRequest) {
         let refused = if state.settings.readonly {
             Some("read-only: nothing was sent".to_owned())
-        } else if self.session.is_none() {
-            Some("not connected: nothing was sent".to_owned())
-        } else if state.conn.context.as_deref() != Some(req.context.as_str()) {
-            Some(format!(
-                "the context changed (was {}): nothing was sent",
-                req.context
-            ))
+        } else if self.session_named(state, &req.context).is_none() {
+            Some(match state.conn.fleet.is_some() {
+                true => format!("{} is not connected: nothing was sent", req.context),
+                false => format!("the context changed (was {}): nothing was sent", req.context),
+            })
+        } else if let Err(why) = crate::app::fleet::open::writable(state, &req.context) {
+            Some(format!("{why}: nothing was sent"))
         } else {
             None
         };
@@ -253,7 +297,10 @@ impl Wiring<'_> {
             }
             return;
         }
-        let Some(s) = &self.session else {
+        let Some(client) = self
+            .session_named(state, &req.context)
+            .map(|s| s.pool.client().clone())
+        else {
             return;
         };
         if let crate::app::effect::WriteOp::Drain(node, _) = &req.op {
@@ -265,7 +312,6 @@ impl Wiring<'_> {
                 req.context.clone(),
             ));
         }
-        let client = s.pool.client().clone();
         if let Some(task) = crate::runtime::writes::spawn(&self.net, client, req, self.tx.clone()) {
             self.drain = Some(task);
         }

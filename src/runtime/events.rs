@@ -101,19 +101,42 @@ impl Wiring<'_> {
                 contexts,
                 context,
                 details,
+                servers,
             } => {
-                if g == generation {
-                    state.conn.contexts = contexts;
-                    state.conn.context = context;
-                    state.conn.context_details = details;
+                if g != generation {
+                    return (false, Vec::new());
+                }
+                let config = self.config;
+                let cli_readonly = self.cli.readonly;
+                state.conn.readonly_contexts = contexts
+                    .iter()
+                    .filter(|c| cli_readonly || config.readonly_for(Some(c.as_str())))
+                    .cloned()
+                    .collect();
+                state.conn.contexts = contexts;
+                state.conn.context = context;
+                state.conn.context_details = details;
+                state.conn.context_servers = servers;
+                // `--context a,b` or `--all-contexts`: the union opens once the names are known.
+                if g == 1 && state.conn.fleet.is_none() {
+                    if let Some(arg) = self.cli.union_arg() {
+                        crate::app::fleet::open::ctx_command(state, &arg);
+                        return (true, state.take_effects());
+                    }
                 }
                 (true, Vec::new())
+            }
+            Event::MemberConnected(g, origin, res) => {
+                let effects = self.member_connected(state, g, origin, res);
+                (true, effects)
             }
             Event::Connected(g, _) if g != generation => (false, Vec::new()),
             Event::Connected(_, Ok((client, info))) => {
                 self.start_session(client);
                 self.record_history(state.conn.context.clone());
-                (true, connected(state, info))
+                let effects = connected(state, info);
+                crate::app::fleet::open::primary_status(state);
+                (true, effects)
             }
             Event::Discovered(g, registry) if g == generation => {
                 if let Some(m) = self.session.as_ref().and_then(|s| s.metrics.as_ref()) {
@@ -124,6 +147,7 @@ impl Wiring<'_> {
             Event::Discovered(..) => (false, Vec::new()),
             Event::Connected(_, Err(e)) => {
                 state.conn.status = Conn::Failed(e);
+                crate::app::fleet::open::primary_status(state);
                 (true, Vec::new())
             }
         }
@@ -195,11 +219,19 @@ pub(crate) fn visible_keys(state: &UiState) -> Vec<ResourceKey> {
         // The rollout watch notifies with the deployment's name as a field selector.
         Screen::Revisions(r) => vec![crate::app::history::revisions::rollout_key(r)
             .with_fields(&format!("metadata.name={}", r.target.name))],
-        _ => state
-            .top_list()
-            .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
-            .into_iter()
-            .collect(),
+        // A union list redraws when any member publishes.
+        _ => match state.top_list() {
+            Some(l) if l.union.is_some() => l
+                .union
+                .iter()
+                .flat_map(|u| u.members.iter())
+                .filter_map(|m| m.source.as_ref().map(|s| s.served_by.clone()))
+                .collect(),
+            l => l
+                .and_then(|l| l.source.as_ref().map(|s| s.served_by.clone()))
+                .into_iter()
+                .collect(),
+        },
     }
 }
 

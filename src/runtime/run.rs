@@ -52,9 +52,13 @@ pub enum Event {
         context: Option<String>,
         /// `[cluster, user, namespace]` per context (see `Connection::context_details`).
         details: Vec<[String; 3]>,
+        /// The API server per context (see `Connection::context_servers`).
+        servers: Vec<String>,
     },
     /// The client build of connection attempt `generation` finished.
     Connected(u64, Result<(kube::Client, ClusterInfo), String>),
+    /// A union member's client build (union generation, origin) finished.
+    MemberConnected(u64, u16, Result<(kube::Client, ClusterInfo), String>),
     /// Discovery of connection `generation` found (new) resources.
     Discovered(u64, Registry),
     /// Time passed (ages on screen may change).
@@ -124,6 +128,11 @@ impl Drop for Session {
 /// The loop's wiring: senders, the connection attempt in force and its session.
 pub(crate) struct Wiring<'a> {
     pub(crate) cli: &'a Cli,
+    pub(crate) config: &'a Config,
+    /// The union's members besides the context in use (`runtime::fleet`).
+    pub(crate) fleet: Vec<crate::runtime::fleet::Member>,
+    /// Bumped per union opened or closed: members' late answers are dropped.
+    pub(crate) fleet_generation: u64,
     pub(crate) tx: UnboundedSender<Event>,
     pub(crate) store_tx: UnboundedSender<StoreChanged>,
     pub(crate) net: tokio::runtime::Handle,
@@ -170,6 +179,9 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     let (metrics_tx, mut metrics_rx) = unbounded_channel::<crate::kube::metrics::MetricsChanged>();
     let mut w = Wiring {
         cli: &cli,
+        config: &config,
+        fleet: Vec::new(),
+        fleet_generation: 0,
         tx: tx.clone(),
         store_tx,
         net: net.clone(),
@@ -199,7 +211,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
     };
     w.connecting = Some(spawn_connect(
         &cli,
-        cli.context.clone(),
+        cli.first_context(),
         w.generation,
         tx.clone(),
         &net,
@@ -322,9 +334,13 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             if let Some(r) = reader.take() {
                 r.stop().await;
             }
+            // A session from a union row runs in that row's cluster.
+            let context = match &h.job {
+                crate::app::handover::Job::Session(s) => s.target.context.clone(),
+                crate::app::handover::Job::Command(_) => None,
+            };
             let cluster = w
-                .session
-                .as_ref()
+                .session_for(&state, context.as_deref())
                 .map(|s| (s.pool.client().clone(), s.pool.runtime().clone()));
             let outcome =
                 crate::runtime::handover::run(&h, &mut rx, &mut w.backlog, config.ui.mouse, cluster).await;
@@ -374,8 +390,9 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
     state.screens.prompt.history = crate::runtime::files::load_history();
     state.settings.dirs = crate::runtime::files::dirs();
     state.conn.explicit_all = cli.all_namespaces;
-    state.conn.context = cli.context.clone();
-    configure::apply(&mut state, config, cli.context.as_deref(), cli.readonly);
+    state.conn.context = cli.first_context();
+    let first_context = state.conn.context.clone();
+    configure::apply(&mut state, config, first_context.as_deref(), cli.readonly);
     // `$KUBECONFIG` of plugins: the file ktui reads (with `--demo`, the demo's temporary
     // kubeconfig, so a plugin's kubectl talks to the demo cluster and never to the user's).
     state.settings.plugins.kubeconfig = cli

@@ -29,12 +29,14 @@ pub(crate) fn spawn_connect(
         // Read here, off the UI task: KUBECONFIG may name slow files.
         if let Ok(kc) = client::load_kubeconfig(opts.kubeconfig.as_deref()) {
             let (contexts, details) = client::context_details(&kc);
+            let servers = client::context_servers(&kc);
             let context = opts.context.clone().or(kc.current_context);
             let _ = tx.send(Event::Kubeconfig {
                 generation,
                 contexts,
                 context,
                 details,
+                servers,
             });
         }
         // Exec plugins run as child processes awaited asynchronously and kube's synchronous

@@ -35,6 +35,18 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(ns) => ns,
         None => "all".to_owned(),
     };
+    let ctx = match &state.conn.fleet {
+        Some(f) => format!(
+            "union of {}: {}",
+            f.members.len(),
+            f.members
+                .iter()
+                .map(|m| m.context.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => ctx,
+    };
     let mut first = vec![
         Span::styled(" context: ", theme.label),
         Span::styled(sanitize(&ctx).into_owned(), theme.value),
@@ -125,6 +137,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         sanitize(&snap.state.to_string()).into_owned(),
                         style,
                     ));
+                    if let (Some(u), Some(f)) = (&l.union, &state.conn.fleet) {
+                        spans.extend(super::union::members(u, f, theme));
+                    }
                     if let Some(u) = l.source.as_ref().and_then(|s| s.slot.unreadable()) {
                         spans.push(Span::styled(format!("  ⚠ {}", sanitize(&u)), theme.warn));
                     }
@@ -185,6 +200,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
             ]
         }
     };
+    // A view opened from a union row works in that row's cluster: the header says which.
+    let mut second = second;
+    if let (Some(origin), Some(f)) = (state.screens.stack.pins.get(&state.top_id()), &state.conn.fleet) {
+        second.push(Span::styled(
+            format!("  @ {}", sanitize(f.name(*origin))),
+            theme.highlight,
+        ));
+    }
     // Narrow terminals: the server URL goes before the namespace is cut; a reason for not
     // being connected stays, the namespace goes.
     if Line::from(first.clone()).width() > usize::from(area.width) && first.len() > 4 {

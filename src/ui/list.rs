@@ -38,7 +38,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let page = area.height.saturating_sub(3) as usize;
     let ns_title = match &l.key.namespace {
         Some(ns) if l.key.kind.namespaced() => format!("({})", crate::kube::sanitize::sanitize(ns)),
-        None if l.key.kind.namespaced() && l.source.is_none() => "(…)".into(),
+        None if l.key.kind.namespaced() && l.source.is_none() && l.union.is_none() => "(…)".into(),
         None if l.key.kind.namespaced() => "(all)".into(),
         _ => String::new(),
     };
@@ -104,7 +104,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
     let settings = &state.settings.usage;
     let usage = UsageView::of(l, settings);
-    let grid = Grid::build(l, &spec, &visible, all_ns, now, usage.as_ref(), theme);
+    let contexts = state.conn.fleet.as_ref().map(|f| f.names()).unwrap_or_default();
+    let grid = Grid::build(l, &spec, &visible, all_ns, now, usage.as_ref(), theme, &contexts);
     let fitted = columns::fit(&grid.cols, area.width.saturating_sub(2) as usize, GAP, l.hscroll);
     let room = usize::from(area.width).saturating_sub(title_w + 4);
     let block = match hidden_note(&grid, &fitted, room) {
@@ -121,7 +122,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
         .zip(grid.body.iter().zip(&grid.styles))
         .map(|(r, (cells, styles))| {
             let mut style = theme.health(r.health);
-            if l.marks.contains(&r.uid) {
+            if l.marks.contains(r) {
                 style = style.patch(theme.highlight);
             }
             let spans: Vec<Line> = fitted

@@ -115,6 +115,20 @@ impl Theme {
     }
 }
 
+/// The colour tag of a union's member at place `i` (the CONTEXT column, the header's
+/// per-cluster line): the theme's roles in turn, so a mono theme stays mono.
+pub(crate) fn tag(theme: &Theme, i: usize) -> ratatui::style::Style {
+    let roles = [
+        theme.highlight,
+        theme.ok,
+        theme.warn,
+        theme.label,
+        theme.value,
+        theme.column,
+    ];
+    roles[i % roles.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,7 @@ async fn a_debug_container_targets_the_container_and_runs() {
     ]);
     let client = cluster.client(support::ADMIN).await;
     let t = ExecTarget {
+        context: None,
         namespace: ns.clone(),
         pod: "box".into(),
         container: None,
@@ -56,6 +57,7 @@ async fn a_debug_container_targets_the_container_and_runs() {
     let second = start(&client, &t, "app", "busybox:1.36").await.unwrap();
     assert_ne!(first, second);
     let missing = ExecTarget {
+        context: None,
         pod: "nope".into(),
         ..t
     };

@@ -261,6 +261,7 @@ async fn a_debug_container_starts_and_attaching_gives_its_shell() {
     // CoreDNS's image has no shell: the case debug containers are for.
     let name = pod_named(&pods, "coredns-").await;
     let t = ktui::kube::exec::ExecTarget {
+        context: None,
         namespace: "kube-system".into(),
         pod: name.clone(),
         container: None,

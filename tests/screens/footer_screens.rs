@@ -54,12 +54,14 @@ fn footer(lines: &[String]) -> Vec<String> {
 #[test]
 fn the_no_shell_offer_is_read_whole_at_every_width() {
     let target = ExecTarget {
+        context: None,
         namespace: "shop".into(),
         pod: "distroless-api-6d5f7c9b8-qx2lp".into(),
         container: Some("app".into()),
     };
     // A longer namespace and container make the prompt itself take two lines at 60.
     let coredns = ExecTarget {
+        context: None,
         namespace: "kube-system".into(),
         pod: "coredns-beegbbbbhf-594xh".into(),
         container: Some("coredns".into()),

@@ -277,6 +277,34 @@ pub fn context_details(kubeconfig: &Kubeconfig) -> (Vec<String>, Vec<[String; 3]
     (names, details)
 }
 
+/// Per context of [`context_details`], in the same order: the `scheme://host:port` of its
+/// cluster's `server` (the path left out: two contexts on one API server under different
+/// path prefixes are one cluster); empty when the cluster or its server is missing. A union
+/// of `all` contexts lists each server once.
+pub fn context_servers(kubeconfig: &Kubeconfig) -> Vec<String> {
+    kubeconfig
+        .contexts
+        .iter()
+        .map(|c| {
+            let cluster = c.context.as_ref().map(|x| x.cluster.as_str()).unwrap_or_default();
+            let server = kubeconfig
+                .clusters
+                .iter()
+                .find(|k| k.name == cluster)
+                .and_then(|k| k.cluster.as_ref())
+                .and_then(|k| k.server.clone())
+                .unwrap_or_default();
+            match server.parse::<http::Uri>() {
+                Ok(u) => match (u.scheme_str(), u.authority()) {
+                    (Some(s), Some(a)) => format!("{s}://{a}"),
+                    _ => server,
+                },
+                Err(_) => server,
+            }
+        })
+        .collect()
+}
+
 /// Takes the `exec` section out of the kubeconfig user `user` (returning its index among
 /// `users`), when kube would use it: kube prefers an auth provider, basic auth, a token or a
 /// token file, so then nothing is taken.

@@ -15,6 +15,9 @@ pub use shell::{find_shell, resolve, shell_argv, Resolved, ShellSearch, LINUX_SH
 /// The pod (and maybe container) a session runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecTarget {
+    /// The kubeconfig context whose cluster holds the pod, inside a union of contexts
+    /// (`None`: the context in use). The loop runs the session through that cluster's client.
+    pub context: Option<String>,
     /// `metadata.namespace`.
     pub namespace: String,
     /// `metadata.name`.

@@ -171,6 +171,18 @@ impl InformerPool {
         self
     }
 
+    /// Makes every row this pool's informers build carry `origin` ([`crate::row::Row::origin`]):
+    /// the pool of a union member other than the context in use. Call before subscribing.
+    pub fn with_origin(mut self, origin: u16) -> Self {
+        self.rows.origin = origin;
+        self
+    }
+
+    /// The origin stamped on this pool's rows (0: the context in use).
+    pub fn origin(&self) -> u16 {
+        self.rows.origin
+    }
+
     /// The history this pool's informers record into, if any.
     pub fn history(&self) -> Option<&Arc<super::history::History>> {
         self.rows.history.as_ref()

@@ -113,6 +113,11 @@ pub struct Row {
     pub cells: Box<[Cell]>,
     /// Colour class of the row.
     pub health: Health,
+    /// Which cluster the row came from, as the informer pool that built it was told
+    /// ([`RowCtx::origin`]): 0 for the context in use, `1..` for the other members of a union
+    /// of contexts (the UI maps it to a context name). Fits in the row's padding: `Row` stays
+    /// 144 bytes.
+    pub origin: u16,
     /// Where `enter` leads, if anywhere (boxed: most rows — every pod, every event — have
     /// none, and it keeps a row's allocation 16 bytes smaller).
     pub drill: Option<Box<Drill>>,
@@ -188,6 +193,17 @@ pub struct RowCtx {
     pub interner: Interner,
     /// Where informers of recorded kinds record every revision (`None`: nothing recorded).
     pub history: Option<Arc<super::history::History>>,
+    /// The cluster every row built here comes from (see [`Row::origin`]); 0 outside unions.
+    pub origin: u16,
+}
+
+impl RowCtx {
+    /// `row` with this context's [`RowCtx::origin`]: what every row builder's result goes
+    /// through before it is stored, so no kind's builder has to know about unions.
+    pub fn stamp(&self, mut row: Row) -> Row {
+        row.origin = self.origin;
+        row
+    }
 }
 
 /// Anything the list-watch loop can decode: it must carry `metadata.resourceVersion` so

@@ -343,22 +343,22 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
         StoreWriter::init(self);
     }
     fn init_apply(&mut self, obj: T) {
-        let row = self.build.build(obj, &self.rows);
+        let row = self.rows.stamp(self.build.build(obj, &self.rows));
         StoreWriter::init_apply(self, row);
     }
     fn init_delete(&mut self, obj: T) {
-        let row = self.build.build(obj, &self.rows);
+        let row = self.rows.stamp(self.build.build(obj, &self.rows));
         StoreWriter::init_remove(self, &obj_key(&row));
     }
     fn init_done(&mut self, rv: Option<String>) {
         StoreWriter::init_done(self, rv);
     }
     fn apply(&mut self, obj: T) {
-        let row = self.build.build(obj, &self.rows);
+        let row = self.rows.stamp(self.build.build(obj, &self.rows));
         StoreWriter::apply(self, row);
     }
     fn delete(&mut self, obj: T) {
-        let row = self.build.build(obj, &self.rows);
+        let row = self.rows.stamp(self.build.build(obj, &self.rows));
         StoreWriter::delete(self, &obj_key(&row));
     }
     fn set_state(&mut self, state: SyncState) {
@@ -387,7 +387,7 @@ impl<T, B: RowBuilder<T>> Sink<T> for StoreWriter<B> {
         let mut keys = std::collections::BTreeSet::new();
         let mut v = Verified::default();
         for (obj, rv) in listed {
-            let row = self.build.build(obj, &self.rows);
+            let row = self.rows.stamp(self.build.build(obj, &self.rows));
             let k = obj_key(&row);
             keys.insert(k.clone());
             // Changed after the store's resourceVersion: the watch brings it.

@@ -245,7 +245,7 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
     fn init_apply(&mut self, obj: T) {
         // Merged at once: a relist only ever adds or updates; what it lacks is expired at
         // the end.
-        self.upsert(obj.into_row(&self.rows));
+        self.upsert(self.rows.stamp(obj.into_row(&self.rows)));
         let received = self.relist_seen.as_ref().map_or(0, HashSet::len);
         self.publisher.set_state(SyncState::Syncing { received });
     }
@@ -273,11 +273,11 @@ impl<T: IntoRow> Sink<T> for TimelineWriter<T> {
     }
 
     fn apply(&mut self, obj: T) {
-        self.upsert(obj.into_row(&self.rows));
+        self.upsert(self.rows.stamp(obj.into_row(&self.rows)));
     }
 
     fn delete(&mut self, obj: T) {
-        let row = obj.into_row(&self.rows);
+        let row = self.rows.stamp(obj.into_row(&self.rows));
         self.expire(&Self::identity(&row));
     }
 

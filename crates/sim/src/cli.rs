@@ -109,11 +109,15 @@ impl DemoServerArgs {
 
 /// Writes the server's kubeconfig to `path` (parent directories created, mode 0600).
 pub fn write_kubeconfig(server: &DemoServer, path: &Path) -> anyhow::Result<()> {
+    write_text(&server.kubeconfig_yaml(), path)
+}
+
+/// Writes a kubeconfig's `text` to `path` (parent directories created, mode 0600).
+fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    std::fs::write(path, server.kubeconfig_yaml())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -161,8 +165,12 @@ async fn wait_for_signal() -> anyhow::Result<()> {
 pub struct DemoHandle {
     /// The running server.
     pub server: DemoServer,
-    /// Its kubeconfig (context `ktui-demo`, no namespace set: see [`crate::kubeconfig_for`]).
+    /// Its kubeconfig (context `ktui-demo`, no namespace set: see [`crate::kubeconfig_for`];
+    /// then one context per server of `others`: see [`crate::kubeconfig_with`]).
     pub kubeconfig: PathBuf,
+    /// More demo clusters with data of their own (`ktui-demo-eu`, `ktui-demo-us`), for a
+    /// union of contexts.
+    pub others: Vec<(String, DemoServer)>,
     dir: PathBuf,
 }
 
@@ -183,6 +191,9 @@ impl DemoHandle {
     /// the server's objects instead of freeing them one by one (see `ktui::app::quit`).
     pub fn close_for_exit(self) {
         self.server.shutdown();
+        for (_, s) in &self.others {
+            s.shutdown();
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
         std::mem::forget(self);
     }
@@ -191,6 +202,9 @@ impl DemoHandle {
 impl Drop for DemoHandle {
     fn drop(&mut self) {
         self.server.shutdown();
+        for (_, s) in &self.others {
+            s.shutdown();
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
@@ -199,14 +213,47 @@ impl Drop for DemoHandle {
 /// (call it from the network runtime) and writes its kubeconfig into a fresh temporary
 /// directory.
 pub async fn start_in_process(opts: DemoOptions) -> anyhow::Result<DemoHandle> {
-    let server = DemoServer::start(opts).await?;
+    start_with(opts, false).await
+}
+
+/// `ktui --demo`: [`start_in_process`], plus two more clusters (`ktui-demo-eu`,
+/// `ktui-demo-us`: other seeds, 12 and 24 more load pods) in the same kubeconfig, so
+/// `--all-contexts` and `:ctx all` show a union without a real cluster.
+pub async fn start_demo_fleet(opts: DemoOptions) -> anyhow::Result<DemoHandle> {
+    start_with(opts, true).await
+}
+
+async fn start_with(opts: DemoOptions, fleet: bool) -> anyhow::Result<DemoHandle> {
+    let server = DemoServer::start(opts.clone()).await?;
     let dir = std::env::temp_dir().join(format!("ktui-demo-{}-{}", std::process::id(), server.addr.port()));
     let kubeconfig = dir.join("kubeconfig");
+    let mut others = Vec::new();
+    // Two more clusters with data of their own (other seeds, more load pods), so `:ctx all`
+    // has something to unite.
+    let more: &[(&str, u64, usize)] = if fleet {
+        &[("ktui-demo-eu", 2, 12), ("ktui-demo-us", 3, 24)]
+    } else {
+        &[]
+    };
+    for &(name, seed, pods) in more {
+        let more = DemoOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            seed: opts.seed.wrapping_add(seed),
+            pods: opts.pods + pods,
+            ..opts.clone()
+        };
+        others.push((name.to_owned(), DemoServer::start(more).await?));
+    }
     let handle = DemoHandle {
         server,
         kubeconfig,
+        others,
         dir,
     };
-    write_kubeconfig(&handle.server, &handle.kubeconfig)?;
+    let more: Vec<(String, String)> = handle.others.iter().map(|(n, s)| (n.clone(), s.url())).collect();
+    write_text(
+        &crate::kubeconfig_with(&handle.server.url(), &more),
+        &handle.kubeconfig,
+    )?;
     Ok(handle)
 }

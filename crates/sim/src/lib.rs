@@ -270,6 +270,28 @@ pub fn kubeconfig_for(url: &str) -> String {
     )
 }
 
+/// The demo's kubeconfig with more clusters: [`kubeconfig_for`]'s two contexts on `url`, then
+/// one context per `(name, url)` of `more` (the admin's token, no namespace), so a union of
+/// contexts (`ktui --demo --all-contexts`) has several clusters to show.
+pub fn kubeconfig_with(url: &str, more: &[(String, String)]) -> String {
+    let mut yaml = kubeconfig_for(url);
+    for (name, server) in more {
+        yaml = yaml.replacen(
+            "contexts:\n",
+            &format!("- name: {name}\n  cluster:\n    server: {server}\ncontexts:\n"),
+            1,
+        );
+        yaml = yaml.replacen(
+            "current-context:",
+            &format!(
+                "- name: {name}\n  context:\n    cluster: {name}\n    user: ktui-demo\ncurrent-context:"
+            ),
+            1,
+        );
+    }
+    yaml
+}
+
 #[cfg(test)]
 mod tests {
     /// The demo opens all namespaces; its kubeconfig must not claim a namespace it ignores.

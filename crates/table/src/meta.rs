@@ -81,6 +81,7 @@ impl<A> ObjMeta<A> {
             event: None,
             capacity: None,
             uses: None,
+            origin: 0,
             owner: self.owner.map(|o| {
                 Box::new(Owner {
                     api_version: ctx.interner.intern(&sanitize(&o.api_version)),

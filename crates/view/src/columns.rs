@@ -83,6 +83,8 @@ pub fn priority(header: &str) -> u8 {
         "READY" => 84,
         "TYPE" => 80,
         "LAST SEEN" => 78,
+        // A union's rows are told apart by their cluster first.
+        "CONTEXT" => 94,
         "NAMESPACE" => 72,
         "RESTARTS" => 60,
         "COUNT" => 40,
@@ -100,7 +102,7 @@ pub fn priority(header: &str) -> u8 {
 /// end.
 pub fn cut_of(header: &str) -> Cut {
     match header {
-        "NAME" | "OBJECT" | "NAMESPACE" | "NODE" | "NOMINATED NODE" => Cut::Middle,
+        "NAME" | "OBJECT" | "NAMESPACE" | "CONTEXT" | "NODE" | "NOMINATED NODE" => Cut::Middle,
         "MESSAGE" => Cut::Words,
         _ => Cut::End,
     }

@@ -33,6 +33,7 @@ pub(super) fn row(
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: ns.map(Arc::from),
         name: name.into(),
         uid: "".into(),

@@ -264,6 +264,7 @@ fn enter_on_a_service_account_row_asks_what_it_may_do() {
         event: None,
         owner: None,
         uses: None,
+        origin: 0,
     });
     writer.init_done(Some("1".into()));
     writer.publish();

@@ -158,6 +158,7 @@ pub fn row(c: &ContainerInfo, pod_created: Option<i64>, namespace: &str) -> Row 
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(namespace)),
         name: Arc::from(&*c.name),
         uid: "".into(),

@@ -338,11 +338,17 @@ impl ListCache {
     /// position) is checked first, so a steady redraw costs one comparison; otherwise a scan
     /// that compares in place, without allocating.
     pub fn position(&self, key: &ObjKey, hint: usize) -> Option<usize> {
+        self.position_in(key, None, hint)
+    }
+
+    /// [`ListCache::position`] of the row with identity `key` from cluster `origin` (`None`:
+    /// any; a union's rows are told apart by it).
+    pub fn position_in(&self, key: &ObjKey, origin: Option<u16>, hint: usize) -> Option<usize> {
         let snap = self.snap.as_ref()?;
         let is = |i: &u32| {
-            snap.rows
-                .get(*i as usize)
-                .is_some_and(|r| r.namespace == key.0 && r.name == key.1)
+            snap.rows.get(*i as usize).is_some_and(|r| {
+                r.namespace == key.0 && r.name == key.1 && origin.is_none_or(|o| r.origin == o)
+            })
         };
         let order = self.order();
         if order.get(hint).is_some_and(is) {

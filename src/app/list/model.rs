@@ -68,6 +68,9 @@ pub struct ListState {
     pub selected: usize,
     /// Identity of the selected row, to keep the selection on it when rows move.
     pub selected_key: Option<ObjKey>,
+    /// The cluster of the selected row (`Row::origin`): in a union, two clusters may hold
+    /// an object of the same namespace and name.
+    pub selected_origin: u16,
     /// First visible row.
     pub offset: usize,
     /// Memoised filter/sort result for the current snapshot.
@@ -97,6 +100,9 @@ pub struct ListState {
     /// Pods and nodes: the metrics poll's read side, attached by the loop once it
     /// subscribed (`None` for other kinds, before connecting, or with `[metrics]` off).
     pub usage: Option<crate::app::usage::model::UsageSource>,
+    /// Inside a union of contexts: every member's rows (then `source` stays `None` and
+    /// [`ListState::snapshot`] is the merge), see `app::fleet`.
+    pub union: Option<Box<crate::app::fleet::model::UnionFeed>>,
 }
 
 impl ListState {
@@ -113,6 +119,7 @@ impl ListState {
             wide: false,
             selected: 0,
             selected_key: None,
+            selected_origin: 0,
             offset: 0,
             cache: ListCache::default(),
             warnings_only: false,
@@ -125,7 +132,16 @@ impl ListState {
             hscroll: 0,
             ns_chosen: false,
             usage: None,
+            union: None,
         }
+    }
+
+    /// Remembers the row at display position `self.selected` as the selection's identity
+    /// (namespace, name and, in a union, its cluster), so it stays on that row when rows move.
+    pub fn remember_selected(&mut self) {
+        let row = self.cache.selected_row(self.selected);
+        self.selected_origin = row.as_ref().map_or(0, |r| r.origin);
+        self.selected_key = row.map(|r| crate::kube::store::obj_key(&r));
     }
 
     /// The kind listed.
@@ -145,8 +161,12 @@ impl ListState {
         self.key.kind.is_timeline()
     }
 
-    /// The latest snapshot, if subscribed.
+    /// The latest snapshot, if subscribed; a union list's last merge (`fleet::union::refresh`
+    /// brings it up to date before each frame).
     pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
+        if let Some(u) = &self.union {
+            return u.merged.clone();
+        }
         self.source.as_ref().map(|s| s.slot.load())
     }
 }

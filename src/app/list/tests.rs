@@ -18,6 +18,7 @@ fn pod(ns: &str, name: &str, status: &'static str) -> Row {
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: "".into(),

@@ -18,9 +18,10 @@ impl UiState {
     }
 
     /// Pushes `screen` on top under a fresh id and asks for what feeds it.
-    pub fn push(&mut self, screen: Screen) -> ViewId {
+    pub fn push(&mut self, mut screen: Screen) -> ViewId {
         let id = ViewId(self.screens.stack.next_id);
         self.screens.stack.next_id += 1;
+        crate::app::fleet::open::adopt(self, id, &mut screen);
         self.effects.extend(feeds(id, &screen));
         self.screens.stack.views.push((id, screen));
         id
@@ -30,6 +31,7 @@ impl UiState {
     pub fn pop(&mut self) {
         if self.screens.stack.views.len() > 1 {
             if let Some((id, _)) = self.screens.stack.views.pop() {
+                self.screens.stack.pins.remove(&id);
                 self.emit(Effect::Unsubscribe(id));
             }
         }
@@ -38,6 +40,7 @@ impl UiState {
     /// Replaces the whole stack with `screen`.
     pub fn reset_stack(&mut self, screen: Screen) {
         for (id, _) in std::mem::take(&mut self.screens.stack.views) {
+            self.screens.stack.pins.remove(&id);
             self.emit(Effect::Unsubscribe(id));
         }
         self.push(screen);
@@ -86,6 +89,9 @@ impl UiState {
             return false;
         };
         match (screen, feed) {
+            (Screen::List(l), Feed::Member(origin, src)) => {
+                return l.union.as_mut().is_some_and(|u| u.attach(origin, src))
+            }
             (Screen::List(l), Feed::Rows(src)) => l.source = Some(src),
             (Screen::List(l), Feed::Usage(src)) => l.usage = Some(src),
             (Screen::Yaml(y), Feed::Rows(src)) => y.events = Some(src),
@@ -110,6 +116,7 @@ impl UiState {
 /// What view `id` needs to be fed and does not have yet.
 fn feeds(id: ViewId, screen: &Screen) -> Vec<Effect> {
     match screen {
+        Screen::List(l) if l.union.is_some() => crate::app::fleet::open::union_feeds(id, l),
         Screen::List(l) => {
             let mut out = Vec::new();
             if l.source.is_none() {

@@ -223,6 +223,7 @@ fn esc_clears_the_filter_then_the_marks_then_pops_and_stays_on_the_base() {
     l.marks.toggle(&crate::kube::row::Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: None,
         name: "web".into(),
         uid: "u1".into(),

@@ -87,6 +87,7 @@ fn state(kind: BuiltinKind, readonly: bool) -> (UiState, StoreWriter) {
         event: None,
         owner: None,
         uses: None,
+        origin: 0,
     };
     let slot = Slot::new(key, 1);
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();

@@ -15,8 +15,13 @@ use crate::app::state::{Prompt, UiState};
 
 /// No shell exists in `container` of `target`: says so and offers the command prompt.
 pub fn offer(state: &mut UiState, target: &ExecTarget, container: &str, tried: &str) {
+    // Inside a union the pod's cluster is named, so the command runs where the pod is.
+    let at = target
+        .context
+        .as_ref()
+        .map_or(String::new(), |c| format!(" --context {c}"));
     let line = format!(
-        "exec pod/{} -n {} -c {} -- ",
+        "exec pod/{} -n {} -c {}{at} -- ",
         target.pod, target.namespace, container
     );
     state.screens.prompt.open = Some(Prompt::Command(sanitize(&line).into_owned()));
@@ -63,7 +68,7 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
         return true;
     }
     let ns = state.conn.namespace.clone().unwrap_or_else(|| "default".into());
-    match parse(rest, &ns) {
+    match parse(rest, &ns).and_then(|p| in_union(state, p)) {
         Ok((target, argv)) => {
             state.note(format!("connecting to pod/{}…", sanitize(&target.pod)));
             state.emit(Effect::PrepareSession(Box::new(SessionRequest {
@@ -76,18 +81,45 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
     true
 }
 
-/// The target and argv of `pod/NAME [-n NS] [-c C] -- CMD…`; `ns` when no `-n`.
+/// Inside a union a command names its cluster (`--context NAME`, a member): no guess at
+/// which cluster's pod of that name is meant. Outside one, `--context` must be the one in use.
+fn in_union(
+    state: &UiState,
+    (target, argv): (ExecTarget, Vec<String>),
+) -> Result<(ExecTarget, Vec<String>), String> {
+    match (&state.conn.fleet, target.context.as_deref()) {
+        (Some(_), None) => {
+            Err("in a union, name the pod's cluster: exec pod/NAME --context NAME -- …".into())
+        }
+        (Some(f), Some(c)) if f.by_name(c).is_none() => Err(format!("{} is not in the union", sanitize(c))),
+        (None, Some(c)) if state.conn.context.as_deref() != Some(c) => {
+            Err(format!("{} is not the context in use", sanitize(c)))
+        }
+        // The context in use runs through the session's client.
+        (_, Some(c)) if state.conn.context.as_deref() == Some(c) => Ok((
+            ExecTarget {
+                context: None,
+                ..target
+            },
+            argv,
+        )),
+        _ => Ok((target, argv)),
+    }
+}
+
+/// The target and argv of `pod/NAME [-n NS] [-c C] [--context X] -- CMD…`; `ns` when no `-n`.
 fn parse(rest: &str, ns: &str) -> Result<(ExecTarget, Vec<String>), String> {
     let (opts, cmd) = rest
         .split_once(" -- ")
         .or_else(|| rest.strip_suffix(" --").map(|o| (o, "")))
         .ok_or("usage: exec pod/NAME [-n NS] [-c CONTAINER] -- COMMAND [ARG…]")?;
-    let (mut pod, mut namespace, mut container) = (None, None, None);
+    let (mut pod, mut namespace, mut container, mut context) = (None, None, None, None);
     let mut it = opts.split_whitespace();
     while let Some(w) = it.next() {
         match w {
             "-n" | "--namespace" => namespace = it.next(),
             "-c" | "--container" => container = it.next(),
+            "--context" => context = it.next(),
             w => match w.strip_prefix("pod/").or_else(|| w.strip_prefix("po/")) {
                 Some(p) if pod.is_none() && !p.is_empty() => pod = Some(p),
                 _ => return Err(format!("unexpected {}", sanitize(w))),
@@ -101,6 +133,7 @@ fn parse(rest: &str, ns: &str) -> Result<(ExecTarget, Vec<String>), String> {
     }
     Ok((
         ExecTarget {
+            context: context.map(str::to_owned),
             namespace: namespace.unwrap_or(ns).to_owned(),
             pod: pod.to_owned(),
             container: container.map(str::to_owned),
@@ -130,6 +163,7 @@ mod tests {
         assert_eq!(
             t,
             ExecTarget {
+                context: None,
                 namespace: "shop".into(),
                 pod: "web".into(),
                 container: Some("app".into())

@@ -157,6 +157,7 @@ fn parse(rest: &str, ns: &str) -> Result<(ExecTarget, String), String> {
     }
     Ok((
         ExecTarget {
+            context: None,
             namespace: namespace.unwrap_or(ns).to_owned(),
             pod: pod.to_owned(),
             container: container.map(str::to_owned),
@@ -194,6 +195,7 @@ mod tests {
     #[test]
     fn the_offer_is_a_debug_line_with_the_default_image() {
         let t = ExecTarget {
+            context: None,
             namespace: "shop".into(),
             pod: "web".into(),
             container: None,

@@ -41,6 +41,12 @@ pub struct ViewStack {
     pub(crate) next_id: u64,
     /// The view stacks behind and ahead of this one (`[`/`]`, `esc` on the last view).
     pub nav: Nav,
+    /// Views pinned to one member of a union (opened from its row), by id: the loop runs
+    /// their effects in that member's cluster (see `app::fleet`).
+    pub pins: std::collections::HashMap<ViewId, u16>,
+    /// While an action runs on a union row or a pinned view: the cluster its new views
+    /// belong to (`fleet::open::pin_for_next`).
+    pub(crate) pin_next: Option<u16>,
 }
 
 /// What is drawn over the view on top.

@@ -227,7 +227,22 @@ fn open(state: &mut UiState, action: Action) {
     if targets.is_empty() {
         return;
     }
-    let Some(context) = state.conn.context.clone() else {
+    // Inside a union each object goes to its own cluster: one route per context.
+    let routes = crate::app::fleet::writes::routes(state, l, &targets);
+    let context = match routes.as_slice() {
+        _ if state.conn.fleet.is_none() => state.conn.context.clone(),
+        [] => None,
+        [(one, _)] => Some(one.clone()),
+        many if matches!(action, Delete | ForceDelete) => Some(crate::app::fleet::writes::label(many)),
+        many => {
+            state.screens.footer.message = Some(format!(
+                "the rows are in {} clusters: mark rows of one cluster for this",
+                many.len()
+            ));
+            return;
+        }
+    };
+    let Some(context) = context else {
         state.screens.footer.message = Some("not connected: nothing to write to".into());
         return;
     };
@@ -345,6 +360,15 @@ fn open(state: &mut UiState, action: Action) {
     let mut d = Dialog::new(title, lines, fields, then, context.clone(), summary);
     if action == Scale {
         d.focus = 0;
+    }
+    if routes.len() > 1 {
+        crate::app::fleet::writes::spread(&mut d, routes);
+        let want = crate::app::fleet::writes::protection(state, &d, &targets);
+        show(state, d, action, &context, &targets);
+        if let Some(dialog) = state.screens.overlays.dialog.as_mut() {
+            dialog.require = want;
+        }
+        return;
     }
     show(state, d, action, &context, &targets);
 }

@@ -150,11 +150,11 @@ fn confirm(state: &mut UiState) {
         state.screens.footer.message = Some("read-only: nothing was sent".into());
         return;
     }
-    if state.conn.context.as_deref() != Some(d.context.as_str()) {
-        state.screens.footer.message = Some(format!(
-            "the context changed since the dialog opened (was {}): nothing was sent",
-            d.context
-        ));
+    if !d.routes.is_empty() {
+        return crate::app::fleet::writes::confirmed(state, *d);
+    }
+    if let Err(why) = crate::app::fleet::open::writable(state, &d.context) {
+        state.screens.footer.message = Some(format!("{why}: nothing was sent"));
         return;
     }
     state.note(format!("{} (context {})…", d.summary, d.context));

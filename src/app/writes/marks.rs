@@ -35,10 +35,7 @@ pub fn toggle(l: &mut ListState) {
     l.marks.toggle(&row);
     if l.selected + 1 < l.cache.len() {
         l.selected += 1;
-        l.selected_key = l
-            .cache
-            .selected_row(l.selected)
-            .map(|r| crate::kube::store::obj_key(&r));
+        l.remember_selected();
     }
 }
 
@@ -49,7 +46,13 @@ pub fn range(l: &mut ListState) {
     let from = l
         .marks
         .anchor()
-        .and_then(|uid| (0..l.cache.len()).find(|&i| l.cache.selected_row(i).is_some_and(|r| &*r.uid == uid)))
+        .and_then(|key| {
+            (0..l.cache.len()).find(|&i| {
+                l.cache
+                    .selected_row(i)
+                    .is_some_and(|r| crate::app::writes::model::mark_key(&r) == key)
+            })
+        })
         .unwrap_or(here);
     let (a, b) = if from <= here { (from, here) } else { (here, from) };
     let rows = l.cache.visible(a, b - a + 1);

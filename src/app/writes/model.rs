@@ -146,8 +146,12 @@ pub struct Dialog {
     pub stage: Stage,
     /// What confirming does.
     pub then: Then,
-    /// The context the write goes to.
+    /// The context the write goes to (inside a union, over several clusters: their names
+    /// with counts, and `routes` says which objects go where).
     pub context: String,
+    /// Inside a union, when the objects are in several clusters: per context, its objects
+    /// (one write request each). Empty otherwise: everything goes to `context`.
+    pub routes: Vec<(String, Vec<crate::kube::write::Target>)>,
     /// Why the last confirm did not go through.
     pub error: Option<String>,
     /// What the footer says was requested (`deleting pod/web in team-a`).
@@ -176,6 +180,7 @@ impl Dialog {
             stage: Stage::First,
             then,
             context,
+            routes: Vec::new(),
             error: None,
             summary,
         }
@@ -354,6 +359,15 @@ impl DrainState {
 /// A marked object's namespace and name.
 type Named = (Option<Arc<str>>, Arc<str>);
 
+/// What identifies a marked row: its `metadata.uid`, and inside a union its cluster too
+/// (`Row::origin`; clusters restored from one backup share uids): `3:uid`.
+pub fn mark_key(row: &Row) -> std::borrow::Cow<'_, str> {
+    match row.origin {
+        0 => std::borrow::Cow::Borrowed(&row.uid),
+        o => std::borrow::Cow::Owned(format!("{o}:{}", row.uid)),
+    }
+}
+
 /// The marked rows of one list, by `metadata.uid`, with their namespace and name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {
@@ -376,9 +390,9 @@ impl Marks {
         self.by_uid.is_empty()
     }
 
-    /// Whether the row with `uid` is marked.
-    pub fn contains(&self, uid: &str) -> bool {
-        !uid.is_empty() && self.by_uid.contains_key(uid)
+    /// Whether `row` is marked.
+    pub fn contains(&self, row: &Row) -> bool {
+        !row.uid.is_empty() && self.by_uid.contains_key(&*mark_key(row))
     }
 
     /// Marks `row`, or unmarks it if it was marked; rows without a uid cannot be marked.
@@ -386,15 +400,16 @@ impl Marks {
         if row.uid.is_empty() {
             return;
         }
-        if self.by_uid.remove(&row.uid).is_none() {
+        let key = mark_key(row);
+        if self.by_uid.remove(&*key).is_none() {
             self.insert(row);
         }
-        self.anchor = Some(row.uid.clone());
+        self.anchor = Some(key.into());
     }
 
     fn insert(&mut self, row: &Row) {
         self.by_uid
-            .insert(row.uid.clone(), (row.namespace.clone(), row.name.clone()));
+            .insert(mark_key(row).into(), (row.namespace.clone(), row.name.clone()));
     }
 
     /// Marks every row of `rows` (a display range, anchor and cursor included).
@@ -403,7 +418,7 @@ impl Marks {
         for r in rows {
             if !r.uid.is_empty() {
                 self.insert(r);
-                last = Some(r.uid.clone());
+                last = Some(mark_key(r).into());
             }
         }
         if last.is_some() {
@@ -411,7 +426,7 @@ impl Marks {
         }
     }
 
-    /// The uid `ctrl-space` starts from.
+    /// The mark key (see [`mark_key`]) `ctrl-space` starts from.
     pub fn anchor(&self) -> Option<&str> {
         self.anchor.as_deref()
     }
@@ -429,7 +444,8 @@ impl Marks {
             return;
         }
         self.checked = Some((snap.epoch, snap.rev));
-        let present: std::collections::HashSet<&str> = snap.rows.iter().map(|r| &*r.uid).collect();
+        let present: std::collections::HashSet<std::borrow::Cow<'_, str>> =
+            snap.rows.iter().map(|r| mark_key(r)).collect();
         self.by_uid.retain(|uid, _| present.contains(&**uid));
         if self.anchor.as_deref().is_some_and(|a| !present.contains(a)) {
             self.anchor = None;

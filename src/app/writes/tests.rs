@@ -24,6 +24,7 @@ fn row(name: &str, cells: Vec<Cell>) -> Row {
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from("team-a")),
         name: name.into(),
         uid: format!("uid-{name}").into(),
@@ -123,12 +124,12 @@ fn marks_survive_filtering_and_updates_and_drop_with_their_object() {
     let mut f = pods(&["a", "b", "c", "d"]);
     press(&mut f.state, "space");
     let l = f.state.top_list().unwrap();
-    assert!(l.marks.contains("uid-a"));
+    assert!(l.marks.contains(&row("a", vec![])));
     assert_eq!(l.selected, 1, "space moves down");
     // A filter hides the mark's row; the mark stays.
     f.state.top_list_mut().unwrap().filter = "c".into();
     crate::app::refresh_top::refresh_top(&mut f.state);
-    assert!(f.state.top_list().unwrap().marks.contains("uid-a"));
+    assert!(f.state.top_list().unwrap().marks.contains(&row("a", vec![])));
     f.state.top_list_mut().unwrap().filter.clear();
     // A live update of another row keeps it; the object going drops it.
     f.writer.apply(row("e", vec![Cell::Static("Pending")]));

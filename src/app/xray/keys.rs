@@ -172,11 +172,13 @@ fn exec_target(node: &Node) -> Option<ExecTarget> {
     let namespace = node.namespace.as_deref()?.to_owned();
     match node.what {
         What::Object(BuiltinKind::Pod) if !node.missing => Some(ExecTarget {
+            context: None,
             namespace,
             pod: node.name.to_string(),
             container: None,
         }),
         What::Container => Some(ExecTarget {
+            context: None,
             namespace,
             pod: node.pod.as_deref()?.to_owned(),
             container: Some(node.name.to_string()),

@@ -30,6 +30,8 @@ pub(super) struct Grid {
 /// Where a column of the grid comes from.
 #[derive(Clone, Copy, PartialEq)]
 enum Src {
+    /// A union's CONTEXT: the row's cluster.
+    Context,
     Namespace,
     Name,
     /// The kind's column of this index in its spec.
@@ -47,6 +49,7 @@ impl Grid {
         now: UnixSecs,
         usage: Option<&UsageView>,
         theme: &Theme,
+        contexts: &[(u16, std::sync::Arc<str>)],
     ) -> Grid {
         // The timeline identifies events by their columns; the event's own name is noise.
         let show_name = !l.is_timeline();
@@ -59,6 +62,9 @@ impl Grid {
             .or_else(|| kind_cols.iter().position(|&i| spec.columns[i].wide))
             .unwrap_or(kind_cols.len());
         let mut srcs: Vec<Src> = Vec::new();
+        if l.union.is_some() {
+            srcs.push(Src::Context);
+        }
         if all_ns {
             srcs.push(Src::Namespace);
         }
@@ -71,6 +77,7 @@ impl Grid {
         let target = usage.map(|u| u.target());
         let head = |src: Src| -> (&str, bool) {
             match (src, target) {
+                (Src::Context, _) => ("CONTEXT", false),
                 (Src::Namespace, _) => ("NAMESPACE", false),
                 (Src::Name, _) => ("NAME", false),
                 (Src::Kind(i), _) => (spec.columns[i].header.as_ref(), spec.columns[i].wide),
@@ -89,6 +96,11 @@ impl Grid {
             let (cells, looks): (Vec<String>, Vec<Option<Style>>) = srcs
                 .iter()
                 .map(|src| match src {
+                    Src::Context => {
+                        let at = contexts.iter().position(|(o, _)| *o == r.origin);
+                        let name = at.map_or("?".to_owned(), |i| contexts[i].1.to_string());
+                        (name, Some(crate::ui::theme::tag(theme, at.unwrap_or(0))))
+                    }
                     Src::Namespace => (r.namespace.as_deref().unwrap_or("").to_owned(), None),
                     Src::Name => (r.name.to_string(), None),
                     Src::Kind(i) => (

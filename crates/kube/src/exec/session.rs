@@ -270,6 +270,7 @@ mod tests {
         });
         let client = kube::Client::try_from(kube::Config::new(url)).unwrap();
         let t = ExecTarget {
+            context: None,
             namespace: "default".into(),
             pod: "quiet".into(),
             container: None,

@@ -165,6 +165,7 @@ mod tests {
         Arc::new(Row {
             capacity: None,
             uses: None,
+            origin: 0,
             namespace: Some(Arc::from("a")),
             name: name.into(),
             uid: name.into(),

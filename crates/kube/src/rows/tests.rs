@@ -13,6 +13,7 @@ fn row(i: usize) -> Arc<Row> {
     Arc::new(Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(format!("ns-{}", i / 100).as_str())),
         name: format!("r-{i:06}").into(),
         uid: Box::from(""),

@@ -12,6 +12,7 @@ fn row(ns: &str, name: &str, v: i64) -> Row {
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: format!("uid-{name}").into(),

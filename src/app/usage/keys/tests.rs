@@ -20,6 +20,7 @@ fn row(name: &str, ns: Option<&str>) -> Row {
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: ns.map(Arc::from),
         name: name.into(),
         uid: format!("u-{name}").into(),

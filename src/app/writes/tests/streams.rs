@@ -36,6 +36,7 @@ fn without_a_shell_the_prompt_offers_to_run_a_command() {
     use crate::kube::exec::{ExecTarget, Resolved, SessionKind, ShellSearch};
     let mut f = pods(&["web"]);
     let target = ExecTarget {
+        context: None,
         namespace: "team-a".into(),
         pod: "web".into(),
         container: None,

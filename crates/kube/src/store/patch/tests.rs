@@ -19,6 +19,7 @@ fn row(i: u32, v: i64) -> Row {
     Row {
         capacity: None,
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(format!("ns-{}", i % 7).as_str())),
         name: format!("pod-{i:07}").into(),
         uid: format!("uid-{i}").into(),

@@ -29,6 +29,7 @@ fn pod(ns: &str, name: &str, request_m: Option<u64>) -> Row {
     Row {
         capacity: Some(Arc::new(Capacity::Pod(Box::new([demand])))),
         uses: None,
+        origin: 0,
         namespace: Some(Arc::from(ns)),
         name: name.into(),
         uid: "".into(),
