@@ -874,8 +874,9 @@ fn main() {
         frozen,
     };
     let title = format!(
-        "union: {n} demo servers × {p} pods (`--context c1,…,c{n} -A`); single: one server of {t} pods (`-A`); \
-         {c} changes/s in all ({e}/s per union server); {k} keystrokes per set; CPU over {s} s; {rows}×{cols} terminal",
+        "union: {n} demo servers × {p} pods (`--context c1,…,c{n} -A`); single: one server of \
+         {t} pods (`-A`); {c} changes/s in all ({e}/s per union server); {k} keystrokes per \
+         set; CPU over {s} s; {rows}×{cols} terminal",
         n = o.servers,
         p = o.pods,
         t = o.servers * o.pods,

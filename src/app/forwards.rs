@@ -57,7 +57,12 @@ fn offer_of(state: &UiState) -> Option<Offer> {
     } else {
         return None;
     };
-    Some(Offer { namespace, target })
+    let context = crate::app::fleet::open::context_of_row(state, row.origin);
+    Some(Offer {
+        context,
+        namespace,
+        target,
+    })
 }
 
 /// `shift-f`: asks the loop for the target's ports.
@@ -84,7 +89,11 @@ pub fn offered(state: &mut UiState, o: Offer, ports: Result<Vec<u16>, String>) {
         _ => String::new(),
     };
     let port = ports.first().map_or_else(String::new, |p| format!("{p}:{p}"));
-    let line = format!("pf {} -n {}{sel} {port}", o.target.words(), o.namespace);
+    let at = o
+        .context
+        .as_ref()
+        .map_or(String::new(), |c| format!(" --context {c}"));
+    let line = format!("pf {} -n {}{sel}{at} {port}", o.target.words(), o.namespace);
     state.screens.prompt.open = Some(Prompt::Command(sanitize(&line).into_owned()));
     let all: Vec<String> = ports.iter().map(u16::to_string).collect();
     state.note(match all.len() {
@@ -129,12 +138,13 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
 }
 
 fn parse(state: &UiState, words: &[&str]) -> Result<ForwardSpec, String> {
-    let (mut target, mut ns, mut sel, mut ports) = (None, None, None, None);
+    let (mut target, mut ns, mut sel, mut ports, mut context) = (None, None, None, None, None);
     let mut it = words.iter();
     while let Some(w) = it.next() {
         match *w {
             "-n" | "--namespace" => ns = it.next().copied(),
             "-l" | "--selector" => sel = it.next().copied(),
+            "--context" => context = it.next().copied(),
             w if target.is_none() && w.contains('/') => target = Some(w),
             w => ports = Some(w),
         }
@@ -160,6 +170,7 @@ fn parse(state: &UiState, words: &[&str]) -> Result<ForwardSpec, String> {
         .or_else(|| state.conn.namespace.clone())
         .unwrap_or_else(|| "default".into());
     Ok(ForwardSpec {
+        context: crate::app::fleet::open::command_context(state, context, "pf TARGET")?,
         namespace,
         target,
         port: remote,

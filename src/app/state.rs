@@ -133,6 +133,8 @@ pub struct Connection {
     /// Contexts no write may go to (`--readonly`, `[context."name"] readonly = true`), known
     /// once the kubeconfig is read: a union keeps each member's own setting.
     pub readonly_contexts: Vec<String>,
+    /// Contexts marked with `space` in `:ctx`: `enter` opens their union (two or more).
+    pub ctx_marks: Vec<String>,
     /// The union of contexts shown at once, while one is open (`app::fleet`).
     pub fleet: Option<crate::app::fleet::model::Fleet>,
     /// The kind a context switch carried over (`:ctx` from a deployments view opens the
@@ -192,6 +194,7 @@ impl UiState {
                 access: Default::default(),
                 carried: None,
                 context_servers: Vec::new(),
+                ctx_marks: Vec::new(),
                 readonly_contexts: Vec::new(),
                 fleet: None,
             },

@@ -59,7 +59,7 @@ fn apply(state: &mut UiState, action: Action) {
         crate::app::nav::refused(state, action);
         return;
     }
-    if crate::app::xray::keys::handle(state, action) {
+    if crate::app::xray::keys::handle(state, action) || crate::app::fleet::keys::handle(state, action) {
         return;
     }
     crate::app::list::tail::pin_before(state, action);

@@ -139,8 +139,11 @@ impl Wiring<'_> {
                 Effect::HandOver(h) => self.handovers.push_back(h),
                 Effect::RunPlugin(run) => crate::runtime::plugins::spawn(&self.net, *run, self.tx.clone()),
                 Effect::OfferForward(o) => {
-                    let Some(s) = &self.session else { continue };
-                    let (tx, client) = (self.tx.clone(), s.pool.client().clone());
+                    let tx = self.tx.clone();
+                    let Some(s) = self.session_for(state, o.context.as_deref()) else {
+                        continue;
+                    };
+                    let client = s.pool.client().clone();
                     s.pool.runtime().spawn(async move {
                         let ports =
                             crate::kube::portforward::ports_of(&client, &o.namespace, &o.target).await;
@@ -153,18 +156,20 @@ impl Wiring<'_> {
                         state.screens.footer.message = Some("read-only: nothing was started".into());
                         continue;
                     }
-                    let Some(s) = &mut self.session else {
+                    let Some(s) = self.session_for(state, spec.context.as_deref()) else {
                         state.screens.footer.message = Some("not connected".into());
                         continue;
                     };
-                    crate::app::forwards::started(state, s.forwards.start(*spec));
-                    state.screens.layout.forwards = s.forwards.list();
+                    let started = s.forwards.start(*spec);
+                    crate::app::forwards::started(state, started);
+                    state.screens.layout.forwards = self.forwards();
                 }
                 Effect::StopForward(id) => {
-                    if let Some(s) = &mut self.session {
+                    let members = self.fleet.iter_mut().filter_map(|m| m.session.as_mut());
+                    for s in self.session.iter_mut().chain(members) {
                         s.forwards.stop(id);
-                        state.screens.layout.forwards = s.forwards.list();
                     }
+                    state.screens.layout.forwards = self.forwards();
                 }
                 Effect::PrepareSession(req) => {
                     if state.settings.readonly {

@@ -63,6 +63,17 @@ impl Wiring<'_> {
             .and_then(|m| m.session.as_mut())
     }
 
+    /// Every port-forward of the context in use and of the union's members, in that order
+    /// (ids are unique across them).
+    pub(crate) fn forwards(&self) -> Vec<crate::kube::portforward::ForwardInfo> {
+        let members = self.fleet.iter().filter_map(|m| m.session.as_ref());
+        self.session
+            .iter()
+            .chain(members)
+            .flat_map(|s| s.forwards.list())
+            .collect()
+    }
+
     /// The session of `context` (`None`: the one in use).
     pub(crate) fn session_for(&mut self, state: &UiState, context: Option<&str>) -> Option<&mut Session> {
         match context {
@@ -127,7 +138,12 @@ impl Wiring<'_> {
         }
         let status = match res {
             Ok((client, _info)) => {
-                let session = self.member_session(client, origin);
+                let context = self
+                    .fleet
+                    .iter()
+                    .find(|m| m.origin == origin)
+                    .map(|m| m.context.clone());
+                let session = self.member_session(client, origin, context.unwrap_or_default());
                 if let Some(m) = self.fleet.iter_mut().find(|m| m.origin == origin) {
                     m.connecting = None;
                     m.session = Some(session);
@@ -139,9 +155,17 @@ impl Wiring<'_> {
         crate::app::fleet::open::member_status(state, origin, status)
     }
 
-    /// A member's session: its pool (rows stamped `origin`) and port-forward table; no
-    /// discovery (a union list's kind is the one in use's) and no metrics polls.
-    fn member_session(&self, client: kube::Client, origin: u16) -> Session {
+    /// A member's session: its pool (rows stamped `origin`, recording into the context's
+    /// revision history, kept across unions and switches as the context in use's is) and
+    /// port-forward table; no discovery (a union list's kind is the one in use's) and no
+    /// metrics polls.
+    fn member_session(&mut self, client: kube::Client, origin: u16, context: String) -> Session {
+        let config = self.history_config;
+        let history = self
+            .histories
+            .entry(context)
+            .or_insert_with(|| crate::kube::history::History::new(config, jiff::Timestamp::now().as_second()))
+            .clone();
         let mut informer_config = self.informer_config.clone();
         if informer_config.streaming.is_some() {
             informer_config.streaming = Some(Default::default());
@@ -155,7 +179,8 @@ impl Wiring<'_> {
             informer_config,
             GRACE,
         )
-        .with_origin(origin);
+        .with_origin(origin)
+        .record_into(history);
         let tx = self.tx.clone();
         let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
             let _ = tx.send(Event::Forwards);

@@ -275,8 +275,7 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                     }
                     _ => Vec::new(),
                 };
-                state.screens.layout.forwards =
-                    w.session.as_ref().map(|s| s.forwards.list()).unwrap_or_default();
+                state.screens.layout.forwards = w.forwards();
                 if std::mem::take(&mut w.clear) {
                     // Not `Terminal::clear`: it asks the terminal for the cursor position,
                     // whose answer our own input reader would swallow (a 2 s stall, then an

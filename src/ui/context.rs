@@ -49,7 +49,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
         .enumerate()
         .map(|(i, c)| {
             let current = state.conn.context.as_deref() == Some(c.as_str());
-            let mark = if current { "(*)" } else { "" };
+            let in_union = state.conn.fleet.as_ref().is_some_and(|f| f.by_name(c).is_some());
+            let marked = state.conn.ctx_marks.iter().any(|m| m == c);
+            let mark = match (marked, current, in_union) {
+                (true, _, _) => "[x]",
+                (false, true, _) => "(*)",
+                (false, false, true) => "(+)",
+                _ => "",
+            };
             let [cluster, user, ns] = state.conn.context_details.get(i).cloned().unwrap_or_default();
             let ns = if ns.is_empty() { "default".to_owned() } else { ns };
             [mark.to_owned(), c.clone(), cluster, user, ns]
@@ -59,7 +66,16 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, selected: usize, 
         })
         .collect();
     let laid = lay_out(&COLS, &cells, usize::from(area.width.saturating_sub(2)));
-    let head = format!(" contexts[{}] — enter switches ", state.conn.contexts.len());
+    let head = match state.conn.ctx_marks.len() {
+        0 => format!(
+            " contexts[{}] — enter switches · space marks for a union ",
+            state.conn.contexts.len()
+        ),
+        n => format!(
+            " contexts[{}] — {n} marked · enter opens their union ",
+            state.conn.contexts.len()
+        ),
+    };
     let room = usize::from(area.width.saturating_sub(4)).saturating_sub(crate::view::cut::width(&head));
     let title = format!("{head}{}", laid.hidden_note(room));
     let n = state.conn.contexts.len();

@@ -435,7 +435,7 @@ fn marked_rows_of_two_clusters_are_deleted_in_those_two_only() {
     k.wait_for("delete pod/postgres-0", SLOW);
     let dialog = k.screen();
     assert!(
-        dialog.contains("context: c-one") && !dialog.contains("c-two") && !dialog.contains("c-three ("),
+        dialog.contains("context: c-one") && !dialog.contains("c-two (") && !dialog.contains("c-three ("),
         "one row (c-one's) is marked, the dialog should delete it in c-one alone\n{}",
         k.dump()
     );

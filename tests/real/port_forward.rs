@@ -111,6 +111,7 @@ async fn through_a_pod_and_100_connections_at_once() {
     let mut pf = manager(&cluster).await;
     let f = pf
         .start(ForwardSpec {
+            context: None,
             namespace: ns.clone(),
             target: ForwardTarget::Pod("echo".into()),
             port,
@@ -194,6 +195,7 @@ async fn through_a_service_survives_the_pod_being_replaced() {
     let mut pf = manager(&cluster).await;
     let f = pf
         .start(ForwardSpec {
+            context: None,
             namespace: ns.clone(),
             target: ForwardTarget::Service("echo".into()),
             port: 80,
@@ -224,6 +226,7 @@ async fn a_taken_local_port_is_refused_at_start_and_never_listed() {
     let mut pf = manager(&cluster).await;
     let err = pf
         .start(ForwardSpec {
+            context: None,
             namespace: "default".into(),
             target: ForwardTarget::Pod("whatever".into()),
             port: 80,
@@ -237,6 +240,7 @@ async fn a_taken_local_port_is_refused_at_start_and_never_listed() {
     assert!(pf.list().is_empty());
     // A pod that does not exist: listed, but broken with the API's words.
     pf.start(ForwardSpec {
+        context: None,
         namespace: "default".into(),
         target: ForwardTarget::Pod("no-such-pod".into()),
         port: 80,
@@ -297,6 +301,7 @@ async fn an_idle_workload_forward_follows_its_pod_being_replaced_within_2s() {
     let mut pf = manager(&cluster).await;
     let f = pf
         .start(ForwardSpec {
+            context: None,
             namespace: ns.clone(),
             target: ForwardTarget::Selector {
                 label: "deploy/echo".into(),
@@ -372,6 +377,7 @@ async fn a_pod_forward_whose_pod_is_deleted_is_broken() {
     let mut pf = manager(&cluster).await;
     let f = pf
         .start(ForwardSpec {
+            context: None,
             namespace: ns.clone(),
             target: ForwardTarget::Pod("echo".into()),
             port,

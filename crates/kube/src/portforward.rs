@@ -23,6 +23,10 @@ pub const NEEDS: (&str, &str, &str) = ("create", "pods", "portforward");
 /// What to forward.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ForwardSpec {
+    /// The kubeconfig context whose cluster holds the target, inside a union of contexts
+    /// (`None`: the context in use); the loop starts it in that cluster's forward table, and
+    /// `:pf` names it (`svc/web:80 @prod-eu`).
+    pub context: Option<String>,
     /// `metadata.namespace` of the target.
     pub namespace: String,
     /// The pod, service or workload.

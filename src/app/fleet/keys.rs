@@ -1,10 +1,11 @@
 //! Which keys work inside a union (a union list, or a view pinned to one member): everything
 //! that reads, shell and attach, and the writes of the lists' dialog, each going to its row's
-//! cluster. What is not routed yet (port-forward, edit, rollback, history, the tree,
-//! plugins) is not offered there, and says so when pressed. Owns that rule;
+//! cluster (shell, attach, port-forwards: `:exec` and `:pf` name it with `--context`), history
+//! and blame from each cluster's own record. What is not routed yet (edit, rollback, the
+//! tree, plugins) is not offered there, and says so when pressed. Owns that rule;
 //! must not change state except the footer's refusal.
 
-use crate::app::state::UiState;
+use crate::app::state::{Screen, UiState};
 use crate::keys::Action;
 
 /// Whether the top view belongs to a union: a union list, or a view pinned to one member.
@@ -18,20 +19,56 @@ pub fn in_union(state: &UiState) -> bool {
 fn missing(action: Action) -> Option<&'static str> {
     use Action::*;
     Some(match action {
-        PortForward => "a port-forward",
         Edit => "edit",
         Rollback | MarkRevision => "a rollback",
-        History | Blame => "history",
         Xray => "the tree",
         Plugin(_) => "plugins",
         _ => return None,
     })
 }
 
-/// `Some(false)` for an action a union view does not offer; `None` to let the other rules
-/// decide.
+/// `Some(false)` for an action a union view does not offer; `space` in `:ctx` marks contexts
+/// for a union; `None` to let the other rules decide.
 pub fn applies(state: &UiState, action: Action) -> Option<bool> {
+    if matches!(state.top(), Screen::Contexts { .. }) && action == Action::Mark {
+        return Some(true);
+    }
     (in_union(state) && missing(action).is_some()).then_some(false)
+}
+
+/// `space` and `enter` in `:ctx`: marks (or unmarks) the selected context; `enter` with two
+/// or more marked opens their union (one marked: switches to it, as without marks). True
+/// when handled.
+pub fn handle(state: &mut UiState, action: Action) -> bool {
+    let Screen::Contexts { selected } = state.top() else {
+        return false;
+    };
+    let selected = *selected;
+    match action {
+        Action::Mark => {
+            let Some(name) = state.conn.contexts.get(selected).cloned() else {
+                return true;
+            };
+            let marks = &mut state.conn.ctx_marks;
+            match marks.iter().position(|m| *m == name) {
+                Some(i) => {
+                    marks.remove(i);
+                }
+                None => marks.push(name),
+            }
+            let last = state.conn.contexts.len().saturating_sub(1);
+            if let Screen::Contexts { selected } = state.top_mut() {
+                *selected = (*selected + 1).min(last);
+            }
+            true
+        }
+        Action::Enter if state.conn.ctx_marks.len() >= 2 => {
+            let names = std::mem::take(&mut state.conn.ctx_marks).join(",");
+            crate::app::fleet::open::ctx_command(state, &names);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// The footer's word when such a key is pressed.

@@ -325,3 +325,22 @@ pub fn pinned_context(state: &UiState, id: ViewId) -> Option<String> {
         .by_origin(*origin)
         .map(|m| m.context.clone())
 }
+
+/// The cluster a typed command (`:exec`, `:pf`) acts in, from its `--context NAME`: inside a
+/// union it must name a member (no guess at which cluster's object of that name is meant;
+/// `usage` shows the command's form); outside one it may only name the context in use. The
+/// context in use comes back as `None` (the session's client).
+pub fn command_context(state: &UiState, named: Option<&str>, usage: &str) -> Result<Option<String>, String> {
+    let sane = |c: &str| crate::kube::sanitize::sanitize(c).into_owned();
+    match (&state.conn.fleet, named) {
+        (Some(_), None) => Err(format!(
+            "in a union, name the pod's cluster: {usage} --context NAME …"
+        )),
+        (Some(f), Some(c)) if f.by_name(c).is_none() => Err(format!("{} is not in the union", sane(c))),
+        (None, Some(c)) if state.conn.context.as_deref() != Some(c) => {
+            Err(format!("{} is not the context in use", sane(c)))
+        }
+        (_, Some(c)) if state.conn.context.as_deref() == Some(c) => Ok(None),
+        (_, c) => Ok(c.map(str::to_owned)),
+    }
+}

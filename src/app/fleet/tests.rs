@@ -254,7 +254,7 @@ fn a_view_opened_from_a_row_is_pinned_to_its_cluster() {
 fn keys_not_routed_yet_are_refused_in_words() {
     let mut f = union([&["web"], &["api"]]);
     assert!(!f.state.applies(crate::keys::Action::Edit));
-    assert!(!f.state.applies(crate::keys::Action::PortForward));
+    assert!(f.state.applies(crate::keys::Action::PortForward));
     assert!(f.state.applies(crate::keys::Action::Shell));
     assert!(f.state.applies(crate::keys::Action::Delete));
     let effects = press(&mut f.state, "e");
@@ -330,6 +330,34 @@ fn a_shell_runs_in_the_rows_cluster_and_exec_must_name_one() {
         effects
             .iter()
             .any(|e| matches!(e, Effect::PrepareSession(r) if r.target.context.as_deref() == Some("b"))),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn a_port_forward_is_offered_and_started_in_the_rows_cluster() {
+    let mut f = union([&["web"], &["api"]]);
+    let effects = press(&mut f.state, "shift-f");
+    let offer = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::OfferForward(o) => Some((**o).clone()),
+            _ => None,
+        })
+        .expect("an offer");
+    assert_eq!(offer.context.as_deref(), Some("b"));
+    crate::app::forwards::offered(&mut f.state, offer, Ok(vec![80]));
+    let line = match &f.state.screens.prompt.open {
+        Some(crate::app::state::Prompt::Command(l)) => l.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(line.contains("--context b"), "{line}");
+    f.state.screens.prompt.open = None;
+    let effects = crate::app::command::run_command(&mut f.state, &line);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::StartForward(s) if s.context.as_deref() == Some("b"))),
         "{effects:?}"
     );
 }

@@ -81,30 +81,15 @@ pub fn command(state: &mut UiState, line: &str) -> bool {
     true
 }
 
-/// Inside a union a command names its cluster (`--context NAME`, a member): no guess at
-/// which cluster's pod of that name is meant. Outside one, `--context` must be the one in use.
+/// Inside a union a command names its cluster (`--context NAME`, see
+/// `fleet::open::command_context`).
 fn in_union(
     state: &UiState,
     (target, argv): (ExecTarget, Vec<String>),
 ) -> Result<(ExecTarget, Vec<String>), String> {
-    match (&state.conn.fleet, target.context.as_deref()) {
-        (Some(_), None) => {
-            Err("in a union, name the pod's cluster: exec pod/NAME --context NAME -- …".into())
-        }
-        (Some(f), Some(c)) if f.by_name(c).is_none() => Err(format!("{} is not in the union", sanitize(c))),
-        (None, Some(c)) if state.conn.context.as_deref() != Some(c) => {
-            Err(format!("{} is not the context in use", sanitize(c)))
-        }
-        // The context in use runs through the session's client.
-        (_, Some(c)) if state.conn.context.as_deref() == Some(c) => Ok((
-            ExecTarget {
-                context: None,
-                ..target
-            },
-            argv,
-        )),
-        _ => Ok((target, argv)),
-    }
+    let context =
+        crate::app::fleet::open::command_context(state, target.context.as_deref(), "exec pod/NAME")?;
+    Ok((ExecTarget { context, ..target }, argv))
 }
 
 /// The target and argv of `pod/NAME [-n NS] [-c C] [--context X] -- CMD…`; `ns` when no `-n`.

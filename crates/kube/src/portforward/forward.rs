@@ -151,10 +151,12 @@ struct Entry {
     task: AbortHandle,
 }
 
+/// The id the next forward gets, in any manager.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
 /// The forwards of one session (context); dropping it stops every forward.
 pub struct PortForwards {
     pool: InformerPool,
-    next: u64,
     entries: Vec<Entry>,
     changed: Arc<dyn Fn() + Send + Sync>,
 }
@@ -167,7 +169,6 @@ impl PortForwards {
     pub fn new(pool: InformerPool, changed: impl Fn() + Send + Sync + 'static) -> Self {
         PortForwards {
             pool,
-            next: 1,
             entries: Vec::new(),
             changed: Arc::new(changed),
         }
@@ -206,14 +207,18 @@ impl PortForwards {
             bytes_out: AtomicU64::new(0),
             changed: self.changed.clone(),
         });
-        let target = format!("{}:{}", spec.target.words(), spec.port);
+        let target = match &spec.context {
+            Some(ctx) => format!("{}:{} @{ctx}", spec.target.words(), spec.port),
+            None => format!("{}:{}", spec.target.words(), spec.port),
+        };
         let task = self
             .pool
             .runtime()
             .spawn(serve(listener, self.pool.clone(), spec, shared.clone()))
             .abort_handle();
-        let id = self.next;
-        self.next += 1;
+        // Unique across every manager of the process: `:pf` lists a union's forwards together
+        // and stops one by id.
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         self.entries.push(Entry {
             id,
             local,
