@@ -80,6 +80,7 @@ async fn main() {
     let mut pf = PortForwards::new(pool, || {});
     let f = pf
         .start(ForwardSpec {
+            context: None,
             namespace: ns.into(),
             target: ForwardTarget::Pod(name.clone()),
             port,
