@@ -201,7 +201,7 @@ fn build(state: &UiState) -> Vec<HelpLine> {
         "  :<resource> [namespace|all] [-l selector]  (any the server offers)",
         "  :ns <name|all>  namespace of later views (one typed above: that view)",
         "  :ar (:api-resources)  :ctx [name]  :informers (:watches)  :pf  :q",
-        "  :ctx all | :ctx a,b  every cluster at once (CONTEXT column)",
+        "  :ctx all | :ctx a,b  every cluster at once (CONTEXT column, /ctx:a)",
         "  :xray <deploy|sts|ds|job|cj|svc|node|ns> [namespace|all]  live tree",
         "  :pulse [namespace|all]  overview    :top [namespace|-A|nodes]  usage",
         "  :can <verb> <resource> [-n ns|-A]  who may   :can sa|user|group <name>",

@@ -114,7 +114,7 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
     let run = PluginRun {
         name: p.name.clone(),
         label: sanitize(&shell_words::join(&words)).into_owned(),
-        context: state.conn.context.clone().unwrap_or_default(),
+        context: vars::row_context(state),
         job: CommandJob {
             program: p.command.clone(),
             args,
@@ -154,6 +154,16 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
     true
 }
 
+/// Whether plugin `name` in force says it only reads (`readonly = true`).
+fn still_readonly(state: &UiState, name: &str) -> bool {
+    state
+        .settings
+        .plugins
+        .active
+        .iter()
+        .any(|p| p.name == name && p.readonly)
+}
+
 /// The dialog's "yes" (or a plugin without `confirm`): runs it, unless the context changed
 /// since it was asked for or read-only mode removed it meanwhile.
 pub fn launch(state: &mut UiState, run: PluginRun) {
@@ -162,12 +172,19 @@ pub fn launch(state: &mut UiState, run: PluginRun) {
         state.screens.footer.message = Some(format!("plugin {} is not in force: nothing was run", run.name));
         return;
     }
-    if state.conn.context.clone().unwrap_or_default() != run.context {
-        state.screens.footer.message = Some(format!(
-            "the context changed (was {}): plugin {} was not run",
-            sanitize(&run.context),
-            run.name
-        ));
+    if !crate::app::fleet::open::may_run_in(state, &run.context, still_readonly(state, &run.name)) {
+        state.screens.footer.message = Some(match state.conn.fleet {
+            Some(_) => format!(
+                "{} is read-only or no longer in the union: plugin {} was not run",
+                sanitize(&run.context),
+                run.name
+            ),
+            None => format!(
+                "the context changed (was {}): plugin {} was not run",
+                sanitize(&run.context),
+                run.name
+            ),
+        });
         return;
     }
     if run.background {

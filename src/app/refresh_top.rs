@@ -87,6 +87,7 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 }
 
 fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
+    let names = state.conn.fleet.as_ref().map(|f| f.names()).unwrap_or_default();
     let page = state.screens.layout.page_rows.max(1);
     let text_page = crate::app::scroll::Page::new(page, state.screens.layout.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {
@@ -115,8 +116,13 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
         return;
     }
     let Screen::List(l) = state.top_mut() else { return };
+    // A union list's `ctx:` terms narrow the merge to some clusters; the rest filters rows.
+    let mut filter = std::borrow::Cow::Borrowed(l.filter.as_str());
     if let Some(u) = l.union.as_deref_mut() {
-        crate::app::fleet::union::refresh(u, &l.key);
+        let (terms, rest) = crate::app::fleet::union::split_ctx(&l.filter);
+        let only = crate::app::fleet::union::kept(&names, &terms);
+        crate::app::fleet::union::refresh(u, &l.key, only);
+        filter = std::borrow::Cow::Owned(rest);
     }
     let Some(snap) = l.snapshot() else { return };
     // Marks of objects that left the snapshot go (filtered-out rows keep theirs).
@@ -135,7 +141,7 @@ fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
     match l.cache.update(
         &snap,
         ns_filter.as_deref(),
-        &l.filter,
+        &filter,
         l.sort,
         l.reverse,
         status_col,

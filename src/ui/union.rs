@@ -45,8 +45,13 @@ pub(super) fn members(u: &UnionFeed, f: &Fleet, theme: &Theme) -> Vec<Span<'stat
                     SyncState::Syncing { .. } | SyncState::Pending | SyncState::Stale { .. } => theme.warn,
                     _ => theme.error,
                 };
+                // A kind some members do not serve (a CRD installed in some clusters only).
+                let words = match snap.state {
+                    SyncState::NotFound => "not served".to_owned(),
+                    ref s => s.to_string(),
+                };
                 (
-                    format!("{count} {} {}", super::header::icon(&snap.state), snap.state),
+                    format!("{count} {} {words}", super::header::icon(&snap.state)),
                     style,
                 )
             }

@@ -1,8 +1,8 @@
 //! Which keys work inside a union (a union list, or a view pinned to one member): everything
 //! that reads, shell and attach, and the writes of the lists' dialog, each going to its row's
 //! cluster (shell, attach, port-forwards: `:exec` and `:pf` name it with `--context`), history
-//! and blame from each cluster's own record. What is not routed yet (edit, rollback, the
-//! tree, plugins) is not offered there, and says so when pressed. Owns that rule;
+//! and blame from each cluster's own record, plugins with the row's `$CONTEXT`. What is not
+//! routed yet (edit, rollback, the tree) is not offered there, and says so when pressed. Owns that rule;
 //! must not change state except the footer's refusal.
 
 use crate::app::state::{Screen, UiState};
@@ -22,7 +22,6 @@ fn missing(action: Action) -> Option<&'static str> {
         Edit => "edit",
         Rollback | MarkRevision => "a rollback",
         Xray => "the tree",
-        Plugin(_) => "plugins",
         _ => return None,
     })
 }

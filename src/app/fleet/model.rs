@@ -107,6 +107,8 @@ pub struct UnionFeed {
     pub merged: Option<Arc<Snapshot>>,
     /// Bumped per merge: the merged snapshot's `rev` (memoisation downstream keys on it).
     pub(crate) rev: u64,
+    /// The members the merge was narrowed to by the filter's `ctx:` terms (`None`: all).
+    pub(crate) only: Option<Vec<u16>>,
 }
 
 impl UnionFeed {
@@ -121,6 +123,7 @@ impl UnionFeed {
             members,
             merged: None,
             rev: 0,
+            only: None,
         }
     }
 

@@ -344,3 +344,13 @@ pub fn command_context(state: &UiState, named: Option<&str>, usage: &str) -> Res
         (_, c) => Ok(c.map(str::to_owned)),
     }
 }
+
+/// Whether something asked for `context` (a plugin run) may still go there: it is the context
+/// in use outside a union, a member inside one — and unless it only reads, not a read-only
+/// member.
+pub fn may_run_in(state: &UiState, context: &str, reads_only: bool) -> bool {
+    match &state.conn.fleet {
+        None => state.conn.context.as_deref() == Some(context),
+        Some(f) => f.by_name(context).is_some_and(|m| reads_only || !m.readonly),
+    }
+}

@@ -361,3 +361,35 @@ fn a_port_forward_is_offered_and_started_in_the_rows_cluster() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn a_ctx_term_narrows_the_union_to_some_clusters() {
+    let mut f = union([&["web"], &["api", "db"]]);
+    f.state.top_list_mut().unwrap().filter = "ctx:b".into();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    assert_eq!(shown(&f.state), [(1, "api".into()), (1, "db".into())]);
+    f.state.top_list_mut().unwrap().filter = "ctx:!b d".into();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    assert!(shown(&f.state).is_empty(), "a's rows: web has no d");
+    f.state.top_list_mut().unwrap().filter = "ctx:A".into();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    assert_eq!(shown(&f.state), [(0, "web".into())]);
+}
+
+#[test]
+fn plugins_get_the_rows_cluster_as_context() {
+    let mut f = union([&["web"], &["api"]]);
+    assert_eq!(crate::app::plugins::vars::row_context(&f.state), "b");
+    press(&mut f.state, "j");
+    assert_eq!(crate::app::plugins::vars::row_context(&f.state), "a");
+    assert!(super::open::may_run_in(&f.state, "b", false));
+    if let Some(m) = f.state.conn.fleet.as_mut().and_then(|x| x.by_name_mut("b")) {
+        m.readonly = true;
+    }
+    assert!(!super::open::may_run_in(&f.state, "b", false));
+    assert!(super::open::may_run_in(&f.state, "b", true));
+    assert!(
+        !super::open::may_run_in(&f.state, "c", true),
+        "c is not in the union"
+    );
+}

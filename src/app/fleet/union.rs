@@ -18,17 +18,53 @@ use super::model::UnionFeed;
 /// count up), so memoisation never mistakes a merge for an informer's snapshot.
 pub const MERGED_EPOCH: u64 = u64::MAX;
 
-/// Brings `feed.merged` up to date with its members' latest snapshots; a no-op (one atomic
-/// load per member) when none changed since the last merge. `key` is the list's.
-pub fn refresh(feed: &mut UnionFeed, key: &ResourceKey) {
+/// The filter's `ctx:` terms and the rest of it: `ctx:eu` keeps the members whose context
+/// contains `eu` (case-insensitively; several terms: any of them), `ctx:!eu` leaves them out.
+pub fn split_ctx(filter: &str) -> (Vec<String>, String) {
+    let mut terms = Vec::new();
+    let mut rest = Vec::new();
+    for w in filter.split_whitespace() {
+        match w.strip_prefix("ctx:").or_else(|| w.strip_prefix("context:")) {
+            Some(t) if !t.is_empty() => terms.push(t.to_lowercase()),
+            _ => rest.push(w),
+        }
+    }
+    (terms, rest.join(" "))
+}
+
+/// The origins `terms` keep of `names` (`None`: no terms, every member).
+pub fn kept(names: &[(u16, Arc<str>)], terms: &[String]) -> Option<Vec<u16>> {
+    if terms.is_empty() {
+        return None;
+    }
+    let (out, keep): (Vec<&String>, Vec<&String>) = terms.iter().partition(|t| t.starts_with('!'));
+    Some(
+        names
+            .iter()
+            .filter(|(_, n)| {
+                let n = n.to_lowercase();
+                let dropped = out.iter().any(|t| n.contains(&t[1..]));
+                let wanted = keep.is_empty() || keep.iter().any(|t| n.contains(t.as_str()));
+                wanted && !dropped
+            })
+            .map(|(o, _)| *o)
+            .collect(),
+    )
+}
+
+/// Brings `feed.merged` up to date with its members' latest snapshots, narrowed to the
+/// members `only` keeps (`None`: all); a no-op (one atomic load per member) when nothing
+/// changed since the last merge. `key` is the list's.
+pub fn refresh(feed: &mut UnionFeed, key: &ResourceKey, only: Option<Vec<u16>>) {
     let snaps = feed.snapshots();
     let now: Vec<Option<(u64, u64)>> = snaps
         .iter()
         .map(|(_, s)| s.as_ref().map(|s| (s.epoch, s.rev)))
         .collect();
-    if feed.merged.is_some() && now == feed.built_from {
+    if feed.merged.is_some() && now == feed.built_from && only == feed.only {
         return;
     }
+    let keeps = |origin: u16| only.as_ref().is_none_or(|o| o.contains(&origin));
     let filters: Vec<Option<String>> = feed
         .members
         .iter()
@@ -37,14 +73,14 @@ pub fn refresh(feed: &mut UnionFeed, key: &ResourceKey) {
     let parts: Vec<Vec<Arc<Row>>> = snaps
         .iter()
         .zip(&filters)
-        .map(|((_, s), ns)| match s {
-            Some(s) => s
+        .map(|((origin, s), ns)| match s {
+            Some(s) if keeps(*origin) => s
                 .rows
                 .iter()
                 .filter(|r| ns.as_deref().is_none_or(|n| r.namespace.as_deref() == Some(n)))
                 .cloned()
                 .collect(),
-            None => Vec::new(),
+            _ => Vec::new(),
         })
         .collect();
     let timeline = key.kind.is_timeline();
@@ -61,6 +97,7 @@ pub fn refresh(feed: &mut UnionFeed, key: &ResourceKey) {
         resource_version: None,
     }));
     feed.built_from = now;
+    feed.only = only;
 }
 
 /// The union's state in one: live when every member that answered is live, else the first

@@ -48,11 +48,23 @@ fn norm(header: &str) -> String {
     header.to_ascii_uppercase().replace(['_', '-'], " ")
 }
 
+/// The context the selected row belongs to: inside a union its own cluster's, else the one
+/// in use (empty before the kubeconfig is read).
+pub fn row_context(state: &UiState) -> String {
+    let origin = state
+        .top_list()
+        .and_then(|l| l.cache.selected_row(l.selected))
+        .map_or(0, |r| r.origin);
+    crate::app::fleet::open::context_of_row(state, origin)
+        .or_else(|| state.conn.context.clone())
+        .unwrap_or_default()
+}
+
 /// The variables of the selected row of the view on top (a list row, or a container of the
 /// containers view); `None` when nothing is selected. `now` formats ages in `COL-AGE`.
 pub fn of_selection(state: &UiState, now: UnixSecs) -> Option<Vars> {
     let mut v = Vars::default();
-    let context = state.conn.context.clone().unwrap_or_default();
+    let context = row_context(state);
     let details = state
         .conn
         .contexts

@@ -97,6 +97,11 @@ pub fn query(state: &UiState, action: Action) -> Option<AccessQuery> {
 
 /// `Some(permission)` when `action` is known to be forbidden here at `now`.
 pub fn forbidden(state: &UiState, action: Action, now: Instant) -> Option<Permission> {
+    // Inside a union the gate's answers are the context in use's, not the row's cluster's:
+    // nothing is hidden on them there, each cluster's API server answers for itself.
+    if crate::app::fleet::keys::in_union(state) {
+        return None;
+    }
     let q = query(state, action)?;
     (state.conn.access.get(&q, now) == Some(false)).then_some(q.permission)
 }
@@ -117,7 +122,10 @@ pub fn refuse(state: &mut UiState, action: Action) -> bool {
 /// The questions to ask now for the write actions that apply on top (each once per TTL),
 /// marked as asked.
 pub fn wanted(state: &mut UiState, now: Instant) -> Vec<AccessQuery> {
-    if !matches!(state.conn.status, crate::app::state::Conn::Connected(_)) || state.settings.readonly {
+    if !matches!(state.conn.status, crate::app::state::Conn::Connected(_))
+        || state.settings.readonly
+        || crate::app::fleet::keys::in_union(state)
+    {
         return Vec::new();
     }
     let mut out: Vec<AccessQuery> = Vec::new();
