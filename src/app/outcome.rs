@@ -78,10 +78,18 @@ fn applied(state: &mut UiState, e: WriteEvent) -> Vec<Effect> {
             context,
             summary,
             result,
-        } => match result {
-            Ok(done) => state.note(format!("{done} (context {context})")),
-            Err(e) => state.screens.footer.message = Some(format!("{summary} failed: {e}")),
-        },
+        } => {
+            let (ok, line) = match result {
+                Ok(done) => (true, format!("{done} (context {context})")),
+                Err(e) => (false, format!("{summary} failed: {e}")),
+            };
+            if !crate::app::fleet::writes::answered(state, line.clone(), ok) {
+                match ok {
+                    true => state.note(line),
+                    false => state.screens.footer.message = Some(line),
+                }
+            }
+        }
         WriteEvent::Access(q, r) => state.conn.access.answer(q, r, Instant::now()),
         WriteEvent::Drain(e) => crate::app::writes::drain::step(state, e),
         WriteEvent::Revisions(t, r) => crate::app::history::revisions::listed(state, t, r),

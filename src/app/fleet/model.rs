@@ -41,6 +41,9 @@ pub struct Fleet {
     pub members: Vec<Member>,
     /// Contexts left out and why (`ktui-demo-viewer: same server as ktui-demo`), said once.
     pub skipped: Vec<String>,
+    /// A write over several clusters: the answers still awaited, and those that came (one
+    /// line per cluster, failures first), so the footer says what each cluster did.
+    pub batch: (usize, Vec<(bool, String)>),
 }
 
 impl Fleet {

@@ -101,7 +101,11 @@ pub fn open(state: &mut UiState, names: Vec<String>, all: bool, readonly: &dyn F
     if !skipped.is_empty() {
         state.note(format!("left out: {}", skipped.join("; ")));
     }
-    state.conn.fleet = Some(Fleet { members, skipped });
+    state.conn.fleet = Some(Fleet {
+        members,
+        skipped,
+        batch: (0, Vec::new()),
+    });
     state.emit(Effect::OpenFleet(opened));
     let kind = base_kind(state);
     let ns = if kind.namespaced() {

@@ -393,3 +393,33 @@ fn plugins_get_the_rows_cluster_as_context() {
         "c is not in the union"
     );
 }
+
+#[test]
+fn each_clusters_answer_to_a_batch_is_said_failures_first() {
+    use crate::app::outcome::{apply, WriteEvent};
+    let mut f = union([&["web"], &["api"]]);
+    press(&mut f.state, "space space ctrl-d");
+    let effects = press(&mut f.state, "y");
+    assert_eq!(deletes(&effects).len(), 2);
+    apply(
+        &mut f.state,
+        WriteEvent::Wrote {
+            context: "a".into(),
+            summary: "delete 2 pods in team-a".into(),
+            result: Ok("deleted pod/web".into()),
+        },
+    );
+    apply(
+        &mut f.state,
+        WriteEvent::Wrote {
+            context: "b".into(),
+            summary: "delete 2 pods in team-a in b".into(),
+            result: Err("pod/api: forbidden: viewer may not delete pods".into()),
+        },
+    );
+    let footer = f.state.screens.footer.message.clone().unwrap_or_default();
+    assert_eq!(
+        footer,
+        "delete 2 pods in team-a in b failed: pod/api: forbidden: viewer may not delete pods · deleted pod/web (context a)"
+    );
+}

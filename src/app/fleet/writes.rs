@@ -115,6 +115,9 @@ pub fn confirmed(state: &mut UiState, d: Dialog) {
             op,
         })));
     }
+    if let Some(f) = state.conn.fleet.as_mut() {
+        f.batch = (sent.len(), Vec::new());
+    }
     let mut words = format!("{} (contexts {})…", d.summary, sent.join(", "));
     if sent.is_empty() {
         words = "nothing was sent".to_owned();
@@ -123,4 +126,30 @@ pub fn confirmed(state: &mut UiState, d: Dialog) {
         words.push_str(&format!("  not sent: {}", skipped.join("; ")));
     }
     state.note(words);
+}
+
+/// One cluster's answer to a write of a batch over several clusters: the footer lists every
+/// answer so far, failures first (`… failed: forbidden … · deleted pod/web (context eu)`).
+/// False when no batch waits (the caller says it alone).
+pub fn answered(state: &mut UiState, line: String, ok: bool) -> bool {
+    let Some(f) = state.conn.fleet.as_mut() else {
+        return false;
+    };
+    if f.batch.0 == 0 {
+        return false;
+    }
+    f.batch.0 -= 1;
+    f.batch.1.push((ok, line));
+    f.batch.1.sort_by_key(|(ok, _)| *ok);
+    let all_ok = f.batch.1.iter().all(|(ok, _)| *ok);
+    let words = f
+        .batch
+        .1
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect::<Vec<_>>()
+        .join(" · ");
+    state.screens.footer.message = Some(words);
+    state.screens.footer.info = all_ok;
+    true
 }
