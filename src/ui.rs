@@ -110,7 +110,8 @@ pub fn draw(f: &mut Frame, state: &UiState, informers: &[InformerInfo], now: Uni
         Screen::List(l) => list::draw(f, body, state, l, &theme, now),
         Screen::Informers { selected } => {
             let (top, below) = metrics_polls::split(body, &state.screens.layout.metrics_polls);
-            informers::draw(f, top, informers, *selected, &theme);
+            let names = state.conn.fleet.as_ref().map(|f| f.names()).unwrap_or_default();
+            informers::draw(f, top, informers, &names, *selected, &theme);
             metrics_polls::draw(f, below, &state.screens.layout.metrics_polls, &theme);
         }
         Screen::Forwards { selected } => {

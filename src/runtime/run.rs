@@ -264,8 +264,16 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
                 // The RBAC gate asks, in the background, about what this view could offer.
                 let asks = crate::app::writes::access::wanted(&mut state, std::time::Instant::now());
                 w.execute(&mut state, asks.into_iter().map(Effect::CheckAccess).collect());
-                let informers = match (state.top(), &w.session) {
-                    (Screen::Informers { .. }, Some(s)) => s.pool.informers(),
+                // Inside a union, every member's informers too (`:informers` names each one's).
+                let informers = match state.top() {
+                    Screen::Informers { .. } => {
+                        let members = w.fleet.iter().filter_map(|m| m.session.as_ref());
+                        w.session
+                            .iter()
+                            .chain(members)
+                            .flat_map(|s| s.pool.informers())
+                            .collect()
+                    }
                     _ => Vec::new(),
                 };
                 state.screens.layout.informers_len = informers.len();

@@ -77,13 +77,27 @@ const COLS: [Col; 11] = [
     },
 ];
 
-pub(super) fn draw(f: &mut Frame, area: Rect, infos: &[InformerInfo], selected: usize, theme: &Theme) {
+/// `names`: inside a union, each member's origin and (sanitized) context, which prefixes its
+/// informers' keys (`prod-eu/pods@*`).
+pub(super) fn draw(
+    f: &mut Frame,
+    area: Rect,
+    infos: &[InformerInfo],
+    names: &[(u16, std::sync::Arc<str>)],
+    selected: usize,
+    theme: &Theme,
+) {
     let cells: Vec<Vec<String>> = infos
         .iter()
         .map(|i| {
             let s = &i.stats;
+            let key = crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned();
+            let key = match names.iter().find(|(o, _)| *o == i.origin) {
+                Some((_, ctx)) => format!("{ctx}/{key}"),
+                None => key,
+            };
             vec![
-                crate::kube::sanitize::sanitize(&i.key.to_string()).into_owned(),
+                key,
                 state_cell(i),
                 s.last_list
                     .as_ref()

@@ -50,6 +50,7 @@ mod e2e_terms;
 mod e2e_timeline;
 mod e2e_trust;
 mod e2e_union;
+mod e2e_union_real;
 mod e2e_usage;
 mod e2e_xray;
 mod e2e_yaml;

@@ -20,6 +20,7 @@ const SIZES: [(u16, u16); 3] = [(60, 15), (80, 24), (160, 45)];
 
 fn info(key: ResourceKey, objects: u64, subs: usize) -> InformerInfo {
     InformerInfo {
+        origin: 0,
         key,
         stats: StatsView {
             lists: 2,

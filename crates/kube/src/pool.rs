@@ -95,6 +95,9 @@ pub struct InformerInfo {
     pub stops_in: Option<Duration>,
     /// Objects it could not decode, as one line ([`Slot::unreadable`]).
     pub unreadable: Option<Arc<String>>,
+    /// The pool's origin (`crate::row::Row::origin`): 0 for the context in use, else a union
+    /// member's.
+    pub origin: u16,
 }
 
 impl InformerPool {
@@ -274,6 +277,7 @@ impl InformerPool {
                 subscribers: e.subscribers,
                 stops_in: e.idle_since.map(|t| self.grace.saturating_sub(t.elapsed())),
                 unreadable: e.slot.unreadable(),
+                origin: self.rows.origin,
             })
             .collect();
         out.sort_by(|a, b| a.key.cmp(&b.key));
