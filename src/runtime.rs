@@ -14,6 +14,7 @@ pub mod plugins;
 pub mod quit;
 pub mod run;
 pub mod session;
+pub mod start;
 pub mod tasks;
 pub mod writes;
 

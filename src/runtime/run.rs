@@ -17,7 +17,6 @@ use crate::cli::Cli;
 use crate::config::Config;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::{self, ClusterInfo};
-use crate::kube::discovery_watch::{keep_current, DiscoveryConfig};
 use crate::kube::history::{History, HistoryConfig};
 use crate::kube::informer::InformerConfig;
 use crate::kube::key::ResourceKey;
@@ -415,73 +414,6 @@ pub(crate) fn initial_state(cli: &Cli, config: &Config) -> (UiState, Vec<Effect>
     // The placeholder view the first command replaced is no place to go back to.
     state.screens.stack.nav.clear();
     (state, effects)
-}
-
-impl Wiring<'_> {
-    /// Makes the new session's pool record into its context's history (kept across context
-    /// switches, so switching back finds it; `[history]` bounds each one).
-    pub(crate) fn record_history(&mut self, context: Option<String>) {
-        let config = self.history_config;
-        let Some(s) = self.session.as_mut() else { return };
-        let history = self
-            .histories
-            .entry(context.unwrap_or_default())
-            .or_insert_with(|| History::new(config, jiff::Timestamp::now().as_second()))
-            .clone();
-        s.pool = s.pool.clone().record_into(history);
-    }
-
-    /// Starts the informer pool and the discovery task of a new client.
-    pub(crate) fn start_session(&mut self, client: kube::Client) {
-        let tx = self.tx.clone();
-        let generation = self.generation;
-        let rediscover = Arc::new(tokio::sync::Notify::new());
-        let publish = move |reg| {
-            let _ = tx.send(Event::Discovered(generation, reg));
-        };
-        let task = keep_current(
-            client.clone(),
-            DiscoveryConfig::default(),
-            rediscover.clone(),
-            publish,
-        );
-        let discovery = self.net.spawn(task).abort_handle();
-        let mut informer_config = self.informer_config.clone();
-        // Each session (context) finds out afresh whether its server streams lists (protobuf).
-        if informer_config.streaming.is_some() {
-            informer_config.streaming = Some(Default::default());
-        }
-        informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
-        let client_for_metrics = client.clone();
-        let pool = InformerPool::new_on(
-            self.net.clone(),
-            client,
-            Arc::new(crate::table::TableDecoders),
-            self.store_tx.clone(),
-            informer_config,
-            GRACE,
-        );
-        let tx = self.tx.clone();
-        let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
-            let _ = tx.send(Event::Forwards);
-        });
-        let metrics = self.metrics_config.clone().map(|config| {
-            crate::kube::metrics::MetricsPool::new_on(
-                self.net.clone(),
-                client_for_metrics,
-                self.metrics_tx.clone(),
-                config,
-            )
-        });
-        self.session = Some(Session {
-            metrics,
-            pool,
-            discovery,
-            rediscover,
-            feeds: HashMap::new(),
-            forwards,
-        });
-    }
 }
 
 /// The exit status after signal `number`: `128 + number`, as shells report it (SIGTERM 143,
