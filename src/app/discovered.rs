@@ -123,6 +123,12 @@ fn refresh(registry: &Registry, screen: &mut Screen) -> Fate {
                         reverse: l.reverse,
                         wide: l.wide,
                         target: l.selected_key.take(),
+                        // A union list stays one, fed afresh by every member.
+                        union: l.union.as_ref().map(|u| {
+                            Box::new(crate::app::fleet::model::UnionFeed::new(
+                                u.members.iter().map(|m| m.origin),
+                            ))
+                        }),
                         ..view
                     };
                 }

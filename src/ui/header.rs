@@ -35,17 +35,22 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(ns) => ns,
         None => "all".to_owned(),
     };
-    let ctx = match &state.conn.fleet {
-        Some(f) => format!(
-            "union of {}: {}",
-            f.members.len(),
-            f.members
+    // A union names its members; the server line counts the connected ones (each member's
+    // own state is on the list's line).
+    let (ctx, server) = match &state.conn.fleet {
+        Some(f) => {
+            let up = f
+                .members
                 .iter()
-                .map(|m| m.context.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        None => ctx,
+                .filter(|m| m.status == crate::app::fleet::model::Link::Connected)
+                .count();
+            let names: Vec<&str> = f.members.iter().map(|m| m.context.as_str()).collect();
+            (
+                format!("union of {}: {}", f.members.len(), names.join(", ")),
+                format!("{up}/{} connected", f.members.len()),
+            )
+        }
+        None => (ctx, server),
     };
     let mut first = vec![
         Span::styled(" context: ", theme.label),

@@ -42,6 +42,9 @@ impl UiState {
     /// discovery then checks the new context serves it (`carried_kind`). Coming back to a
     /// context restores the namespace last used there (k9s does the same).
     pub fn reset_for_context(&mut self, context: &str) -> Vec<Effect> {
+        // A switch to one context ends any union (the loop stopped its members).
+        self.conn.fleet = None;
+        self.screens.stack.pins.clear();
         let kind = self
             .views()
             .find_map(|(_, s)| match s {
