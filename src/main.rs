@@ -90,10 +90,7 @@ fn main() -> ExitCode {
                 cli.kubeconfig = Some(h.kubeconfig.clone());
                 // The demo kubeconfig's contexts: the admin's (current), the viewer's, and two
                 // more clusters' (`--context ktui-demo,ktui-demo-eu`, `--all-contexts`).
-                cli.context = cli
-                    .context
-                    .take()
-                    .filter(|c| c.split(',').all(|c| c.trim().starts_with("ktui-demo")));
+                // A name it does not have is said so, as with any kubeconfig.
                 // Its contexts set no namespace: a newcomer sees the whole demo cluster at
                 // once (`-n` still picks one).
                 if cli.namespace.is_none() {

@@ -42,6 +42,9 @@ pub fn run(state: &mut UiState, line: &str, asked_again: bool) {
     state.screens.prompt.deferred = None;
     let expanded = crate::app::configure::expand_alias(state, line);
     let line = expanded.as_deref().unwrap_or(line);
+    if crate::app::fleet::keys::refuse_command(state, line) {
+        return;
+    }
     if crate::app::forwards::command(state, line)
         || crate::app::session::command::command(state, line)
         || crate::app::can::command::command(state, line)

@@ -120,7 +120,7 @@ impl Wiring<'_> {
                 // `--context a,b` or `--all-contexts`: the union opens once the names are known.
                 if g == 1 && state.conn.fleet.is_none() {
                     if let Some(arg) = self.cli.union_arg() {
-                        crate::app::fleet::open::ctx_command(state, &arg);
+                        crate::app::fleet::open::from_command_line(state, &arg);
                         return (true, state.take_effects());
                     }
                 }

@@ -135,15 +135,18 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
                         }
                         _ => theme.error,
                     };
-                    if state.settings.icons {
-                        spans.push(Span::styled(format!("{} ", icon(&snap.state)), style));
-                    }
-                    spans.push(Span::styled(
-                        sanitize(&snap.state.to_string()).into_owned(),
-                        style,
-                    ));
                     if let (Some(u), Some(f)) = (&l.union, &state.conn.fleet) {
-                        spans.extend(super::union::members(u, f, theme));
+                        // A union: how many members are live, then each member, the ones
+                        // that are not live first (a narrow header keeps them).
+                        spans.extend(super::union::members(u, f, state.settings.icons, theme));
+                    } else {
+                        if state.settings.icons {
+                            spans.push(Span::styled(format!("{} ", icon(&snap.state)), style));
+                        }
+                        spans.push(Span::styled(
+                            sanitize(&snap.state.to_string()).into_owned(),
+                            style,
+                        ));
                     }
                     if let Some(u) = l.source.as_ref().and_then(|s| s.slot.unreadable()) {
                         spans.push(Span::styled(format!("  ⚠ {}", sanitize(&u)), theme.warn));
@@ -208,10 +211,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
     // A view opened from a union row works in that row's cluster: the header says which.
     let mut second = second;
     if let (Some(origin), Some(f)) = (state.screens.stack.pins.get(&state.top_id()), &state.conn.fleet) {
-        second.push(Span::styled(
-            format!("  @ {}", sanitize(f.name(*origin))),
-            theme.highlight,
-        ));
+        // First: a narrow header cuts the end, and which cluster this is must stay.
+        second.insert(
+            0,
+            Span::styled(format!(" @ {} ", sanitize(f.name(*origin))), theme.highlight),
+        );
     }
     // Narrow terminals: the server URL goes before the namespace is cut; a reason for not
     // being connected stays, the namespace goes.

@@ -104,7 +104,24 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, l: &ListState, th
     let visible: Vec<std::sync::Arc<Row>> = l.cache.visible(offset, page);
     let settings = &state.settings.usage;
     let usage = UsageView::of(l, settings);
-    let contexts = state.conn.fleet.as_ref().map(|f| f.names()).unwrap_or_default();
+    // Inside a union: per member, its name and whether its rows are live (the CONTEXT cell of
+    // a member that is not live is drawn in the warning colour: its rows may be old).
+    let contexts: Vec<(u16, std::sync::Arc<str>, bool)> = match (&state.conn.fleet, &l.union) {
+        (Some(f), Some(u)) => f
+            .names()
+            .into_iter()
+            .map(|(o, n)| {
+                let live = u
+                    .members
+                    .iter()
+                    .find(|m| m.origin == o)
+                    .and_then(|m| m.source.as_ref())
+                    .is_some_and(|s| s.slot.peek().state.is_live());
+                (o, n, live)
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let grid = Grid::build(l, &spec, &visible, all_ns, now, usage.as_ref(), theme, &contexts);
     let fitted = columns::fit(&grid.cols, area.width.saturating_sub(2) as usize, GAP, l.hscroll);
     let room = usize::from(area.width).saturating_sub(title_w + 4);

@@ -203,7 +203,7 @@ impl Three {
 }
 
 /// The per-member parts of header line 2 (after `│`): `(context, words after it)`, e.g.
-/// `("c-two", "19 ● live")`.
+/// `("c-two", "19")` for a live member, `("c-three", "18 ◷ stale: …")` for one that is not.
 fn members(screen: &str) -> Vec<(String, String)> {
     let Some((_, parts)) = state_line(screen).split_once('│') else {
         return Vec::new();
@@ -225,26 +225,27 @@ fn member(screen: &str, context: &str) -> Option<String> {
         .map(|(_, w)| w)
 }
 
-/// `COUNT ● live`: the member's list is complete and live.
+/// `COUNT` alone: the member's list is complete and live (a member that is not says how).
 fn is_live(words: &str) -> bool {
     let w: Vec<&str> = words.split_whitespace().collect();
-    w.len() == 3 && w[0].chars().all(|c| c.is_ascii_digit() || c == ',') && w[1] == "●" && w[2] == "live"
+    w.len() == 1 && w[0].chars().all(|c| c.is_ascii_digit() || c == ',')
 }
 
-/// The member's row count in header line 2, when it says `COUNT ● live`.
+/// The member's row count in header line 2, when it says `COUNT` and nothing else.
 fn live_count(screen: &str, context: &str) -> Option<u64> {
     let w = member(screen, context).filter(|w| is_live(w))?;
     w.split_whitespace().next()?.replace(',', "").parse().ok()
 }
 
-/// Every one of `contexts` named in header line 2 as `COUNT ● live`, and the union's own
-/// state `live` with a count that is their sum.
+/// Every one of `contexts` named in header line 2 as `COUNT` (live), and the union's own
+/// state `● N/N live` with a count that is their sum.
 fn all_live(screen: &str, contexts: &[&str]) -> bool {
     let counts: Option<Vec<u64>> = contexts.iter().map(|c| live_count(screen, c)).collect();
     let Some(counts) = counts else { return false };
     let words = state_words(screen);
+    let n = contexts.len();
     words.get(1).and_then(|n| n.replace(',', "").parse::<u64>().ok()) == Some(counts.iter().sum())
-        && words.get(2..4) == Some(&["●", "live"][..])
+        && words.get(2..5) == Some(&["●", format!("{n}/{n}").as_str(), "live"][..])
 }
 
 /// The distinct CONTEXT cells of the table on screen.
@@ -512,8 +513,7 @@ fn a_stopped_member_stops_reading_live_while_the_others_stay_live() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let noticed = stopped.elapsed();
-    let not_live =
-        |s: &str| member(s, "c-three").is_some_and(|w| !w.contains("live")) && all_live_but(s, "c-three");
+    let not_live = |s: &str| member(s, "c-three").is_some_and(|w| !is_live(&w)) && all_live_but(s, "c-three");
     let shown = k.try_wait_until(Duration::from_secs(5), not_live);
     let took = stopped.elapsed();
     assert!(
@@ -540,7 +540,7 @@ fn a_stopped_member_stops_reading_live_while_the_others_stay_live() {
     std::thread::sleep(Duration::from_secs(3));
     let s = k.screen();
     assert!(
-        member(&s, "c-three").is_some_and(|w| !w.contains("live")) && all_live_but(&s, "c-three"),
+        member(&s, "c-three").is_some_and(|w| !is_live(&w)) && all_live_but(&s, "c-three"),
         "{}",
         k.dump()
     );
@@ -584,7 +584,7 @@ fn a_stopped_member_stops_reading_live_while_the_others_stay_live() {
     k.wait_exit(SLOW).expect("ktui exits on :q");
 }
 
-/// Every member but `but` named in header line 2 as `COUNT ● live`.
+/// Every member but `but` named in header line 2 as `COUNT` (live).
 fn all_live_but(screen: &str, but: &str) -> bool {
     let others: Vec<&str> = CONTEXTS.iter().copied().filter(|c| *c != but).collect();
     others.iter().all(|c| live_count(screen, c).is_some())

@@ -437,7 +437,8 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
     eprintln!("union up after {took:.2?}: {:?}", state_line(&k.screen()));
 
     // The real pods' rows: the real context in CONTEXT, Running.
-    k.type_keys(&format!("/^union-.*-{suffix}$"));
+    // Two terms (fzf style): the prefix and the suffix of the test's pod names.
+    k.type_keys(&format!("/^union- -{suffix}$"));
     k.press_enter();
     k.wait_until("the test's pods: the real two and the demo copies", SLOW, |s| {
         rows_named(s, &keeper) == [(real.to_owned(), "Running".to_owned())]
@@ -592,7 +593,7 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
 
     // The keys still work: the filter finds the real pod that is left.
     let t1 = Instant::now();
-    k.type_keys(&format!("/{keeper}"));
+    k.type_keys(&format!("/^{keeper}$"));
     k.wait_until("the filter to narrow to the real pod left", SLOW, |s| {
         us::table(s).is_some_and(|t| t.names() == [keeper.clone()])
             && rows_named(s, &keeper) == [(real.to_owned(), "Running".to_owned())]

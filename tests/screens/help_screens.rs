@@ -162,7 +162,7 @@ fn help_per_view() {
     update(&mut st, Action::Bottom);
     let last = help_box(&render(&mut st));
     assert!(
-        last.contains(":ar (:api-resources)") && last.contains("-57/57"),
+        last.contains(":ar (:api-resources)") && last.contains("-58/58"),
         "{last}"
     );
 

@@ -36,8 +36,8 @@ pub fn applies(state: &UiState, action: Action) -> Option<bool> {
 }
 
 /// `space` and `enter` in `:ctx`: marks (or unmarks) the selected context; `enter` with two
-/// or more marked opens their union (one marked: switches to it, as without marks). True
-/// when handled.
+/// or more marked opens their union, with one switches to it; either way the marks are used
+/// up. True when handled.
 pub fn handle(state: &mut UiState, action: Action) -> bool {
     let Screen::Contexts { selected } = state.top() else {
         return false;
@@ -61,7 +61,8 @@ pub fn handle(state: &mut UiState, action: Action) -> bool {
             }
             true
         }
-        Action::Enter if state.conn.ctx_marks.len() >= 2 => {
+        // With marks, `enter` acts on them (one: switches to it), and they are used up.
+        Action::Enter if !state.conn.ctx_marks.is_empty() => {
             let names = std::mem::take(&mut state.conn.ctx_marks).join(",");
             crate::app::fleet::open::ctx_command(state, &names);
             true
@@ -77,7 +78,37 @@ pub fn refused(state: &mut UiState, action: Action) {
     }
     if let Some(what) = missing(action) {
         state.screens.footer.message = Some(format!(
-            "{what} is not available in a union view: :ctx <name> opens one cluster alone"
+            "not available in a union view yet: {what} (:ctx <name> opens one cluster alone)"
         ));
     }
+}
+
+/// Commands whose views are one cluster's and are not routed inside a union yet: refused
+/// there in words (rather than showing the context in use's objects unlabelled).
+const ONE_CLUSTER: [&str; 9] = [
+    "pulse",
+    "pulses",
+    "pu",
+    "xray",
+    "can",
+    "who-can",
+    "top",
+    "debug",
+    "api-resources",
+];
+
+/// A typed command a union cannot run yet: says so and returns true.
+pub fn refuse_command(state: &mut UiState, line: &str) -> bool {
+    if state.conn.fleet.is_none() {
+        return false;
+    }
+    let word = line.split_whitespace().next().unwrap_or_default();
+    let word = if word == "ar" { "api-resources" } else { word };
+    if !ONE_CLUSTER.contains(&word) {
+        return false;
+    }
+    state.screens.footer.message = Some(format!(
+        ":{word} shows one cluster: not available in a union yet (:ctx <name> opens one cluster alone)"
+    ));
+    true
 }

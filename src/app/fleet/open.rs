@@ -120,10 +120,42 @@ pub fn open(state: &mut UiState, names: Vec<String>, all: bool, readonly: &dyn F
     state.reset_stack(Screen::List(Box::new(list)));
 }
 
+/// The port-forwards that leaving the union stops (those of members other than the context
+/// in use), in words for the footer: `stopped 2 port-forwards of ktui-demo-us`.
+fn forwards_lost(state: &UiState) -> Option<String> {
+    let f = state.conn.fleet.as_ref()?;
+    let mut lost: Vec<&str> = Vec::new();
+    for m in f.members.iter().filter(|m| m.origin != 0) {
+        let suffix = format!("@{}", m.context);
+        let n = state
+            .screens
+            .layout
+            .forwards
+            .iter()
+            .filter(|x| x.target.ends_with(&suffix))
+            .count();
+        lost.extend(std::iter::repeat_n(m.context.as_str(), n));
+    }
+    if lost.is_empty() {
+        return None;
+    }
+    let n = lost.len();
+    lost.dedup();
+    Some(format!(
+        "stopped {n} port-forward{} of {}",
+        if n == 1 { "" } else { "s" },
+        lost.join(", ")
+    ))
+}
+
 /// Ends the union (its members' informers stop); the views go back to one context.
 pub fn close(state: &mut UiState) {
+    let lost = forwards_lost(state);
     if state.conn.fleet.take().is_none() {
         return;
+    }
+    if let Some(words) = lost {
+        state.note(words);
     }
     state.emit(Effect::CloseFleet);
     state.screens.stack.pins.clear();
@@ -289,6 +321,9 @@ pub fn ctx_command(state: &mut UiState, arg: &str) {
         return;
     }
     if state.conn.fleet.is_some() && state.conn.contexts.iter().any(|c| c == arg) {
+        if let Some(words) = forwards_lost(state) {
+            state.note(words);
+        }
         state.conn.fleet = None;
         state.screens.stack.pins.clear();
         state.emit(Effect::CloseFleet);
@@ -356,5 +391,31 @@ pub fn may_run_in(state: &UiState, context: &str, reads_only: bool) -> bool {
     match &state.conn.fleet {
         None => state.conn.context.as_deref() == Some(context),
         Some(f) => f.by_name(context).is_some_and(|m| reads_only || !m.readonly),
+    }
+}
+
+/// `--context a,b` or `--all-contexts`, once the kubeconfig is read: names the kubeconfig
+/// does not have are left out and said so (the union of the others opens); fewer than two
+/// left: the footer says why there is no union.
+pub fn from_command_line(state: &mut UiState, arg: &str) {
+    let Some(names) = wanted(arg, &state.conn.contexts) else {
+        return;
+    };
+    let (known, unknown): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|n| state.conn.contexts.iter().any(|c| c == n));
+    let readonly = state.conn.readonly_contexts.clone();
+    let ro = move |c: &str| readonly.iter().any(|r| r == c);
+    open(state, known, arg == "all", &ro);
+    if !unknown.is_empty() {
+        let left = unknown
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let before = state.screens.footer.message.take().unwrap_or_default();
+        state.screens.footer.message =
+            Some(format!("no context {left} in the kubeconfig: left out. {before}"));
+        state.screens.footer.info = false;
     }
 }

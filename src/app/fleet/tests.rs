@@ -261,7 +261,7 @@ fn keys_not_routed_yet_are_refused_in_words() {
     assert!(effects.is_empty(), "{effects:?}");
     let footer = f.state.screens.footer.message.clone().unwrap_or_default();
     assert!(
-        footer.contains("edit is not available in a union view"),
+        footer.contains("not available in a union view yet: edit"),
         "{footer}"
     );
 }
@@ -421,5 +421,53 @@ fn each_clusters_answer_to_a_batch_is_said_failures_first() {
     assert_eq!(
         footer,
         "delete 2 pods in team-a in b failed: pod/api: forbidden: viewer may not delete pods · deleted pod/web (context a)"
+    );
+}
+
+#[test]
+fn one_cluster_commands_are_refused_in_a_union() {
+    let mut f = union([&["web"], &["api"]]);
+    for cmd in ["pulse", "xray deploy", "can get pods", "top", "debug pod/x"] {
+        let effects = crate::app::command::run_command(&mut f.state, cmd);
+        assert!(effects.is_empty(), "{cmd}: {effects:?}");
+        let footer = f.state.screens.footer.message.clone().unwrap_or_default();
+        assert!(footer.contains("not available in a union"), "{cmd}: {footer}");
+    }
+}
+
+#[test]
+fn ctx_marks_open_a_union_and_are_used_up() {
+    let mut f = union([&["web"], &["api"]]);
+    ctx_command(&mut f.state, "a");
+    f.state.take_effects();
+    crate::app::command::run_command(&mut f.state, "ctx");
+    // Mark b and c, enter: their union.
+    press(&mut f.state, "j space space enter");
+    let fleet = f.state.conn.fleet.as_ref().expect("a union");
+    let names: Vec<&str> = fleet.members.iter().map(|m| m.context.as_str()).collect();
+    assert_eq!(names, ["b", "c"]);
+    assert!(f.state.conn.ctx_marks.is_empty());
+}
+
+#[test]
+fn the_command_line_leaves_unknown_names_out_and_says_so() {
+    let mut f = union([&["web"], &["api"]]);
+    ctx_command(&mut f.state, "a");
+    super::open::from_command_line(&mut f.state, "a,nope,c");
+    let names: Vec<String> = f
+        .state
+        .conn
+        .fleet
+        .as_ref()
+        .unwrap()
+        .members
+        .iter()
+        .map(|m| m.context.clone())
+        .collect();
+    assert_eq!(names, ["a", "c"]);
+    let footer = f.state.screens.footer.message.clone().unwrap_or_default();
+    assert!(
+        footer.contains("no context \"nope\" in the kubeconfig: left out"),
+        "{footer}"
     );
 }

@@ -63,24 +63,67 @@ pub fn label(routes: &[(String, Vec<Target>)]) -> String {
         .join(", ")
 }
 
-/// Makes `d` a write over several clusters: its title names them, confirming sends one
-/// request per cluster.
-pub fn spread(d: &mut Dialog, routes: Vec<(String, Vec<Target>)>) {
+/// Makes `d` a write over several clusters: its title names them, its lines say which
+/// objects are in which cluster (and which cluster is read-only or protected), confirming
+/// sends one request per cluster.
+pub fn spread(state: &UiState, d: &mut Dialog, routes: Vec<(String, Vec<Target>)>) {
     let label = label(&routes);
     if let Some(q) = d.title.strip_suffix('?') {
         d.title = format!("{q} in {label}?");
     }
+    // `pods: a, b` and `context: …` give way to one line per cluster.
+    d.lines
+        .retain(|l| !l.starts_with("context: ") && !l.starts_with(&format!("{}: ", kind_name(&routes))));
+    let per: Vec<String> = routes
+        .iter()
+        .map(|(c, t)| {
+            let names: Vec<&str> = t.iter().take(5).map(|t| t.name.as_str()).collect();
+            let more = t.len().saturating_sub(5);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            let ro = state
+                .conn
+                .fleet
+                .as_ref()
+                .and_then(|f| f.by_name(c))
+                .is_some_and(|m| m.readonly);
+            let protected = state.settings.protected.iter().any(|p| p.is_match(c));
+            let note = match (ro, protected) {
+                (true, _) => " [read-only: skipped]",
+                (false, true) => " [protected]",
+                _ => "",
+            };
+            crate::kube::sanitize::sanitize(&format!("{c}: {}{more}{note}", names.join(", "))).into_owned()
+        })
+        .collect();
+    for (i, line) in per.into_iter().enumerate() {
+        d.lines.insert(i, line);
+    }
     d.routes = routes;
 }
 
+/// The dialog's first line's lead for these targets' kind (`pods`, as `describe` writes it).
+fn kind_name(routes: &[(String, Vec<Target>)]) -> String {
+    routes
+        .first()
+        .and_then(|(_, t)| t.first())
+        .map(|t| t.kind.full_name())
+        .unwrap_or_default()
+}
+
 /// What a write over several clusters asks to type when one of them is protected
-/// (`[actions] protected`): the count of all its objects.
-pub fn protection(state: &UiState, d: &Dialog, targets: &[Target]) -> Option<String> {
-    let protected = d
+/// (`[actions] protected`): the count of the protected clusters' objects.
+pub fn protection(state: &UiState, d: &Dialog, _targets: &[Target]) -> Option<String> {
+    let n: usize = d
         .routes
         .iter()
-        .any(|(c, _)| state.settings.protected.iter().any(|p| p.is_match(c)));
-    protected.then(|| targets.len().to_string())
+        .filter(|(c, _)| state.settings.protected.iter().any(|p| p.is_match(c)))
+        .map(|(_, t)| t.len())
+        .sum();
+    (n > 0).then(|| n.to_string())
 }
 
 /// "yes" on a write over several clusters: one request per cluster that may take it; the
@@ -109,14 +152,26 @@ pub fn confirmed(state: &mut UiState, d: Dialog) {
             }
         };
         sent.push(format!("{context} ({})", targets.len()));
+        let verb = if d.force() { "force delete" } else { "delete" };
+        let what = match targets.as_slice() {
+            [one] => one.label(),
+            many => format!("{} {}", many.len(), many[0].kind.plural()),
+        };
         state.emit(Effect::Write(Box::new(WriteRequest {
             context: context.clone(),
-            summary: format!("{} in {context}", d.summary),
+            summary: format!("{verb} {what} in {context}"),
             op,
         })));
     }
     if let Some(f) = state.conn.fleet.as_mut() {
-        f.batch = (sent.len(), Vec::new());
+        // What was not sent stays said beside the answers.
+        f.batch = (
+            sent.len(),
+            skipped
+                .iter()
+                .map(|s| (false, format!("not sent: {s}")))
+                .collect(),
+        );
     }
     let mut words = format!("{} (contexts {})…", d.summary, sent.join(", "));
     if sent.is_empty() {

@@ -362,7 +362,7 @@ fn open(state: &mut UiState, action: Action) {
         d.focus = 0;
     }
     if routes.len() > 1 {
-        crate::app::fleet::writes::spread(&mut d, routes);
+        crate::app::fleet::writes::spread(state, &mut d, routes);
         let want = crate::app::fleet::writes::protection(state, &d, &targets);
         show(state, d, action, &context, &targets);
         if let Some(dialog) = state.screens.overlays.dialog.as_mut() {

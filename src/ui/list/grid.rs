@@ -49,7 +49,7 @@ impl Grid {
         now: UnixSecs,
         usage: Option<&UsageView>,
         theme: &Theme,
-        contexts: &[(u16, std::sync::Arc<str>)],
+        contexts: &[(u16, std::sync::Arc<str>, bool)],
     ) -> Grid {
         // The timeline identifies events by their columns; the event's own name is noise.
         let show_name = !l.is_timeline();
@@ -97,9 +97,13 @@ impl Grid {
                 .iter()
                 .map(|src| match src {
                     Src::Context => {
-                        let at = contexts.iter().position(|(o, _)| *o == r.origin);
+                        let at = contexts.iter().position(|(o, _, _)| *o == r.origin);
                         let name = at.map_or("?".to_owned(), |i| contexts[i].1.to_string());
-                        (name, Some(crate::ui::theme::tag(theme, at.unwrap_or(0))))
+                        let style = match at.map(|i| contexts[i].2) {
+                            Some(true) => crate::ui::theme::tag(theme, at.unwrap_or(0)),
+                            _ => theme.warn,
+                        };
+                        (name, Some(style))
                     }
                     Src::Namespace => (r.namespace.as_deref().unwrap_or("").to_owned(), None),
                     Src::Name => (r.name.to_string(), None),
