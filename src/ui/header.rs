@@ -35,19 +35,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, state: &UiState, theme: &Theme) {
         Some(ns) => ns,
         None => "all".to_owned(),
     };
-    // A union names its members; the server line counts the connected ones (each member's
-    // own state is on the list's line).
+    // A union names its members; each member's state is on the list's line (a client built
+    // says nothing of whether its server still answers), so this line only counts them.
     let (ctx, server) = match &state.conn.fleet {
         Some(f) => {
-            let up = f
-                .members
-                .iter()
-                .filter(|m| m.status == crate::app::fleet::model::Link::Connected)
-                .count();
             let names: Vec<&str> = f.members.iter().map(|m| m.context.as_str()).collect();
             (
                 format!("union of {}: {}", f.members.len(), names.join(", ")),
-                format!("{up}/{} connected", f.members.len()),
+                format!("{} API servers", f.members.len()),
             )
         }
         None => (ctx, server),
