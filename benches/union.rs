@@ -44,8 +44,9 @@ use tools::Tool;
 const ROWS: u16 = 45;
 /// How long a view may take to hold every pod.
 const SYNC_TIMEOUT: Duration = Duration::from_secs(300);
-/// How long the header may take to name a frozen member (or bring it back after SIGCONT).
-const STATE_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long the header may take to name a frozen member (or bring it back after SIGCONT):
+/// ktui calls a watch stale after 2 bookmark intervals of silence, 120 s by default.
+const STATE_TIMEOUT: Duration = Duration::from_secs(180);
 /// The goals of the issue.
 const FIRST_ROW_GOAL_MS: f64 = 300.0;
 const KEY_P99_GOAL_MS: f64 = 50.0;
@@ -282,17 +283,20 @@ fn spawn(t: &Target, name: &str) -> Tui {
     tui
 }
 
-/// One member's words in the union header (` c3 10,000 ● live`).
+/// One member's words in the union header: a live one is its name and count (` c3 10,000`),
+/// one that is not adds its state (` c1 10,000 ◷ stale: no word from the server for 12s`).
 struct Member {
+    /// Its words as shown.
+    raw: String,
     context: String,
     count: Option<u64>,
-    /// Its state's words without the icon (`live`, `stale: no word … for 12s`).
+    /// Its state's words without the icon; empty (or `live`) when live.
     state: String,
 }
 
 impl Member {
     fn live(&self) -> bool {
-        self.state == "live"
+        self.state.is_empty() || self.state == "live"
     }
 }
 
@@ -306,34 +310,39 @@ fn number(word: &str) -> Option<u64> {
     word.trim_end_matches('…').replace(',', "").parse().ok()
 }
 
-/// The members the header lists after `│`, in order (none for a single cluster).
+/// One member's part of the header (`c3 10,000`, `c1 ↻ reconnecting…`).
+fn parse_member(part: &str) -> Option<Member> {
+    let mut words = part.split_whitespace().peekable();
+    let context = words.next()?.to_owned();
+    let count = words.peek().and_then(|w| number(w));
+    if count.is_some() {
+        words.next();
+    }
+    // The state's icon is one symbol (`●`, `◷`, `↻`, `✖`…).
+    let icon = |w: &&str| w.chars().count() == 1 && !w.chars().all(char::is_alphanumeric);
+    if words.peek().is_some_and(icon) {
+        words.next();
+    }
+    let state = words.collect::<Vec<_>>().join(" ");
+    Some(Member {
+        raw: part.trim().to_owned(),
+        context,
+        count,
+        state,
+    })
+}
+
+/// The members the header lists after `│` (none for a single cluster).
 fn members(screen: &str) -> Vec<Member> {
-    let Some((_, rest)) = header(screen).0.split_once('│') else {
-        return Vec::new();
-    };
-    rest.split(" · ")
-        .filter_map(|part| {
-            let mut words = part.split_whitespace().peekable();
-            let context = words.next()?.to_owned();
-            let count = words.peek().and_then(|w| number(w));
-            if count.is_some() {
-                words.next();
-            }
-            // The state's icon is one symbol (`●`, `◷`, `↻`, `✖`…).
-            if words
-                .peek()
-                .is_some_and(|w| w.chars().count() == 1 && !w.chars().all(char::is_alphanumeric))
-            {
-                words.next();
-            }
-            let state = words.collect::<Vec<_>>().join(" ");
-            Some(Member {
-                context,
-                count,
-                state,
-            })
-        })
-        .collect()
+    match header(screen).0.split_once('│') {
+        Some((_, rest)) => rest.split(" · ").filter_map(parse_member).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Member `name` as the header shows it, if it does.
+fn member(screen: &str, name: &str) -> Option<Member> {
+    members(screen).into_iter().find(|m| m.context == name)
 }
 
 /// The view holds every pod and says `live`, and so does every member.
@@ -345,21 +354,20 @@ fn full(t: &Target, screen: &str) -> bool {
         && ms.iter().all(Member::live)
 }
 
-/// Every member but `frozen` (0-based) is live with its share of the pods; how many are.
-fn others_live(t: &Target, screen: &str, frozen: usize) -> usize {
+/// How many members but `frozen` are live with their share of the pods.
+fn others_live(t: &Target, screen: &str, frozen: &str) -> usize {
     let least = t.member_least();
     members(screen)
         .iter()
-        .enumerate()
-        .filter(|(i, m)| *i != frozen && m.live() && m.count.is_some_and(|n| n >= least))
+        .filter(|m| m.context != frozen && m.live() && m.count.is_some_and(|n| n >= least))
         .count()
 }
 
-/// Member `i`'s words, or why they are not on screen.
-fn member_words(screen: &str, i: usize) -> String {
-    match members(screen).get(i) {
-        Some(m) => format!("{} {}", m.context, m.state),
-        None => "not on screen (header cut?)".into(),
+/// Member `name`'s words as the header shows them, or that it does not.
+fn member_words(screen: &str, name: &str) -> String {
+    match member(screen, name) {
+        Some(m) => m.raw,
+        None => format!("{name} not on screen (header cut?)"),
     }
 }
 
@@ -434,6 +442,7 @@ struct FrozenLaunch {
 }
 
 fn frozen_launch(t: &Target, k: usize) -> FrozenLaunch {
+    let name = t.fleet.contexts[k].as_str();
     let _stopped = Stopped::new(&t.fleet.servers[k]);
     let tui = spawn(t, &format!("frozen-launch-c{}", k + 1));
     let first = match tui.try_wait_until(SYNC_TIMEOUT, tools::first_row) {
@@ -441,17 +450,17 @@ fn frozen_launch(t: &Target, k: usize) -> FrozenLaunch {
         None => Cell::Na(format!("no row in {SYNC_TIMEOUT:?}")),
     };
     let others = t.members() - 1;
-    let others = match tui.try_wait_until(SYNC_TIMEOUT, |s| others_live(t, s, k) == others) {
+    let others = match tui.try_wait_until(SYNC_TIMEOUT, |s| others_live(t, s, name) == others) {
         Some(_) => Cell::Ms(ms(tui.started.elapsed())),
         None => Cell::Na(format!(
             "{} of {others} live after {SYNC_TIMEOUT:?}",
-            others_live(t, &tui.screen(), k)
+            others_live(t, &tui.screen(), name)
         )),
     };
     FrozenLaunch {
         first,
         others,
-        words: member_words(&tui.screen(), k),
+        words: member_words(&tui.screen(), name),
     }
 }
 
@@ -506,29 +515,30 @@ struct Frozen {
     back: Cell,
 }
 
-fn live_of(t: &Target, screen: &str, k: usize) -> Cell {
-    Cell::Text(format!("{} of {}", others_live(t, screen, k), t.members() - 1))
+fn live_of(t: &Target, screen: &str, name: &str) -> Cell {
+    Cell::Text(format!("{} of {}", others_live(t, screen, name), t.members() - 1))
 }
 
 fn frozen(tui: &mut Tui, t: &Target, k: usize, samples: usize) -> Frozen {
+    let name = t.fleet.contexts[k].as_str();
     let stopped = Stopped::new(&t.fleet.servers[k]);
     let t0 = Instant::now();
-    let not_live = |s: &str| members(s).get(k).is_some_and(|m| !m.live());
+    let not_live = |s: &str| member(s, name).is_some_and(|m| !m.live());
     let named = match tui.try_wait_until(STATE_TIMEOUT, not_live) {
         Some(_) => Cell::Ms(ms(t0.elapsed())),
         None => Cell::Na(format!("still live after {STATE_TIMEOUT:?}")),
     };
-    let words = member_words(&tui.screen(), k);
-    let others = live_of(t, &tui.screen(), k);
+    let words = member_words(&tui.screen(), name);
+    let others = live_of(t, &tui.screen(), name);
     let keys = keys(tui, samples);
-    let others_after = live_of(t, &tui.screen(), k);
+    let others_after = live_of(t, &tui.screen(), name);
     drop(stopped);
     let t1 = Instant::now();
     let back = match tui.try_wait_until(STATE_TIMEOUT, |s| full(t, s)) {
         Some(_) => Cell::Ms(ms(t1.elapsed())),
         None => Cell::Na(format!(
             "`{}` after {STATE_TIMEOUT:?}",
-            member_words(&tui.screen(), k)
+            member_words(&tui.screen(), name)
         )),
     };
     Frozen {

@@ -53,7 +53,8 @@ Method and its limits:
   than compare's 160 columns (`--cols`, default 300) so the header holds every member's
   words; each run has its own empty HOME;
 - full count: the header's count reaches every pod (99 % under churn, where replacements
-  are in flight), the list says live and so does every member (` cI 10,000 ● live`);
+  are in flight), the list says live and so does every member (a live one reads
+  ` cI 10,000`; one that is not adds its state);
 - RSS (VmRSS, peak VmHWM) 2 s after the full count, quiet servers; CPU is /proc
   utime+stime over the window (10 ms ticks); the render loop's is the UI (main) thread's;
 - keystroke → screen: compare's (`q` and backspace typed alternately into the `/` prompt,

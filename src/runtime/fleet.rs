@@ -10,7 +10,7 @@ use crate::app::fleet::model::Link;
 use crate::app::state::UiState;
 use crate::kube::client::{self, ConnectOptions};
 
-use super::run::{Event, Session, Wiring, GRACE};
+use super::run::{Event, Session, Wiring};
 
 /// Deadline for building one member's client: shorter than the context in use's, so a hung
 /// exec plugin of one cluster is reported while the others already show rows.
@@ -166,21 +166,7 @@ impl Wiring<'_> {
             .entry(context)
             .or_insert_with(|| crate::kube::history::History::new(config, jiff::Timestamp::now().as_second()))
             .clone();
-        let mut informer_config = self.informer_config.clone();
-        if informer_config.streaming.is_some() {
-            informer_config.streaming = Some(Default::default());
-        }
-        informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
-        let pool = crate::kube::pool::InformerPool::new_on(
-            self.net.clone(),
-            client,
-            Arc::new(crate::table::TableDecoders),
-            self.store_tx.clone(),
-            informer_config,
-            GRACE,
-        )
-        .with_origin(origin)
-        .record_into(history);
+        let pool = self.new_pool(client).with_origin(origin).record_into(history);
         let tx = self.tx.clone();
         let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
             let _ = tx.send(Event::Forwards);

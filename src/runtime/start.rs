@@ -40,21 +40,8 @@ impl Wiring<'_> {
             publish,
         );
         let discovery = self.net.spawn(task).abort_handle();
-        let mut informer_config = self.informer_config.clone();
-        // Each session (context) finds out afresh whether its server streams lists (protobuf).
-        if informer_config.streaming.is_some() {
-            informer_config.streaming = Some(Default::default());
-        }
-        informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
         let client_for_metrics = client.clone();
-        let pool = InformerPool::new_on(
-            self.net.clone(),
-            client,
-            Arc::new(crate::table::TableDecoders),
-            self.store_tx.clone(),
-            informer_config,
-            GRACE,
-        );
+        let pool = self.new_pool(client);
         let tx = self.tx.clone();
         let forwards = crate::kube::portforward::PortForwards::new(pool.clone(), move || {
             let _ = tx.send(Event::Forwards);
@@ -75,5 +62,26 @@ impl Wiring<'_> {
             feeds: HashMap::new(),
             forwards,
         });
+    }
+}
+
+impl Wiring<'_> {
+    /// An informer pool for a context's new client (the one in use, or a union member's).
+    /// Each context finds out afresh whether its server streams lists and speaks protobuf:
+    /// what an earlier context's server did is not carried over.
+    pub(crate) fn new_pool(&self, client: kube::Client) -> InformerPool {
+        let mut informer_config = self.informer_config.clone();
+        if informer_config.streaming.is_some() {
+            informer_config.streaming = Some(Default::default());
+        }
+        informer_config.protobuf = informer_config.protobuf.map(|_| Default::default());
+        InformerPool::new_on(
+            self.net.clone(),
+            client,
+            Arc::new(crate::table::TableDecoders),
+            self.store_tx.clone(),
+            informer_config,
+            GRACE,
+        )
     }
 }
