@@ -6,130 +6,20 @@
 //! stops reading `live` while the others stay live and the keys still work, and is `live`
 //! again after SIGCONT; `ktui --demo --all-contexts` unites its three clusters and leaves the
 //! viewer context (same API server as `ktui-demo`) out, saying so.
+use crate::union_support::*;
 use crate::usage_screen as us;
-use crate::util;
+use crate::util::*;
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
-use util::*;
 
 const WIDE: u16 = 200;
 const TALL: u16 = 50;
 /// The merged kubeconfig's contexts, one per server (seeds 1, 2, 3), in its order.
 const CONTEXTS: [&str; 3] = ["c-one", "c-two", "c-three"];
 const CTRL_D: &[u8] = b"\x04";
-
-/// `ktui demo-server --seed N` as its own process (so it alone can be stopped), with what
-/// its kubeconfig says: the admin's server URL and token.
-struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT`.
-    url: String,
-    token: String,
-}
-
-impl Server {
-    fn start(dir: &Path, seed: u64) -> Server {
-        let kubeconfig = dir.join(format!("seed-{seed}.kubeconfig"));
-        let child = Command::new(env!("CARGO_BIN_EXE_ktui"))
-            .args(["demo-server", "--bookmark-secs", "1", "--seed", &seed.to_string()])
-            .arg("--kubeconfig-out")
-            .arg(&kubeconfig)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        // From here on the child is killed on drop, a panic below included.
-        let mut server = Server {
-            child,
-            url: String::new(),
-            token: String::new(),
-        };
-        let start = Instant::now();
-        let text = loop {
-            let text = std::fs::read_to_string(&kubeconfig).unwrap_or_default();
-            if text.contains("current-context") && text.contains("preferences") {
-                break text;
-            }
-            assert!(
-                start.elapsed() < SLOW,
-                "demo server (seed {seed}) wrote no kubeconfig"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let (url, token) = admin_of(&text);
-        (server.url, server.token) = (url, token);
-        server
-    }
-
-    /// `127.0.0.1:PORT`.
-    fn addr(&self) -> &str {
-        self.url.strip_prefix("http://").unwrap()
-    }
-
-    fn signal(&self, sig: libc::c_int) {
-        // SAFETY: kill(2) on our own child's pid (not reaped before drop).
-        unsafe { libc::kill(self.child.id() as libc::pid_t, sig) };
-    }
-
-    /// GET `path` as the admin: status and JSON body.
-    fn get(&self, path: &str) -> (u16, Value) {
-        let mut s = std::net::TcpStream::connect(self.addr()).expect("connect to the demo server");
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.0\r\nHost: {}\r\nAuthorization: Bearer {}\r\nAccept: application/json\r\n\r\n",
-            self.addr(),
-            self.token
-        )
-        .unwrap();
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).expect("read the answer");
-        let at = crate::pty::find(&raw, b"\r\n\r\n").expect("an HTTP answer");
-        let head = String::from_utf8_lossy(&raw[..at]);
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("status line of {head:?}"));
-        let body = serde_json::from_slice(&raw[at + 4..])
-            .unwrap_or_else(|e| panic!("GET {path}: {e}: {}", String::from_utf8_lossy(&raw)));
-        (status, body)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.signal(libc::SIGCONT);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The admin's server URL (the cluster whose URL has no path: not the viewer's `…/viewer`)
-/// and token (user `ktui-demo`'s) in a kubeconfig the demo server wrote.
-fn admin_of(kubeconfig: &str) -> (String, String) {
-    let url = kubeconfig
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("server: "))
-        .find(|u| u.strip_prefix("http://").is_some_and(|a| !a.contains('/')))
-        .unwrap_or_else(|| panic!("no admin server in\n{kubeconfig}"))
-        .to_owned();
-    let users = kubeconfig
-        .split_once("\nusers:\n")
-        .unwrap_or_else(|| panic!("no users in\n{kubeconfig}"))
-        .1;
-    let token = users
-        .split_once("- name: ktui-demo\n")
-        .and_then(|(_, rest)| rest.lines().find_map(|l| l.trim().strip_prefix("token: ")))
-        .unwrap_or_else(|| panic!("no token of user ktui-demo in\n{kubeconfig}"))
-        .to_owned();
-    (url, token)
-}
+/// How often a demo server is asked whether a pod is deleted.
+const POLL: Duration = Duration::from_millis(100);
 
 /// Three demo servers (seeds 1, 2, 3) and one kubeconfig with a context for each
 /// ([`CONTEXTS`], in that order; mode 0600).
@@ -142,7 +32,9 @@ struct Three {
 impl Three {
     fn start() -> Three {
         let dir = tempfile::tempdir().unwrap();
-        let servers: Vec<Server> = (1..=3).map(|seed| Server::start(dir.path(), seed)).collect();
+        let servers: Vec<Server> = (1..=3)
+            .map(|seed| Server::start(dir.path(), seed, &["--bookmark-secs", "1"]))
+            .collect();
         let mut clusters = String::new();
         let mut contexts = String::new();
         let mut users = String::new();
@@ -159,16 +51,7 @@ impl Three {
             CONTEXTS[0]
         );
         let kubeconfig = dir.path().join("merged.kubeconfig");
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&kubeconfig)
-                .unwrap();
-            f.write_all(yaml.as_bytes()).unwrap();
-        }
+        write_kubeconfig(&kubeconfig, &yaml);
         Three {
             servers,
             kubeconfig,
@@ -202,64 +85,6 @@ impl Three {
     }
 }
 
-/// The per-member parts of header line 2 (after `│`): `(context, words after it)`, e.g.
-/// `("c-two", "19")` for a live member, `("c-three", "18 ◷ stale: …")` for one that is not.
-fn members(screen: &str) -> Vec<(String, String)> {
-    let Some((_, parts)) = state_line(screen).split_once('│') else {
-        return Vec::new();
-    };
-    parts
-        .split(" · ")
-        .filter_map(|p| {
-            let (name, rest) = p.trim().split_once(' ')?;
-            Some((name.to_owned(), rest.trim().to_owned()))
-        })
-        .collect()
-}
-
-/// What header line 2 says of member `context` (`None`: not named).
-fn member(screen: &str, context: &str) -> Option<String> {
-    members(screen)
-        .into_iter()
-        .find(|(c, _)| c == context)
-        .map(|(_, w)| w)
-}
-
-/// `COUNT` alone: the member's list is complete and live (a member that is not says how).
-fn is_live(words: &str) -> bool {
-    let w: Vec<&str> = words.split_whitespace().collect();
-    w.len() == 1 && w[0].chars().all(|c| c.is_ascii_digit() || c == ',')
-}
-
-/// The member's row count in header line 2, when it says `COUNT` and nothing else.
-fn live_count(screen: &str, context: &str) -> Option<u64> {
-    let w = member(screen, context).filter(|w| is_live(w))?;
-    w.split_whitespace().next()?.replace(',', "").parse().ok()
-}
-
-/// Every one of `contexts` named in header line 2 as `COUNT` (live), and the union's own
-/// state `● N/N live` with a count that is their sum.
-fn all_live(screen: &str, contexts: &[&str]) -> bool {
-    let counts: Option<Vec<u64>> = contexts.iter().map(|c| live_count(screen, c)).collect();
-    let Some(counts) = counts else { return false };
-    let words = state_words(screen);
-    let n = contexts.len();
-    words.get(1).and_then(|n| n.replace(',', "").parse::<u64>().ok()) == Some(counts.iter().sum())
-        && words.get(2..5) == Some(&["●", format!("{n}/{n}").as_str(), "live"][..])
-}
-
-/// The distinct CONTEXT cells of the table on screen.
-fn shown_contexts(screen: &str) -> Vec<String> {
-    let Some(t) = us::table(screen) else {
-        return Vec::new();
-    };
-    let mut cells = t.column("CONTEXT");
-    cells.retain(|c| !c.is_empty());
-    cells.sort();
-    cells.dedup();
-    cells
-}
-
 /// The header's first line names the union of [`CONTEXTS`].
 fn names_the_union(screen: &str) -> bool {
     screen
@@ -268,21 +93,9 @@ fn names_the_union(screen: &str) -> bool {
         .is_some_and(|l| l.contains("context: union of 3: c-one, c-two, c-three"))
 }
 
-/// The table's first column is CONTEXT, then NAMESPACE and NAME.
-fn context_column_first(screen: &str) -> bool {
-    us::table(screen).is_some_and(|t| t.headers().starts_with(&["CONTEXT", "NAMESPACE", "NAME"]))
-}
-
 /// `data/postgres-0` as the server has it now: `(uid, deletionTimestamp)`, `None` when gone.
 fn postgres_0(server: &Server) -> Option<(String, Option<String>)> {
-    let (status, pod) = server.get("/api/v1/namespaces/data/pods/postgres-0");
-    if status == 404 {
-        return None;
-    }
-    assert_eq!(status, 200, "GET postgres-0: {pod}");
-    let uid = pod["metadata"]["uid"].as_str().expect("a uid").to_owned();
-    let deleting = pod["metadata"]["deletionTimestamp"].as_str().map(str::to_owned);
-    Some((uid, deleting))
+    server.pod("data", "postgres-0")
 }
 
 #[test]
@@ -311,9 +124,7 @@ fn a_union_of_three_servers_shows_every_row_and_deletes_in_the_rows_cluster_only
     eprintln!("union up after {took:.2?}: {:?}", state_line(&screen));
     // Each member counts its own rows: the servers' pod lists, as they were a moment ago.
     for c in CONTEXTS {
-        let (status, list) = three.server(c).get("/api/v1/pods");
-        assert_eq!(status, 200, "{list}");
-        let n = list["items"].as_array().unwrap().len() as u64;
+        let n = three.server(c).pod_count() as u64;
         let shown = live_count(&screen, c).unwrap();
         assert!(
             n.abs_diff(shown) <= 3,
@@ -342,20 +153,9 @@ fn a_union_of_three_servers_shows_every_row_and_deletes_in_the_rows_cluster_only
 
     // Through each server: gone (or going, or replaced by its StatefulSet) in c-two alone.
     let t0 = Instant::now();
-    loop {
-        match postgres_0(three.server("c-two")) {
-            None => break,
-            Some((_, Some(_))) => break,
-            Some((uid, None)) if uid != before[1] => break,
-            Some(_) => {}
-        }
-        assert!(
-            t0.elapsed() < SLOW,
-            "c-two's postgres-0 was not deleted\n{}",
-            k.dump()
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_deleted(&k, "c-two's postgres-0", &before[1], true, t0, POLL, || {
+        postgres_0(three.server("c-two"))
+    });
     let deleted = t0.elapsed();
     eprintln!(
         "c-two: postgres-0 now {:?} ({deleted:.2?} after the footer)",
@@ -459,19 +259,10 @@ fn marked_rows_of_two_clusters_are_deleted_in_those_two_only() {
     // Through each server: gone, going or replaced in c-one and c-three; c-two's untouched.
     let t0 = Instant::now();
     for (i, c) in CONTEXTS.iter().enumerate().filter(|(_, c)| **c != "c-two") {
-        loop {
-            match postgres_0(three.server(c)) {
-                None | Some((_, Some(_))) => break,
-                Some((uid, None)) if uid != before[i].0 => break,
-                Some(_) => {}
-            }
-            assert!(
-                t0.elapsed() < SLOW,
-                "{c}'s postgres-0 was not deleted\n{}",
-                k.dump()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let what = format!("{c}'s postgres-0");
+        wait_deleted(&k, &what, &before[i].0, true, t0, POLL, || {
+            postgres_0(three.server(c))
+        });
     }
     assert_eq!(
         postgres_0(three.server("c-two")),
@@ -513,7 +304,8 @@ fn a_stopped_member_stops_reading_live_while_the_others_stay_live() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let noticed = stopped.elapsed();
-    let not_live = |s: &str| member(s, "c-three").is_some_and(|w| !is_live(&w)) && all_live_but(s, "c-three");
+    let not_live =
+        |s: &str| member(s, "c-three").is_some_and(|w| !is_count_alone(&w)) && all_live_but(s, "c-three");
     let shown = k.try_wait_until(Duration::from_secs(5), not_live);
     let took = stopped.elapsed();
     assert!(
@@ -529,47 +321,34 @@ fn a_stopped_member_stops_reading_live_while_the_others_stay_live() {
     );
     let said = member(&k.screen(), "c-three").unwrap();
     eprintln!("SIGSTOP → informer stale after {noticed:.2?}, header says {said:?} after {took:.2?}");
-    assert!(
-        ["stale", "reconnecting", "unreachable", "not connected"]
-            .iter()
-            .any(|w| said.contains(w)),
-        "c-three's state is not in words: {said:?}\n{}",
-        k.dump()
-    );
+    assert_state_in_words(&k, "c-three", &said);
     // Never back to live while stopped; the others stay live.
     std::thread::sleep(Duration::from_secs(3));
     let s = k.screen();
     assert!(
-        member(&s, "c-three").is_some_and(|w| !is_live(&w)) && all_live_but(&s, "c-three"),
+        member(&s, "c-three").is_some_and(|w| !is_count_alone(&w)) && all_live_but(&s, "c-three"),
         "{}",
         k.dump()
     );
 
     // The keys still work: the filter narrows at once, esc restores the list.
-    let t0 = Instant::now();
-    k.type_keys("/^postgres-");
-    k.wait_until(
+    let narrowed = |s: &str| {
+        us::table(s).is_some_and(|t| {
+            let names = t.names();
+            !names.is_empty()
+                && names.iter().all(|n| n.starts_with("postgres-"))
+                && t.column("CONTEXT").iter().any(|c| c == "c-one")
+                && t.column("CONTEXT").iter().any(|c| c == "c-two")
+        })
+    };
+    filter_and_restore(
+        &mut k,
+        "/^postgres-",
         "the filter to narrow to postgres-* rows of c-one and c-two",
-        SLOW,
-        |s| {
-            us::table(s).is_some_and(|t| {
-                let names = t.names();
-                !names.is_empty()
-                    && names.iter().all(|n| n.starts_with("postgres-"))
-                    && t.column("CONTEXT").iter().any(|c| c == "c-one")
-                    && t.column("CONTEXT").iter().any(|c| c == "c-two")
-            })
-        },
-    );
-    report_timing(
+        narrowed,
         "filter with a stopped member",
-        t0.elapsed(),
-        Duration::from_secs(1),
+        |n| n.starts_with("postgres-"),
     );
-    k.press_esc();
-    k.wait_until("esc to restore the whole list", SLOW, |s| {
-        us::table(s).is_some_and(|t| t.names().iter().any(|n| !n.starts_with("postgres-")))
-    });
 
     three.server("c-three").signal(libc::SIGCONT);
     let took = k.wait_until("c-three live again", Duration::from_secs(90), |s| {

@@ -13,17 +13,15 @@
 //! (its bare row count, or `COUNT ● live`), and the filter still finds the real pod that is
 //! left. The namespace (deleted with `--wait=false`), the demo servers and ktui are cleaned
 //! up on drop, a panic included.
+use crate::support::{self, Cluster};
+use crate::union_support::*;
 use crate::usage_screen as us;
-use crate::{support, util};
+use crate::util::*;
 
-use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::Cluster;
-use util::*;
 
 const WIDE: u16 = 200;
 const TALL: u16 = 50;
@@ -33,146 +31,6 @@ const DEMO_A: &str = "demo-a";
 const DEMO_B: &str = "demo-b";
 /// How long a killed member may still read `live`.
 const NOTICE: Duration = Duration::from_secs(15);
-
-/// `ktui demo-server --seed N` as its own process (so it alone can be killed), with the
-/// admin's server URL and token from the kubeconfig it writes. Killed on drop.
-struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT`.
-    url: String,
-    token: String,
-}
-
-impl Server {
-    fn start(dir: &Path, seed: u64) -> Server {
-        let kubeconfig = dir.join(format!("seed-{seed}.kubeconfig"));
-        let child = Command::new(env!("CARGO_BIN_EXE_ktui"))
-            .args(["demo-server", "--seed", &seed.to_string()])
-            .arg("--kubeconfig-out")
-            .arg(&kubeconfig)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        // From here on the child is killed on drop, a panic below included.
-        let mut server = Server {
-            child,
-            url: String::new(),
-            token: String::new(),
-        };
-        let start = Instant::now();
-        let text = loop {
-            let text = std::fs::read_to_string(&kubeconfig).unwrap_or_default();
-            if text.contains("current-context") && text.contains("preferences") {
-                break text;
-            }
-            assert!(
-                start.elapsed() < SLOW,
-                "demo server (seed {seed}) wrote no kubeconfig"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        (server.url, server.token) = admin_of(&text);
-        server
-    }
-
-    /// `127.0.0.1:PORT`.
-    fn addr(&self) -> &str {
-        self.url.strip_prefix("http://").unwrap()
-    }
-
-    fn kill(&self) {
-        // SAFETY: kill(2) on our own child's pid (not reaped before drop).
-        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGKILL) };
-    }
-
-    /// `METHOD path` as the admin, with a JSON body if given: status and JSON answer.
-    fn request(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-        let mut s = std::net::TcpStream::connect(self.addr()).expect("connect to the demo server");
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        write!(
-            s,
-            "{method} {path} HTTP/1.0\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
-             Accept: application/json\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            self.addr(),
-            self.token,
-            body.len()
-        )
-        .unwrap();
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).expect("read the answer");
-        let at = crate::pty::find(&raw, b"\r\n\r\n").expect("an HTTP answer");
-        let head = String::from_utf8_lossy(&raw[..at]);
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("status line of {head:?}"));
-        let answer = serde_json::from_slice(&raw[at + 4..])
-            .unwrap_or_else(|e| panic!("{method} {path}: {e}: {}", String::from_utf8_lossy(&raw)));
-        (status, answer)
-    }
-
-    fn get(&self, path: &str) -> (u16, Value) {
-        self.request("GET", path, None)
-    }
-
-    /// POST `body` to `path`; panics unless the server created it.
-    fn create(&self, path: &str, body: Value) -> Value {
-        let (status, answer) = self.request("POST", path, Some(&body));
-        assert_eq!(status, 201, "POST {path}: {answer}");
-        answer
-    }
-
-    /// The number of pods the server lists in all namespaces.
-    fn pod_count(&self) -> usize {
-        let (status, list) = self.get("/api/v1/pods");
-        assert_eq!(status, 200, "GET /api/v1/pods: {list}");
-        list["items"].as_array().expect("a pod list").len()
-    }
-
-    /// `ns/name` as the server has it now: `(uid, deletionTimestamp)`, `None` when gone.
-    fn pod(&self, ns: &str, name: &str) -> Option<(String, Option<String>)> {
-        let (status, pod) = self.get(&format!("/api/v1/namespaces/{ns}/pods/{name}"));
-        if status == 404 {
-            return None;
-        }
-        assert_eq!(status, 200, "GET pod {ns}/{name}: {pod}");
-        let uid = pod["metadata"]["uid"].as_str().expect("a uid").to_owned();
-        let deleting = pod["metadata"]["deletionTimestamp"].as_str().map(str::to_owned);
-        Some((uid, deleting))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The admin's server URL (the cluster whose URL has no path: not the viewer's `…/viewer`)
-/// and token (user `ktui-demo`'s) in a kubeconfig the demo server wrote.
-fn admin_of(kubeconfig: &str) -> (String, String) {
-    let url = kubeconfig
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("server: "))
-        .find(|u| u.strip_prefix("http://").is_some_and(|a| !a.contains('/')))
-        .unwrap_or_else(|| panic!("no admin server in\n{kubeconfig}"))
-        .to_owned();
-    let users = kubeconfig
-        .split_once("\nusers:\n")
-        .unwrap_or_else(|| panic!("no users in\n{kubeconfig}"))
-        .1;
-    let token = users
-        .split_once("- name: ktui-demo\n")
-        .and_then(|(_, rest)| rest.lines().find_map(|l| l.trim().strip_prefix("token: ")))
-        .unwrap_or_else(|| panic!("no token of user ktui-demo in\n{kubeconfig}"))
-        .to_owned();
-    (url, token)
-}
 
 /// Makes a file path in a kubeconfig entry absolute (relative paths are relative to the
 /// kubeconfig they came from, which the merged one does not sit beside).
@@ -248,15 +106,7 @@ fn merged_kubeconfig(cluster: &Cluster, a: &Server, b: &Server, path: &Path) {
         "current-context": support::ADMIN,
         "preferences": {},
     });
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .unwrap();
-    f.write_all(serde_json::to_string_pretty(&config).unwrap().as_bytes())
-        .unwrap();
+    write_kubeconfig(path, &serde_json::to_string_pretty(&config).unwrap());
 }
 
 /// Deletes the test's namespace on the real cluster (and so its pods) on drop, a panic
@@ -295,73 +145,7 @@ fn real_pod(cluster: &Cluster, ns: &str, name: &str) -> Option<(String, Option<S
         return None;
     }
     let pod: Value = serde_json::from_str(&out).expect("kubectl's JSON");
-    let uid = pod["metadata"]["uid"].as_str().expect("a uid").to_owned();
-    let deleting = pod["metadata"]["deletionTimestamp"].as_str().map(str::to_owned);
-    Some((uid, deleting))
-}
-
-/// The per-member parts of header line 2 (after `│`): `(context, words after it)`, e.g.
-/// `("demo-a", "19")` (live) or `("demo-b", "19 ↻ reconnecting (attempt 2, 1s): …")`.
-fn members(screen: &str) -> Vec<(String, String)> {
-    let Some((_, parts)) = state_line(screen).split_once('│') else {
-        return Vec::new();
-    };
-    parts
-        .split(" · ")
-        .filter_map(|p| {
-            let (name, rest) = p.trim().split_once(' ')?;
-            Some((name.to_owned(), rest.trim().to_owned()))
-        })
-        .collect()
-}
-
-/// What header line 2 says of member `context` (`None`: not named).
-fn member(screen: &str, context: &str) -> Option<String> {
-    members(screen)
-        .into_iter()
-        .find(|(c, _)| c == context)
-        .map(|(_, w)| w)
-}
-
-/// The member's list is complete and live: its words are `COUNT` alone (a live member is
-/// named by its count) or `COUNT ● live` (the same with its state spelled out).
-fn is_live(words: &str) -> bool {
-    let w: Vec<&str> = words.split_whitespace().collect();
-    let count = w
-        .first()
-        .is_some_and(|c| !c.is_empty() && c.chars().all(|c| c.is_ascii_digit() || c == ','));
-    count && (w.len() == 1 || w[1..] == ["●", "live"] || w[1..] == ["live"])
-}
-
-fn member_live(screen: &str, context: &str) -> bool {
-    member(screen, context).is_some_and(|w| is_live(&w))
-}
-
-/// The union's own state (header line 2 before `│`) says live: `live`, or `N/N live` with
-/// every member live.
-fn union_live(screen: &str) -> bool {
-    let own = state_line(screen).split('│').next().unwrap_or("");
-    let w: Vec<&str> = own.split_whitespace().collect();
-    let Some((&"live", before)) = w.split_last() else {
-        return false;
-    };
-    // The word before it: `N/M` members live (the count of rows, `SHOWN/ALL`, comes earlier).
-    before
-        .last()
-        .and_then(|x| x.split_once('/'))
-        .is_none_or(|(a, b)| a == b)
-}
-
-/// The distinct CONTEXT cells of the table on screen.
-fn shown_contexts(screen: &str) -> Vec<String> {
-    let Some(t) = us::table(screen) else {
-        return Vec::new();
-    };
-    let mut cells = t.column("CONTEXT");
-    cells.retain(|c| !c.is_empty());
-    cells.sort();
-    cells.dedup();
-    cells
+    Some(uid_and_deletion(&pod))
 }
 
 /// `(CONTEXT, STATUS)` of every row of the table named `name`, top to bottom.
@@ -390,7 +174,10 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
     let real = support::ADMIN;
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (Server::start(dir.path(), 2), Server::start(dir.path(), 3));
+    let (a, b) = (
+        Server::start(dir.path(), 2, &[]),
+        Server::start(dir.path(), 3, &[]),
+    );
     let kubeconfig = dir.path().join("merged.kubeconfig");
     merged_kubeconfig(&cluster, &a, &b, &kubeconfig);
 
@@ -451,7 +238,7 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
                 .is_some_and(|l| l.contains(&format!("context: union of 3: {DEMO_A}, {real}, {DEMO_B}")))
                 && [DEMO_A, real, DEMO_B].iter().all(|c| member_live(s, c))
                 && union_live(s)
-                && us::table(s).is_some_and(|t| t.headers().starts_with(&["CONTEXT", "NAMESPACE", "NAME"]))
+                && context_column_first(s)
                 && shown_contexts(s) == [DEMO_A, DEMO_B, real]
         },
     );
@@ -517,18 +304,11 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
     k.wait_for(&format!("deleted pod/{doomed} (context {real})"), SLOW);
 
     // Through kubectl: gone or going on the real cluster; the other real pod untouched.
-    loop {
-        match real_pod(&cluster, &ns, &doomed) {
-            None | Some((_, Some(_))) => break,
-            Some((uid, None)) => assert_eq!(uid, real_uid, "a new pod under the old name"),
-        }
-        assert!(
-            t0.elapsed() < SLOW,
-            "the real {doomed} was not deleted\n{}",
-            k.dump()
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    let what = format!("the real {doomed}");
+    let every = Duration::from_millis(200);
+    wait_deleted(&k, &what, &real_uid, false, t0, every, || {
+        real_pod(&cluster, &ns, &doomed)
+    });
     eprintln!(
         "real {doomed}: {:?} {:.2?} after the confirm",
         real_pod(&cluster, &ns, &doomed),
@@ -595,13 +375,7 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
         killed.elapsed(),
         state_line(&k.screen())
     );
-    assert!(
-        ["reconnecting", "unreachable", "not connected", "stale"]
-            .iter()
-            .any(|w| said.contains(w)),
-        "{DEMO_B}'s state is not in words: {said:?}\n{}",
-        k.dump()
-    );
+    assert_state_in_words(&k, DEMO_B, &said);
     // A while later: still not live, the real member still live.
     std::thread::sleep(Duration::from_secs(3));
     k.wait_until(
@@ -611,21 +385,18 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
     );
 
     // The keys still work: the filter finds the real pod that is left.
-    let t1 = Instant::now();
-    k.type_keys(&format!("/^{keeper}$"));
-    k.wait_until("the filter to narrow to the real pod left", SLOW, |s| {
+    let narrowed = |s: &str| {
         us::table(s).is_some_and(|t| t.names() == [keeper.clone()])
             && rows_named(s, &keeper) == [(real.to_owned(), "Running".to_owned())]
-    });
-    report_timing(
+    };
+    filter_and_restore(
+        &mut k,
+        &format!("/^{keeper}$"),
+        "the filter to narrow to the real pod left",
+        narrowed,
         "filter with a killed member",
-        t1.elapsed(),
-        Duration::from_secs(1),
+        |n| n == keeper,
     );
-    k.press_esc();
-    k.wait_until("esc to restore the whole list", SLOW, |s| {
-        us::table(s).is_some_and(|t| t.names().iter().any(|n| *n != keeper))
-    });
     k.command("q");
     k.wait_exit(SLOW).expect("ktui exits on :q");
     eprintln!("test took {:.2?}", started.elapsed());

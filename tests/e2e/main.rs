@@ -54,3 +54,4 @@ mod e2e_union_real;
 mod e2e_usage;
 mod e2e_xray;
 mod e2e_yaml;
+mod union_support;
