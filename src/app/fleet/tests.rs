@@ -179,14 +179,15 @@ fn a_union_list_shows_every_members_rows_and_keeps_same_named_rows_apart() {
     assert_eq!(
         shown(&f.state),
         [
-            (1, "api".into()),
             (0, "db-0".into()),
-            (1, "db-0".into()),
-            (0, "web".into())
-        ]
+            (0, "web".into()),
+            (1, "api".into()),
+            (1, "db-0".into())
+        ],
+        "by cluster (the union's order), then namespace and name"
     );
     // Down to b's db-0: the selection stays on b's row, not a's of the same name.
-    press(&mut f.state, "j j");
+    press(&mut f.state, "j j j");
     let l = f.state.top_list().unwrap();
     let sel = l.cache.selected_row(l.selected).unwrap();
     assert_eq!((sel.origin, &*sel.name), (1, "db-0"));
@@ -195,7 +196,7 @@ fn a_union_list_shows_every_members_rows_and_keeps_same_named_rows_apart() {
 #[test]
 fn a_delete_goes_to_the_rows_cluster_and_names_it() {
     let mut f = union([&["db-0", "web"], &["db-0", "api"]]);
-    press(&mut f.state, "j j ctrl-d");
+    press(&mut f.state, "j j j ctrl-d");
     let d = f.state.screens.overlays.dialog.as_ref().expect("dialog");
     assert!(d.lines.iter().any(|l| l == "context: b"), "{:?}", d.lines);
     let effects = press(&mut f.state, "y");
@@ -205,10 +206,11 @@ fn a_delete_goes_to_the_rows_cluster_and_names_it() {
 #[test]
 fn marked_rows_of_two_clusters_are_one_request_per_cluster() {
     let mut f = union([&["db-0", "web"], &["db-0", "api"]]);
-    // api (b), db-0 (a), db-0 (b) marked.
+    // db-0 (a), web (a), api (b) marked.
     press(&mut f.state, "space space space ctrl-d");
     let d = f.state.screens.overlays.dialog.as_ref().expect("dialog");
-    assert_eq!(d.title, "delete 3 pods in a (1), b (2)?");
+    assert_eq!(d.title, "delete 3 pods in a (2), b (1)?");
+    assert!(d.lines.iter().any(|l| l == "b: api"), "{:?}", d.lines);
     let effects = press(&mut f.state, "y");
     let mut got = deletes(&effects);
     for (_, names) in &mut got {
@@ -217,8 +219,8 @@ fn marked_rows_of_two_clusters_are_one_request_per_cluster() {
     assert_eq!(
         got,
         [
-            ("a".to_owned(), vec!["db-0".to_owned()]),
-            ("b".to_owned(), vec!["api".to_owned(), "db-0".to_owned()])
+            ("a".to_owned(), vec!["db-0".to_owned(), "web".to_owned()]),
+            ("b".to_owned(), vec!["api".to_owned()])
         ]
     );
 }
@@ -239,8 +241,8 @@ fn a_read_only_member_gets_no_write_and_the_footer_says_so() {
 #[test]
 fn a_view_opened_from_a_row_is_pinned_to_its_cluster() {
     let mut f = union([&["web"], &["api"]]);
-    // `api` is b's and first.
-    let effects = press(&mut f.state, "y");
+    // `api` is b's and second.
+    let effects = press(&mut f.state, "j y");
     let id = f.state.top_id();
     assert!(matches!(f.state.top(), Screen::Yaml(_)));
     assert_eq!(super::open::origin_of_view(&f.state, id), 1);
@@ -310,8 +312,8 @@ fn a_mark_is_one_clusters_row_even_where_uids_repeat() {
 #[test]
 fn a_shell_runs_in_the_rows_cluster_and_exec_must_name_one() {
     let mut f = union([&["web"], &["api"]]);
-    // `api` (b's) is first.
-    let effects = press(&mut f.state, "s");
+    // `api` (b's) is second.
+    let effects = press(&mut f.state, "j s");
     let ctx: Vec<Option<String>> = effects
         .iter()
         .filter_map(|e| match e {
@@ -337,7 +339,7 @@ fn a_shell_runs_in_the_rows_cluster_and_exec_must_name_one() {
 #[test]
 fn a_port_forward_is_offered_and_started_in_the_rows_cluster() {
     let mut f = union([&["web"], &["api"]]);
-    let effects = press(&mut f.state, "shift-f");
+    let effects = press(&mut f.state, "j shift-f");
     let offer = effects
         .iter()
         .find_map(|e| match e {
@@ -379,9 +381,9 @@ fn a_ctx_term_narrows_the_union_to_some_clusters() {
 #[test]
 fn plugins_get_the_rows_cluster_as_context() {
     let mut f = union([&["web"], &["api"]]);
-    assert_eq!(crate::app::plugins::vars::row_context(&f.state), "b");
-    press(&mut f.state, "j");
     assert_eq!(crate::app::plugins::vars::row_context(&f.state), "a");
+    press(&mut f.state, "j");
+    assert_eq!(crate::app::plugins::vars::row_context(&f.state), "b");
     assert!(super::open::may_run_in(&f.state, "b", false));
     if let Some(m) = f.state.conn.fleet.as_mut().and_then(|x| x.by_name_mut("b")) {
         m.readonly = true;
@@ -470,4 +472,21 @@ fn the_command_line_leaves_unknown_names_out_and_says_so() {
         footer.contains("no context \"nope\" in the kubeconfig: left out"),
         "{footer}"
     );
+}
+
+#[test]
+fn a_join_shares_the_members_chunks_and_a_change_rebuilds_only_its_own() {
+    let mut f = union([&["db-0", "web"], &["api"]]);
+    let before = f.state.top_list().unwrap().snapshot().unwrap();
+    f._writers[0].apply(row("team-a", "new", 0));
+    f._writers[0].publish();
+    crate::app::refresh_top::refresh_top(&mut f.state);
+    let after = f.state.top_list().unwrap().snapshot().unwrap();
+    assert_eq!(after.rows.len(), 4);
+    let last = |s: &crate::kube::store::Snapshot| s.rows.chunks().last().cloned().unwrap();
+    assert!(
+        Arc::ptr_eq(&last(&before), &last(&after)),
+        "b's chunk is shared, not rebuilt"
+    );
+    assert!(!Arc::ptr_eq(&before.rows.chunks()[0], &after.rows.chunks()[0]));
 }
