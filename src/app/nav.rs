@@ -203,7 +203,6 @@ pub fn set_namespace(state: &mut UiState, ns: &str) {
 
 /// A key that does not apply but deserves a word: an unconfigured favourite namespace.
 pub fn refused(state: &mut UiState, action: Action) {
-    crate::app::fleet::keys::refused(state, action);
     if let Action::Favourite(n @ 1..=9) = action {
         let namespaced = state.top_list().is_some_and(|l| l.key.kind.namespaced());
         if namespaced && usize::from(n) > state.settings.favourites.len() {

@@ -57,6 +57,7 @@ fn apply(state: &mut UiState, action: Action) {
     }
     if !state.applies(action) {
         crate::app::nav::refused(state, action);
+        crate::app::fleet::keys::refused(state, action);
         return;
     }
     if crate::app::xray::keys::handle(state, action) || crate::app::fleet::keys::handle(state, action) {

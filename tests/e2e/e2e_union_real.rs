@@ -230,7 +230,7 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
     let union = format!("{DEMO_A},{real},{DEMO_B}");
     let mut k = ktui_sized(&kubeconfig, &["--context", &union, "-A"], TALL, WIDE);
     let took = k.wait_until(
-        "the union's header, all three members live, rows of all three",
+        "the union's header, all three members live, rows of the union",
         SLOW,
         |s| {
             s.lines()
@@ -239,7 +239,9 @@ fn a_union_with_the_real_cluster_deletes_there_alone_and_outlives_a_killed_membe
                 && [DEMO_A, real, DEMO_B].iter().all(|c| member_live(s, c))
                 && union_live(s)
                 && context_column_first(s)
-                && shown_contexts(s) == [DEMO_A, DEMO_B, real]
+                // Rows are ordered by cluster: a page shows one or two clusters' (the filter
+                // below shows all three's).
+                && !shown_contexts(s).is_empty()
         },
     );
     eprintln!("union up after {took:.2?}: {:?}", state_line(&k.screen()));
