@@ -87,7 +87,15 @@ fn fallback_namespaces(snap: Arc<Snapshot>, fallback: &[(String, &'static str)])
 }
 
 fn refresh_with(state: &mut UiState, fallback: &[(String, &'static str)]) {
-    let names = state.conn.fleet.as_ref().map(|f| f.names()).unwrap_or_default();
+    // A union list's member names, only when its filter has `ctx:` terms to match them.
+    let names = match (&state.conn.fleet, state.top_list()) {
+        (Some(f), Some(l))
+            if l.union.is_some() && (l.filter.contains("ctx:") || l.filter.contains("context:")) =>
+        {
+            f.names()
+        }
+        _ => Vec::new(),
+    };
     let page = state.screens.layout.page_rows.max(1);
     let text_page = crate::app::scroll::Page::new(page, state.screens.layout.page_cols);
     if let Screen::Yaml(y) = state.top_mut() {

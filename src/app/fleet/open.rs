@@ -266,10 +266,7 @@ pub(crate) fn adopt(state: &mut UiState, id: ViewId, screen: &mut Screen) {
 
 /// The context view `id` belongs to: its pin's member, else the one in use.
 pub fn context_of_view(state: &UiState, id: ViewId) -> Option<String> {
-    match (state.screens.stack.pins.get(&id), &state.conn.fleet) {
-        (Some(o), Some(f)) => f.by_origin(*o).map(|m| m.context.clone()),
-        _ => state.conn.context.clone(),
-    }
+    pinned_context(state, id).or_else(|| state.conn.context.clone())
 }
 
 /// The context rows with `origin` come from (the one in use outside a union).

@@ -116,7 +116,7 @@ fn kind_name(routes: &[(String, Vec<Target>)]) -> String {
 
 /// What a write over several clusters asks to type when one of them is protected
 /// (`[actions] protected`): the count of the protected clusters' objects.
-pub fn protection(state: &UiState, d: &Dialog, _targets: &[Target]) -> Option<String> {
+pub fn protection(state: &UiState, d: &Dialog) -> Option<String> {
     let n: usize = d
         .routes
         .iter()

@@ -363,7 +363,7 @@ fn open(state: &mut UiState, action: Action) {
     }
     if routes.len() > 1 {
         crate::app::fleet::writes::spread(state, &mut d, routes);
-        let want = crate::app::fleet::writes::protection(state, &d, &targets);
+        let want = crate::app::fleet::writes::protection(state, &d);
         show(state, d, action, &context, &targets);
         if let Some(dialog) = state.screens.overlays.dialog.as_mut() {
             dialog.require = want;
