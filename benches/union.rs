@@ -35,8 +35,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use harness::{percentile, status_kb, Server};
-use measure::{Cell, Samples};
+use harness::{status_kb, Server};
+use measure::{missed_cell, sample_cell, show, value, Cell, Samples};
 use pty::Tui;
 use tools::Tool;
 
@@ -553,49 +553,6 @@ fn frozen(tui: &mut Tui, t: &Target, k: usize, samples: usize) -> Frozen {
 
 // ---- the table ----
 
-fn value(c: &Cell) -> Option<f64> {
-    match c {
-        Cell::Ms(v) | Cell::Us(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
-        Cell::Text(_) | Cell::Na(_) => None,
-    }
-}
-
-fn show(c: &Cell) -> String {
-    match c {
-        Cell::Ms(v) if *v >= 10_000.0 => format!("{:.1} s", v / 1e3),
-        Cell::Ms(v) => format!("{v:.0} ms"),
-        Cell::Us(v) => format!("{v:.1} µs"),
-        Cell::Mb(v) => format!("{v:.0} MB"),
-        Cell::Pct(v) => format!("{v:.1} %"),
-        Cell::Text(t) => t.clone(),
-        Cell::Na(why) => format!("n/a ({why})"),
-    }
-}
-
-/// Quantile `p` of the samples (`p` > 1: the maximum), or why there is none.
-fn quantile(s: &Result<Samples, String>, p: f64) -> Cell {
-    match s {
-        Err(e) => Cell::Na(e.clone()),
-        Ok(s) if s.ms.is_empty() => Cell::Na(format!("{} of {} never shown", s.missed, s.missed)),
-        Ok(s) => {
-            let mut v = s.ms.clone();
-            v.sort_by(|a, b| a.total_cmp(b));
-            Cell::Ms(if p > 1.0 {
-                v[v.len() - 1]
-            } else {
-                percentile(&v, p)
-            })
-        }
-    }
-}
-
-fn missed(s: &Result<Samples, String>) -> Cell {
-    match s {
-        Err(e) => Cell::Na(e.clone()),
-        Ok(s) => Cell::Text(format!("{} of {}", s.missed, s.missed + s.ms.len())),
-    }
-}
-
 /// `≤ LIMIT: met` / `missed` for a figure `value` (`—` when there is none).
 fn goal(what: &str, v: Option<f64>, limit: f64) -> String {
     match v {
@@ -641,7 +598,7 @@ fn rows(o: &Opts, r: &Results) -> Vec<Row> {
         let mut v: Vec<Row> = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 2.0)]
             .iter()
             .map(|(q, p)| {
-                let (cu, cs) = (quantile(u, *p), quantile(s, *p));
+                let (cu, cs) = (sample_cell(u, *p), sample_cell(s, *p));
                 let g = match *q {
                     "p99" => goal("≤ 50 ms", value(&cu), KEY_P99_GOAL_MS),
                     _ => String::new(),
@@ -651,8 +608,8 @@ fn rows(o: &Opts, r: &Results) -> Vec<Row> {
             .collect();
         v.push(Row(
             format!("keystrokes not shown in 10 s, {label}"),
-            missed(u),
-            missed(s),
+            missed_cell(u),
+            missed_cell(s),
             String::new(),
         ));
         v

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::api::Api;
-use crate::harness::{cpu_percent, cpu_ticks, status_kb};
+use crate::harness::{cpu_percent, cpu_ticks, percentile, status_kb};
 use crate::pty::Tui;
 use crate::tools::{self, Bins, Tool};
 
@@ -375,5 +375,51 @@ pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
         rss_warm: Cell::Na("one list per run".into()),
         restored: Cell::Na("no interactive view".into()),
         quit: Cell::Na("no interactive view".into()),
+    }
+}
+
+/// A figure's number (`None` for words).
+pub fn value(c: &Cell) -> Option<f64> {
+    match c {
+        Cell::Ms(v) | Cell::Us(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
+        Cell::Text(_) | Cell::Na(_) => None,
+    }
+}
+
+/// A figure as the table prints it.
+pub fn show(c: &Cell) -> String {
+    match c {
+        Cell::Ms(v) if *v >= 10_000.0 => format!("{:.1} s", v / 1e3),
+        Cell::Ms(v) => format!("{v:.0} ms"),
+        Cell::Us(v) => format!("{v:.1} µs"),
+        Cell::Mb(v) => format!("{v:.0} MB"),
+        Cell::Pct(v) => format!("{v:.1} %"),
+        Cell::Text(t) => t.clone(),
+        Cell::Na(why) => format!("n/a ({why})"),
+    }
+}
+
+/// `p` of the samples (or the reason there are none); `p` > 1 means the maximum.
+pub fn sample_cell(s: &Result<Samples, String>, p: f64) -> Cell {
+    match s {
+        Err(e) => Cell::Na(e.clone()),
+        Ok(s) if s.ms.is_empty() => Cell::Na(format!("{} of {} never shown", s.missed, s.missed)),
+        Ok(s) => {
+            let mut v = s.ms.clone();
+            v.sort_by(|a, b| a.total_cmp(b));
+            Cell::Ms(if p > 1.0 {
+                v[v.len() - 1]
+            } else {
+                percentile(&v, p)
+            })
+        }
+    }
+}
+
+/// `missed of all` keystrokes not shown in time (or why there are none).
+pub fn missed_cell(s: &Result<Samples, String>) -> Cell {
+    match s {
+        Err(e) => Cell::Na(e.clone()),
+        Ok(s) => Cell::Text(format!("{} of {}", s.missed, s.missed + s.ms.len())),
     }
 }

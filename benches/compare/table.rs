@@ -2,8 +2,7 @@
 //! and `n/a (why)` where a figure does not apply. Formatting only; must not measure.
 
 use crate::churn::Churn;
-use crate::harness::percentile;
-use crate::measure::{Cell, Quiet, Samples};
+use crate::measure::{missed_cell, sample_cell, show, value, Cell, Quiet};
 use crate::tools::Tool;
 
 /// All figures of one tool at one size.
@@ -11,49 +10,6 @@ pub struct Column {
     pub tool: Tool,
     pub quiet: Quiet,
     pub churn: Churn,
-}
-
-fn value(c: &Cell) -> Option<f64> {
-    match c {
-        Cell::Ms(v) | Cell::Us(v) | Cell::Mb(v) | Cell::Pct(v) => Some(*v),
-        Cell::Text(_) | Cell::Na(_) => None,
-    }
-}
-
-fn show(c: &Cell) -> String {
-    match c {
-        Cell::Ms(v) if *v >= 10_000.0 => format!("{:.1} s", v / 1e3),
-        Cell::Ms(v) => format!("{v:.0} ms"),
-        Cell::Us(v) => format!("{v:.1} µs"),
-        Cell::Mb(v) => format!("{v:.0} MB"),
-        Cell::Pct(v) => format!("{v:.1} %"),
-        Cell::Text(t) => t.clone(),
-        Cell::Na(why) => format!("n/a ({why})"),
-    }
-}
-
-/// `p` of the samples (or the reason there are none); `p` > 1 means the maximum.
-fn sample_cell(s: &Result<Samples, String>, p: f64) -> Cell {
-    match s {
-        Err(e) => Cell::Na(e.clone()),
-        Ok(s) if s.ms.is_empty() => Cell::Na(format!("{} of {} never shown", s.missed, s.missed)),
-        Ok(s) => {
-            let mut v = s.ms.clone();
-            v.sort_by(|a, b| a.total_cmp(b));
-            Cell::Ms(if p > 1.0 {
-                v[v.len() - 1]
-            } else {
-                percentile(&v, p)
-            })
-        }
-    }
-}
-
-fn missed_cell(s: &Result<Samples, String>) -> Cell {
-    match s {
-        Err(e) => Cell::Na(e.clone()),
-        Ok(s) => Cell::Text(format!("{} of {}", s.missed, s.missed + s.ms.len())),
-    }
 }
 
 /// The rows: label and how to get the cell out of a column.
