@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 pub use error::ConfigError;
 use keymap::KeymapSpec;
-use values::{Age, Colors, Fps, Level, ThemeName};
+use values::{Age, Colors, Fps, Level, StreamingMode, ThemeName};
 
 /// The whole configuration.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -72,12 +72,13 @@ pub struct WatchConfig {
     /// How often each long-lived informer is checked against the server (a paged list
     /// compared with what it holds; differences are repaired and named); `"0s"`: never.
     pub verify_every: Age,
-    /// `true`: lists by streaming (a watch with `sendInitialEvents=true`, served from the
-    /// API server's watch cache) where the server offers it, falling back to paged lists
-    /// where it refuses or ignores them. Default `false`: paged lists, which Kubernetes
-    /// 1.31 and later also serves from the watch cache, and which were live sooner at a
-    /// lower API server CPU cost in `benches/real_sync` (100k pods, kube-apiserver v1.37.2).
-    pub streaming_lists: bool,
+    /// When a (re)list streams (a watch with `sendInitialEvents=true`, served from the API
+    /// server's watch cache) instead of paging, falling back to paged lists where the server
+    /// refuses or ignores streaming. Default `"auto"`: informers that ask for protobuf stream,
+    /// JSON ones page — in `benches/real_sync` (100k pods, kube-apiserver v1.37.2) streamed
+    /// protobuf was live soonest at the lowest API server CPU, streamed JSON later than
+    /// paged JSON. `true`: every informer streams; `false`: paged lists only.
+    pub streaming_lists: StreamingMode,
     /// A streaming list with no event for this long before its end bookmark falls back to
     /// a paged list (and the context lists paged for the rest of the session).
     pub streaming_idle: Age,
@@ -93,7 +94,7 @@ impl Default for WatchConfig {
             bookmark_interval: Age(Duration::from_secs(60)),
             stale_intervals: 2,
             verify_every: Age(Duration::from_secs(600)),
-            streaming_lists: false,
+            streaming_lists: StreamingMode::Auto,
             streaming_idle: Age(Duration::from_secs(60)),
             protobuf: true,
         }

@@ -4,11 +4,10 @@
 //! events views warm too, and quit → terminal restored / process gone with all that held.
 //! Returns figures; must not print or compare them (see `table`).
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::api::Api;
-use crate::harness::{cpu_percent, cpu_ticks, percentile, status_kb};
+use crate::harness::{cpu_percent, cpu_ticks, percentile, status_kb, timed_run};
 use crate::pty::Tui;
 use crate::tools::{self, Bins, Tool};
 
@@ -273,26 +272,6 @@ fn probes(samples: usize, api: &Api, shown: impl Fn(&str, bool) -> bool) -> (Sam
     (created, deleted)
 }
 
-/// Wall time and peak RSS (MB, from wait4's rusage) of `kubectl ARGS > /dev/null`.
-fn timed_run(bin: &std::path::Path, args: &[&str]) -> Result<(Duration, f64), String> {
-    let t0 = Instant::now();
-    let child = Command::new(bin)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut status = 0;
-    // SAFETY: rusage is plain data; wait4 reaps our own child (std's Child never waits on drop).
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut ru) };
-    let took = t0.elapsed();
-    if rc < 0 || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-        return Err(format!("kubectl {} failed (status {status})", args.join(" ")));
-    }
-    Ok((took, ru.ru_maxrss as f64 / 1024.0))
-}
-
 /// Newlines in the raw output so far, counted from `*from` on (advanced), added to `*lines`.
 fn count_lines(t: &Tui, from: &mut usize, lines: &mut usize) -> usize {
     let bytes = t.raw_from(*from);
@@ -341,7 +320,7 @@ pub fn kubectl(plan: &Plan, api: &Api) -> Quiet {
         return Quiet::failed("kubectl get did not finish");
     };
     let json_list = match timed_run(bin, &["--kubeconfig", kc, "get", "pods", "-A", "-o", "json"]) {
-        Ok((d, _)) => Cell::Ms(ms(d)),
+        Ok(ran) => Cell::Ms(ms(ran.took)),
         Err(e) => Cell::Na(e),
     };
     let Some(w) = kubectl_watch(plan) else {

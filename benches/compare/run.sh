@@ -2,7 +2,8 @@
 # Side-by-side benchmark of ktui, k9s and kubectl against the demo server (issue 14); not
 # part of CI. Builds release ktui, finds kubectl and k9s in the test binary cache
 # ($KTUI_TEST_BIN, else ~/.cache/ktui-test/bin), building k9s there with `go install` when Go
-# is present and it is missing, then runs benches/compare.rs and prints one table per N.
+# is present and it is missing (benches/peers.sh), then runs benches/compare.rs and prints
+# one table per N.
 #
 #   bash benches/compare/run.sh [N ...] [--nodes X] [--events Y] [--samples S]
 #                               [--key-samples K] [--cpu-secs T] [--tools ktui,k9s,kubectl]
@@ -13,36 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-K9S_VERSION=v0.50.16
-BIN=${KTUI_TEST_BIN:-$HOME/.cache/ktui-test/bin}
-mkdir -p "$BIN"
+source benches/peers.sh
 
 nice -n 10 cargo build --release --bin ktui >&2
 nice -n 10 cargo bench --no-run --bench compare >&2
 
 tools=()
-# `go install` leaves k9s's own version "dev": ask Go which module version the binary is.
-k9s_ok() {
-    [[ -x $BIN/k9s ]] || return 1
-    command -v go >/dev/null || return 0
-    go version -m "$BIN/k9s" | grep -qE "^\s+mod\s+github.com/derailed/k9s\s+$K9S_VERSION"
-}
-if k9s_ok; then
-    tools+=(--k9s "$BIN/k9s")
-elif command -v go >/dev/null; then
-    echo "building k9s $K9S_VERSION into $BIN" >&2
-    GOBIN=$BIN nice -n 10 go install "github.com/derailed/k9s@$K9S_VERSION" >&2
-    tools+=(--k9s "$BIN/k9s")
-else
-    echo "note: no Go and no $BIN/k9s: k9s left out" >&2
-fi
-if [[ -x $BIN/kubectl ]]; then
-    tools+=(--kubectl "$BIN/kubectl")
-elif command -v kubectl >/dev/null; then
-    tools+=(--kubectl "$(command -v kubectl)")
-else
-    echo "note: no kubectl (run tests/cluster/build.sh): kubectl left out" >&2
-fi
+if k9s=$(peer_k9s); then tools+=(--k9s "$k9s"); fi
+if kubectl=$(peer_kubectl); then tools+=(--kubectl "$kubectl"); fi
 echo "tools: ${tools[*]}" >&2
 
 cargo bench --bench compare -- --bench "${tools[@]}" "$@"

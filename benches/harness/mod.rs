@@ -1,6 +1,7 @@
-//! What the whole-process harnesses (`scale_pty`, `logs_pty`, `history_load`) share: a
-//! `ktui demo-server` child that dies with the harness, and a process's CPU ticks and
-//! `/proc/PID/status` sizes. Measuring code only; must not decide what a run measures.
+//! What the whole-process harnesses (`scale_pty`, `logs_pty`, `history_load`, `compare`,
+//! `real_sync`) share: a `ktui demo-server` child that dies with the harness, a process's CPU
+//! ticks and `/proc/PID/status` sizes, and a command timed to its exit with its peak RSS.
+//! Measuring code only; must not decide what a run measures.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -81,6 +82,51 @@ pub fn status_kb(pid: u32, field: &str) -> u64 {
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
+}
+
+/// What [`timed_run`] measured of one run.
+pub struct Ran {
+    /// Spawn → exit.
+    pub took: Duration,
+    /// Peak RSS, MB (wait4's `ru_maxrss`).
+    pub peak_mb: f64,
+    /// User + system CPU, seconds.
+    pub cpu: f64,
+}
+
+/// Runs `bin ARGS` with stdout and stderr to /dev/null until it exits: its wall time, peak
+/// RSS and CPU from wait4's rusage. `Err` when it did not start or did not exit 0.
+pub fn timed_run(bin: &Path, args: &[&str]) -> Result<Ran, String> {
+    let what = || {
+        let name = bin.file_name().unwrap_or(bin.as_os_str()).to_string_lossy();
+        format!("{name} {}", args.join(" "))
+    };
+    let t0 = Instant::now();
+    let child = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", what()))?;
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 reaps our own child (std's Child never waits on drop).
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut ru) };
+    let took = t0.elapsed();
+    if rc < 0 || !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+        let how = if rc >= 0 && libc::WIFEXITED(status) {
+            format!("exit {}", libc::WEXITSTATUS(status))
+        } else {
+            format!("wait status {status}, rc {rc}")
+        };
+        return Err(format!("{} failed ({how})", what()));
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Ok(Ran {
+        took,
+        peak_mb: ru.ru_maxrss as f64 / 1024.0,
+        cpu: secs(ru.ru_utime) + secs(ru.ru_stime),
+    })
 }
 
 /// The `p` quantile (0..=1, nearest rank) of ascending `sorted`; NaN when empty.

@@ -14,6 +14,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::time::Instant;
 
 use crate::cli::Cli;
+use crate::config::values::StreamingMode;
 use crate::config::Config;
 use crate::kube::builtin::BuiltinKind;
 use crate::kube::client::{self, ClusterInfo};
@@ -189,7 +190,8 @@ pub async fn run(cli: Cli, config: Config, net: tokio::runtime::Handle) -> Resul
             bookmark_interval: config.watch.bookmark_interval.0,
             stale_intervals: config.watch.stale_intervals,
             verify_every: config.watch.verify_every.0,
-            streaming: config.watch.streaming_lists.then(Default::default),
+            streaming: config.watch.streaming_lists.any().then(Default::default),
+            stream_json: config.watch.streaming_lists == StreamingMode::Always,
             streaming_idle: config.watch.streaming_idle.0,
             protobuf: config.watch.protobuf.then(Default::default),
             ..InformerConfig::default()

@@ -5,7 +5,9 @@
 //! `ktui::table::decode_row`, and compares every cell by header name. Time-derived cells are
 //! accepted when some clock second around the request reproduces the server's text.
 //! The same objects listed again in Kubernetes' protobuf encoding must give equal rows
-//! (`ktui::table::decode_protobuf_rows`, every cell, for every kind).
+//! (`ktui::table::decode_protobuf_rows`, every cell, for every kind), and, for the kinds
+//! read from the server's printed rows (secrets), so must the rows of the `includeObject=
+//! Metadata` Table their informer asks for.
 //! Must not depend on the informer pool or the UI.
 
 use crate::support;
@@ -147,6 +149,62 @@ async fn compare_encodings(
                 "{kind} {} (rv {rv}): JSON row {a}\n  protobuf row {b}",
                 row.name
             ));
+        }
+        compared += 1;
+    }
+    compared
+}
+
+/// For a kind ktui reads from the server's printed rows (`ktui::table::server_rows`:
+/// secrets), the rows decoded from the `as=Table`, `includeObject=Metadata` list its informer
+/// asks for must equal the rows of the whole objects (every field); the answer must carry no
+/// value (`data`). Returns how many rows were compared.
+async fn compare_printed_rows(
+    client: &kube::Client,
+    kind: BuiltinKind,
+    ns: Option<&str>,
+    out: &mut Vec<String>,
+) -> usize {
+    let ctx = RowCtx::default();
+    let (json, _) = list_as(client, kind, ns, "application/json").await;
+    let uri = format!("{}?includeObject=Metadata", kind.url_path(ns));
+    let req = http::Request::get(&uri)
+        .header(
+            "Accept",
+            "application/json;as=Table;v=v1;g=meta.k8s.io, application/json",
+        )
+        .body(Vec::new())
+        .expect("request");
+    let text = client.request_text(req).await.expect("printed rows");
+    let table: Value = serde_json::from_str(&text).expect("Table JSON");
+    if text.contains("\"data\":{") {
+        out.push(format!("{kind}: the printed rows carry data: {text:.300}"));
+    }
+    let list: Value = serde_json::from_slice(&json).expect("list JSON");
+    let mut compared = 0;
+    for item in list["items"].as_array().expect("items") {
+        let Ok(row) = decode_row(kind, &serde_json::to_vec(item).expect("object JSON"), &ctx) else {
+            continue;
+        };
+        let printed = table["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["object"]["metadata"]["uid"] == item["metadata"]["uid"]);
+        let Some(printed) = printed else {
+            out.push(format!("{kind} {}: missing from the printed rows", row.name));
+            continue;
+        };
+        match decode_row(kind, &serde_json::to_vec(printed).expect("row JSON"), &ctx) {
+            Ok(p) if format!("{p:?}") == format!("{row:?}") => {}
+            Ok(p) => out.push(format!(
+                "{kind} {}: object row {row:?}\n  printed row {p:?}",
+                row.name
+            )),
+            Err(e) => out.push(format!(
+                "{kind} {}: printed row could not be decoded: {e}",
+                row.name
+            )),
         }
         compared += 1;
     }
@@ -372,6 +430,13 @@ async fn golden_columns_match_server_tables() {
         eprintln!("{kind}: {same} rows equal from JSON and protobuf");
         if same == 0 && rows > 0 {
             mismatches.push(format!("{kind}: no row compared between JSON and protobuf"));
+        }
+        if ktui::table::server_rows(kind) {
+            let same = compare_printed_rows(&client, kind, scope, &mut mismatches).await;
+            eprintln!("{kind}: {same} rows equal from whole objects and printed rows");
+            if same == 0 && rows > 0 {
+                mismatches.push(format!("{kind}: no row compared with its printed row"));
+            }
         }
     }
 

@@ -31,6 +31,7 @@ mod informer_scenarios;
 mod metrics_demo;
 mod metrics_pool;
 mod pool_scenarios;
+mod printed_rows;
 mod streaming_demo;
 mod streaming_scripted;
 mod timeline;

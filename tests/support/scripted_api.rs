@@ -13,6 +13,7 @@ use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{Informer, InformerConfig};
 use ktui::kube::key::ResourceKey;
 use ktui::kube::pool::InformerPool;
+use ktui::kube::row::IntoRow;
 use ktui::kube::stats::{InformerStats, StatsView};
 use ktui::kube::store::{Slot, Snapshot, StoreChanged, StoreWriter};
 use ktui::table::PodObj;
@@ -191,14 +192,19 @@ pub fn start() -> Harness {
 
 /// [`start`] with the loop's tunables `config`.
 pub fn start_with(config: InformerConfig) -> Harness {
+    start_kind::<PodObj>(BuiltinKind::Pod, config)
+}
+
+/// An informer of `kind` in namespace `default`, decoding with its slim type `T`.
+pub fn start_kind<T: IntoRow>(kind: BuiltinKind, config: InformerConfig) -> Harness {
     let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
-    let key = ResourceKey::new(BuiltinKind::Pod, Some("default"));
+    let key = ResourceKey::new(kind, Some("default"));
     let slot = Slot::new(key.clone(), 1);
     let (tx, changes) = unbounded_channel();
     let stats = Arc::new(InformerStats::default());
     let informer = Informer::new(key, client, stats.clone(), config);
-    let task = tokio::spawn(informer.run::<PodObj, _>(StoreWriter::new(slot.clone(), tx)));
+    let task = tokio::spawn(informer.run::<T, _>(StoreWriter::new(slot.clone(), tx)));
     Harness {
         stats: Stats {
             counters: stats,

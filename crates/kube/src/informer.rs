@@ -221,7 +221,7 @@ impl Informer {
         let mut phase = Phase::Listing { continue_token: None };
         loop {
             let step = Instant::now();
-            let streams = self.streams();
+            let streams = self.streams::<T>();
             let spent_in = match phase {
                 // A streaming list's step counts its own listing and watching time.
                 Phase::Listing { continue_token: None } if streams => None,
@@ -238,7 +238,7 @@ impl Informer {
                 Phase::Waiting { reason, resume } => {
                     self.wait(&mut sink, reason).await;
                     match resume {
-                        Some(resource_version) => self.resume_after_failure(resource_version).await,
+                        Some(resource_version) => self.resume_after_failure::<T>(resource_version).await,
                         None => Phase::Listing { continue_token: None },
                     }
                 }
@@ -276,10 +276,12 @@ impl Informer {
         }
     }
 
-    /// True when the next fresh list is a streaming one: the context streams, its server has
-    /// not refused for this key's API group, and this informer has no reason of its own.
-    fn streams(&self) -> bool {
+    /// True when the next fresh list is a streaming one: the context streams (JSON
+    /// informers too, unless `stream_json` is off), its server has not refused for this
+    /// key's API group, and this informer has no reason of its own.
+    fn streams<T: Versioned>(&self) -> bool {
         self.paged.is_none()
+            && (self.config.stream_json || self.asks_protobuf::<T>())
             && self
                 .config
                 .streaming
@@ -308,31 +310,37 @@ impl Informer {
 
     /// Notes the encoding of an answer to a request that asked for protobuf first (`asked`):
     /// a JSON one is the server's refusal.
-    fn answered_as(&mut self, asked: bool, protobuf: bool) {
-        if asked && !protobuf {
+    fn answered_as(&mut self, asked: bool, answered: Encoding) {
+        if asked && answered != Encoding::Protobuf {
             self.protobuf_refused("the server answered JSON to a protobuf Accept");
         }
-        self.encoding = if protobuf {
-            Encoding::Protobuf
-        } else {
-            Encoding::Json
-        };
+        self.encoding = answered;
+    }
+
+    /// True when this informer asks for the server's printed rows with metadata only
+    /// instead of whole objects (its type reads them, see `Versioned::TABLE_ROWS`).
+    fn asks_table<T: Versioned>(&self) -> bool {
+        T::TABLE_ROWS && !self.metadata_only
     }
 
     /// Why a list of this informer is paged though its context streams (`None`: it streams,
     /// or streaming lists are off).
-    fn paged_because(&self) -> Option<String> {
+    fn paged_because<T: Versioned>(&self) -> Option<String> {
         let memory = self.config.streaming.as_ref()?;
         self.paged
             .clone()
             .or_else(|| memory.refusal(method::group_of(&self.key.url_path())))
+            .or_else(|| {
+                (!self.config.stream_json && !self.asks_protobuf::<T>())
+                    .then(|| "JSON (streaming_lists = \"auto\" streams protobuf lists)".to_owned())
+            })
     }
 
     /// After a failed watch, before watching again from `rv`: probes where the server stands
     /// ([`Informer::probe`]). Older than what was seen: relist from scratch; the probe failed:
     /// back off again (the server is still down); else watch.
-    async fn resume_after_failure(&mut self, rv: String) -> Phase {
-        match self.probe().await {
+    async fn resume_after_failure<T: Versioned>(&mut self, rv: String) -> Phase {
+        match self.probe::<T>().await {
             Ok(None) => Phase::Watching { resource_version: rv },
             Ok(Some(back)) => {
                 tracing::warn!(key = %self.key, newest = back.newest, server = back.seen, "server's resourceVersion went backwards; relisting");

@@ -39,8 +39,10 @@ macro_rules! define_tables {
             pub use $module::$obj;
 
             impl Versioned for $obj {
-                // Every field a slim type reads has its JSON name in the protobuf tables.
-                const PROTOBUF: bool = true;
+                // Every field a slim type reads has its JSON name in the protobuf tables; the
+                // kinds read from the server's printed rows ask for those (JSON) instead.
+                const PROTOBUF: bool = !server_rows(BuiltinKind::$variant);
+                const TABLE_ROWS: bool = server_rows(BuiltinKind::$variant);
 
                 fn version(&self) -> Option<&str> {
                     self.metadata.resource_version.as_deref()
@@ -85,6 +87,13 @@ macro_rules! define_tables {
 }
 
 builtin_kinds!(define_tables);
+
+/// True for the kinds whose informers read the API server's printed rows with metadata only
+/// (`Versioned::TABLE_ROWS`) instead of whole objects: secrets, so their values never reach
+/// ktui until `y`/`x` asks for one. Their TYPE and DATA are the server printer's cells.
+pub const fn server_rows(kind: BuiltinKind) -> bool {
+    matches!(kind, BuiltinKind::Secret)
+}
 
 /// One column header after NAME.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use tokio::time::Instant;
@@ -32,15 +32,39 @@ pub struct Captured<T> {
 /// comes before its `object` — the API server's order — or a `Value`). A watch line with
 /// `object` first is buffered by serde's tagged-enum machinery, where raw text cannot be
 /// kept: `kube::informer::lines` decodes such a line again field by field.
-impl<'de, T: DeserializeOwned> Deserialize<'de> for Captured<T> {
+///
+/// For a type read from the server's printed rows (`Versioned::TABLE_ROWS`: secrets), the
+/// text kept is the row's `object` — a `PartialObjectMetadata`, so the history of such a kind
+/// records its metadata (labels, annotations, owners, managedFields: who changed which
+/// field, when), never its values.
+impl<'de, T: Versioned> Deserialize<'de> for Captured<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let json = Box::<RawValue>::deserialize(d)?;
         let obj = serde_json::from_str(json.get()).map_err(D::Error::custom)?;
+        let json = if T::TABLE_ROWS { row_object(json) } else { json };
         Ok(Captured { obj, json })
     }
 }
 
+/// A Table row's (`{"cells": …, "object": …}`) or one-row Table's object text; anything
+/// else (a whole object, from a server that printed no table) as it is.
+fn row_object(json: Box<RawValue>) -> Box<RawValue> {
+    #[derive(Deserialize)]
+    struct Row {
+        object: Option<Box<RawValue>>,
+        #[serde(default)]
+        rows: Vec<Row>,
+    }
+    match serde_json::from_str::<Row>(json.get()) {
+        Ok(Row { object: Some(o), .. }) => o,
+        Ok(Row { rows, .. }) => rows.into_iter().next().and_then(|r| r.object).unwrap_or(json),
+        Err(_) => json,
+    }
+}
+
 impl<T: Versioned> Versioned for Captured<T> {
+    const TABLE_ROWS: bool = T::TABLE_ROWS;
+
     fn version(&self) -> Option<&str> {
         self.obj.version()
     }
@@ -204,14 +228,64 @@ mod decode_tests {
     use serde_json::json;
 
     use super::Captured;
+    use crate::row::Versioned;
 
-    #[derive(Deserialize, Debug)]
+    #[derive(Deserialize, Clone, Debug)]
     struct Named {
         metadata: Meta,
     }
-    #[derive(Deserialize, Debug)]
+    #[derive(Deserialize, Clone, Debug)]
     struct Meta {
         name: String,
+    }
+
+    impl Versioned for Named {
+        fn version(&self) -> Option<&str> {
+            None
+        }
+    }
+
+    /// A kind read from the server's printed rows (secrets): its name from the row's object.
+    #[derive(Deserialize, Clone, Debug)]
+    struct Printed {
+        object: Named,
+    }
+
+    impl Versioned for Printed {
+        const TABLE_ROWS: bool = true;
+
+        fn version(&self) -> Option<&str> {
+            None
+        }
+    }
+
+    /// The history of a kind read from printed rows keeps the row's object (its
+    /// `PartialObjectMetadata`), never the cells, whether the row came in a list page or as a
+    /// watch event's Table of one row.
+    #[test]
+    fn printed_rows_keep_only_their_object() {
+        let object = r#"{"kind":"PartialObjectMetadata","metadata":{"name":"tls"}}"#;
+        let row = format!(r#"{{"cells":["tls","Opaque",1,"5m"],"object":{object}}}"#);
+        let c: Captured<Printed> = serde_json::from_str(&row).unwrap();
+        assert_eq!(
+            (c.obj.object.metadata.name.as_str(), c.json.get()),
+            ("tls", object)
+        );
+        const { assert!(Captured::<Printed>::TABLE_ROWS && !Captured::<Named>::TABLE_ROWS) };
+        #[derive(Deserialize)]
+        struct OneRow {
+            rows: Vec<Printed>,
+        }
+        let table = format!(r#"{{"kind":"Table","metadata":{{"resourceVersion":"9"}},"rows":[{row}]}}"#);
+        let one = super::row_object(serde_json::from_str(&table).unwrap());
+        assert_eq!(one.get(), object);
+        assert_eq!(serde_json::from_str::<OneRow>(&table).unwrap().rows.len(), 1);
+        // A whole object (a server that prints no tables) is kept whole.
+        let whole = r#"{"metadata":{"name":"tls"},"type":"Opaque"}"#;
+        assert_eq!(
+            super::row_object(serde_json::from_str(whole).unwrap()).get(),
+            whole
+        );
     }
 
     /// A list page whose items failed as a whole is decoded again item by item from

@@ -22,6 +22,7 @@ use super::super::sink::{Relisted, Sink};
 use super::super::stats::InformerStats;
 use super::page::Page;
 use super::Informer;
+use crate::row::Versioned;
 
 /// A resourceVersion older than the newest one seen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +100,7 @@ impl Informer {
     /// `resourceVersion` is a consistent read). Older than the newest seen: the server went
     /// back in time, so relist. `Err` when the probe itself failed: the caller backs off again
     /// instead of trying the watch.
-    pub(super) async fn probe(&mut self) -> Result<Option<Backwards>, Failure> {
+    pub(super) async fn probe<T: Versioned>(&mut self) -> Result<Option<Backwards>, Failure> {
         if !self.drift.known() {
             return Ok(None);
         }
@@ -109,9 +110,13 @@ impl Informer {
             limit: Some(1),
             ..ListParams::default()
         };
-        let req = Request::new(self.key.url_path())
+        let mut req = Request::new(self.key.url_path())
             .list(&lp)
             .map_err(|e| Failure::Other(e.to_string()))?;
+        if self.asks_table::<T>() {
+            // Even the one object a probe lists must not bring its values.
+            super::encoding::ask_table_rows(&mut req);
+        }
         let (body, _) = self.send_list(req).await?;
         let page = serde_json::from_slice::<Page<serde::de::IgnoredAny>>(&body)
             .map_err(|e| Failure::Other(format!("list could not be decoded: {e}")))?;

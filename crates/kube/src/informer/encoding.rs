@@ -9,6 +9,13 @@
 //!   JSON alone) is a refusal, remembered for the session per context and API group
 //!   ([`Encodings`]), as refusals of streaming lists are: later requests ask for JSON only.
 //!
+//! - Kinds whose rows must not carry the object's values (secrets:
+//!   [`Versioned::TABLE_ROWS`](crate::row::Versioned::TABLE_ROWS)) ask for the server's own
+//!   rows instead: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io, application/json`
+//!   with `includeObject=Metadata`, so each row is the server printer's cells (TYPE, DATA)
+//!   and a `PartialObjectMetadata`; a server that does not print tables answers whole
+//!   objects, which decode too.
+//!
 //! Only slim types that say they can be decoded from protobuf
 //! ([`Versioned::PROTOBUF`](crate::row::Versioned::PROTOBUF)) ask for it: the history's
 //! recording needs the JSON text, CRDs have no protobuf. Owns those decisions; must not do
@@ -28,6 +35,25 @@ pub enum Encoding {
     Json,
     /// `application/vnd.kubernetes.protobuf`.
     Protobuf,
+    /// `application/json;as=Table;g=meta.k8s.io;v=v1`: the server's printed rows, each with
+    /// its object's metadata only.
+    Table,
+}
+
+impl Encoding {
+    /// The encoding an answer's `Content-Type` names (`None` or anything else: JSON).
+    pub fn of(content_type: Option<&HeaderValue>) -> Encoding {
+        let Some(v) = content_type.and_then(|v| v.to_str().ok()) else {
+            return Encoding::Json;
+        };
+        if crate::protobuf::is_protobuf(content_type) {
+            Encoding::Protobuf
+        } else if v.split(';').skip(1).any(|p| p.trim() == "as=Table") {
+            Encoding::Table
+        } else {
+            Encoding::Json
+        }
+    }
 }
 
 impl std::fmt::Display for Encoding {
@@ -35,6 +61,7 @@ impl std::fmt::Display for Encoding {
         f.write_str(match self {
             Encoding::Json => "json",
             Encoding::Protobuf => "protobuf",
+            Encoding::Table => "table",
         })
     }
 }
@@ -87,6 +114,21 @@ pub(super) fn ask_protobuf(req: &mut http::Request<Vec<u8>>, metadata_only: bool
         .insert(ACCEPT, protobuf_accept(metadata_only, watch));
 }
 
+/// The `Accept` of a request for the server's printed rows (see the module's rules).
+pub(super) const TABLE_ACCEPT: &str = "application/json;as=Table;v=v1;g=meta.k8s.io, application/json";
+
+/// Asks `req` for the server's printed rows with each object's metadata only
+/// (`includeObject=Metadata`) instead of whole objects.
+pub(super) fn ask_table_rows(req: &mut http::Request<Vec<u8>>) {
+    req.headers_mut()
+        .insert(ACCEPT, HeaderValue::from_static(TABLE_ACCEPT));
+    let uri = req.uri().to_string();
+    let sep = if uri.contains('?') { '&' } else { '?' };
+    if let Ok(with) = format!("{uri}{sep}includeObject=Metadata").parse() {
+        *req.uri_mut() = with;
+    }
+}
+
 /// A copy of `req` (to send again as JSON after a 406).
 pub(super) fn copy(req: &http::Request<Vec<u8>>) -> http::Request<Vec<u8>> {
     let mut again = http::Request::new(req.body().clone());
@@ -111,6 +153,24 @@ mod tests {
             "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, \
              application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
         );
+    }
+
+    #[test]
+    fn table_rows_ask_for_metadata_only_and_are_named_by_their_content_type() {
+        let mut req = http::Request::get("/api/v1/secrets?limit=500")
+            .body(Vec::new())
+            .unwrap();
+        ask_table_rows(&mut req);
+        assert_eq!(req.uri(), "/api/v1/secrets?limit=500&includeObject=Metadata");
+        assert_eq!(req.headers()[ACCEPT], TABLE_ACCEPT);
+        let of = |v: &'static str| Encoding::of(Some(&HeaderValue::from_static(v)));
+        assert_eq!(
+            of("application/json;as=Table;v=v1;g=meta.k8s.io"),
+            Encoding::Table
+        );
+        assert_eq!(of("application/json"), Encoding::Json);
+        assert_eq!(of("application/vnd.kubernetes.protobuf"), Encoding::Protobuf);
+        assert_eq!(Encoding::of(None), Encoding::Json);
     }
 
     #[test]

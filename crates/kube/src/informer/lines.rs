@@ -7,6 +7,7 @@
 use futures::{Stream, StreamExt};
 use http_body_util::BodyExt;
 use kube::api::WatchEvent;
+use kube::core::watch::{Bookmark, BookmarkMeta};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
@@ -52,6 +53,10 @@ struct Status {
 /// Decodes one line; `kind` names unreadable objects (`pod`).
 pub fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, Failure> {
     let err = match serde_json::from_slice::<WatchEvent<T>>(line) {
+        Ok(WatchEvent::Bookmark(b)) if b.types.kind == "Table" => {
+            let b = table_bookmark(line, &b).unwrap_or(b);
+            return Ok(Line::Event(WatchEvent::Bookmark(b)));
+        }
         Ok(event) => return Ok(Line::Event(event)),
         Err(e) => e,
     };
@@ -84,6 +89,35 @@ pub fn decode<T: DeserializeOwned>(line: &[u8], kind: &str) -> Result<Line<T>, F
             )))),
         },
     }
+}
+
+/// The bookmark of a watch that asked for printed rows (`as=Table`): kube-apiserver sends it
+/// as a Table of one row whose object holds the bookmark's metadata — its
+/// `k8s.io/initial-events-end` annotation is only there, not on the Table's own metadata.
+fn table_bookmark(line: &[u8], table: &Bookmark) -> Option<Bookmark> {
+    #[derive(Deserialize)]
+    struct Event {
+        object: Table,
+    }
+    #[derive(Deserialize)]
+    struct Table {
+        #[serde(default)]
+        rows: Option<Vec<Row>>,
+    }
+    #[derive(Deserialize)]
+    struct Row {
+        object: Meta,
+    }
+    #[derive(Deserialize)]
+    struct Meta {
+        metadata: BookmarkMeta,
+    }
+    let event = serde_json::from_slice::<Event>(line).ok()?;
+    let row = event.object.rows?.into_iter().next()?;
+    Some(Bookmark {
+        types: table.types.clone(),
+        metadata: row.object.metadata,
+    })
 }
 
 /// The lines of a watch response body, decoded; ends when the body does (a last line without
@@ -152,6 +186,12 @@ mod tests {
         name: String,
     }
 
+    impl crate::row::Versioned for Obj {
+        fn version(&self) -> Option<&str> {
+            None
+        }
+    }
+
     #[test]
     fn a_malformed_object_is_named_with_its_resource_version() {
         let line = br#"{"type":"MODIFIED","object":{"metadata":{"name":42,"namespace":"n","resourceVersion":"17"}}}"#;
@@ -167,6 +207,30 @@ mod tests {
         }
         match decode::<Obj>(br#"{"type":"ADDED","object":{"metadata":{"name":"a"}}}"#, "pod").unwrap() {
             Line::Event(WatchEvent::Added(o)) => assert_eq!(o.metadata.name, "a"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// kube-apiserver's bookmark to an `as=Table` watch: the annotation is on the row's object.
+    #[test]
+    fn a_printed_rows_bookmark_carries_its_rows_annotations() {
+        let line = br#"{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"217"},"columnDefinitions":null,"rows":[{"cells":["","",0,"<unknown>"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"217","annotations":{"k8s.io/initial-events-end":"true"}}}}]}}"#;
+        match decode::<Obj>(line, "secret").unwrap() {
+            Line::Event(WatchEvent::Bookmark(b)) => {
+                assert_eq!(b.metadata.resource_version, "217");
+                assert_eq!(
+                    b.metadata
+                        .annotations
+                        .get("k8s.io/initial-events-end")
+                        .map(String::as_str),
+                    Some("true")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let rowless = br#"{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"9"},"rows":null}}"#;
+        match decode::<Obj>(rowless, "secret").unwrap() {
+            Line::Event(WatchEvent::Bookmark(b)) => assert_eq!(b.metadata.resource_version, "9"),
             other => panic!("{other:?}"),
         }
     }

@@ -71,7 +71,7 @@ impl Informer {
     /// Ends a complete list at `rv` (the last page's, or a streaming list's end bookmark's):
     /// names what could not be read, swaps the relist in, repairs drift, and records how it
     /// was listed (a refusal waiting for a paged list to succeed is remembered now).
-    pub(super) fn listed<T, S: Sink<T>>(&mut self, sink: &mut S, rv: &str, method: ListMethod) {
+    pub(super) fn listed<T: Versioned, S: Sink<T>>(&mut self, sink: &mut S, rv: &str, method: ListMethod) {
         if !self.skipped.is_empty() {
             tracing::warn!(key = %self.key, skipped = self.skipped.len(), first = %self.skipped[0], "undecodable objects skipped");
         }
@@ -93,7 +93,8 @@ impl Informer {
                 memory.refuse(method::group_of(&self.key.url_path()), why);
             }
         }
-        self.stats.listed(method, self.encoding, self.paged_because());
+        self.stats
+            .listed(method, self.encoding, self.paged_because::<T>());
     }
 
     /// Fetches one page; objects that cannot be decoded are skipped into `self.skipped`.
@@ -120,8 +121,10 @@ impl Informer {
         let json_req = asked.then(|| encoding::copy(&req));
         if asked {
             encoding::ask_protobuf(&mut req, self.metadata_only, false);
+        } else if self.asks_table::<T>() {
+            encoding::ask_table_rows(&mut req);
         }
-        let (body, protobuf) = match (self.send_list(req).await, json_req) {
+        let (body, answered) = match (self.send_list(req).await, json_req) {
             // A server or proxy that takes no protobuf: the same request as JSON, at once.
             (Err(Failure::Other(why)), Some(json_req)) if why.starts_with("406") => {
                 self.protobuf_refused(&why);
@@ -129,8 +132,8 @@ impl Informer {
             }
             (answer, _) => answer?,
         };
-        self.answered_as(asked, protobuf);
-        let decoded = if protobuf {
+        self.answered_as(asked, answered);
+        let decoded = if answered == Encoding::Protobuf {
             crate::protobuf::list::<T>(&body, self.key.kind.singular())
                 .map(|l| {
                     let page = Page {
@@ -152,35 +155,35 @@ impl Informer {
         Ok(page)
     }
 
-    /// Sends one list request; the body of a successful answer and whether it is protobuf
-    /// (its `Content-Type`), else the failure (its `Retry-After` kept for the next wait).
+    /// Sends one list request; the body of a successful answer and its encoding (its
+    /// `Content-Type`), else the failure (its `Retry-After` kept for the next wait).
     pub(super) async fn send_list(
         &mut self,
         req: http::Request<Vec<u8>>,
-    ) -> Result<(bytes::Bytes, bool), Failure> {
+    ) -> Result<(bytes::Bytes, Encoding), Failure> {
         let client = self.client.clone();
         let exchange = async move {
             let res = client.send(req.map(kube::client::Body::from)).await?;
             let status = res.status();
             let retry = page::retry_after(res.headers());
-            let protobuf = crate::protobuf::is_protobuf(res.headers().get(http::header::CONTENT_TYPE));
+            let encoding = Encoding::of(res.headers().get(http::header::CONTENT_TYPE));
             let body = http_body_util::BodyExt::collect(res.into_body())
                 .await?
                 .to_bytes();
-            Ok::<_, kube::Error>((status, retry, protobuf, body))
+            Ok::<_, kube::Error>((status, retry, encoding, body))
         };
-        let (status, retry, protobuf, body) = match timeout(self.config.request_timeout, exchange).await {
+        let (status, retry, encoding, body) = match timeout(self.config.request_timeout, exchange).await {
             Err(_) => return Err(Failure::Unreachable("list timed out".into())),
             Ok(Err(e)) => return Err(classify(&e, "list")),
             Ok(Ok(answer)) => answer,
         };
         if !status.is_success() {
             self.retry_after = retry;
-            let message = error_message(&body, protobuf)
+            let message = error_message(&body, encoding == Encoding::Protobuf)
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             return Err(status_failure(status.as_u16(), &message, "list"));
         }
-        Ok((body, protobuf))
+        Ok((body, encoding))
     }
 }
 

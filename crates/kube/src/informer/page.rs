@@ -1,5 +1,5 @@
-//! The wire shape of one list page (`items`, `metadata.resourceVersion`, `metadata.continue`),
-//! decoded with the informer's slim type. Owns only that shape; must not decide anything.
+//! The wire shape of one list page (`items` or a Table's `rows`, `metadata.resourceVersion`,
+//! `metadata.continue`), decoded with the informer's slim type. Owns only that shape; must not decide anything.
 
 use serde::Deserialize;
 
@@ -10,8 +10,9 @@ pub(super) struct Page<T> {
     /// `metadata` of the list.
     #[serde(default)]
     pub(super) metadata: PageMeta,
-    /// `items` (a `null` list is empty).
-    #[serde(default = "Vec::new", deserialize_with = "null_as_empty")]
+    /// `items` (a `null` list is empty); a `meta.k8s.io/v1 Table`'s `rows` (see
+    /// `Versioned::TABLE_ROWS`).
+    #[serde(default = "Vec::new", deserialize_with = "null_as_empty", alias = "rows")]
     pub(super) items: Vec<T>,
 }
 
@@ -68,9 +69,12 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
     ))
 }
 
-/// `kind/namespace/name` of a raw object, as far as its metadata can be read.
+/// `kind/namespace/name` of a raw object (or of a Table row's object), as far as its
+/// metadata can be read.
 pub(super) fn object_name(kind: &str, obj: &serde_json::Value) -> String {
-    let meta = obj.get("metadata");
+    let meta = obj
+        .get("metadata")
+        .or_else(|| obj.get("object").and_then(|o| o.get("metadata")));
     let field = |f: &str| {
         meta.and_then(|m| m.get(f)).and_then(|v| match v {
             serde_json::Value::String(s) => Some(s.clone()),

@@ -245,6 +245,8 @@ impl Informer {
         let json_req = asked.then(|| encoding::copy(&req));
         if asked {
             encoding::ask_protobuf(&mut req, self.metadata_only, true);
+        } else if self.asks_table::<T>() {
+            encoding::ask_table_rows(&mut req);
         }
         let send = |req: http::Request<Vec<u8>>| self.client.send(req.map(kube::client::Body::from));
         let mut res = send(req).await.map_err(|e| (None, classify(&e, "watch")))?;
@@ -254,7 +256,8 @@ impl Informer {
             res = send(json_req).await.map_err(|e| (None, classify(&e, "watch")))?;
         }
         let status = res.status();
-        let protobuf = crate::protobuf::is_protobuf(res.headers().get(http::header::CONTENT_TYPE));
+        let answered = Encoding::of(res.headers().get(http::header::CONTENT_TYPE));
+        let protobuf = answered == Encoding::Protobuf;
         if !status.is_success() {
             self.retry_after = page::retry_after(res.headers());
             let code = Some(status.as_u16());
@@ -266,7 +269,7 @@ impl Informer {
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             return Err((code, status_failure(status.as_u16(), &message, "watch")));
         }
-        self.answered_as(asked, protobuf);
+        self.answered_as(asked, answered);
         let kind = self.key.kind.singular();
         Ok(if protobuf {
             frames::frames::<T>(res.into_body(), kind).left_stream()
