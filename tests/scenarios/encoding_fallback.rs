@@ -6,31 +6,12 @@
 use crate::scripted_api;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use http::{Request, Response};
 use ktui::kube::informer::{Encoding, Encodings, InformerConfig, ListMethod};
-use kube::client::Body;
-use tower_test::mock::SendResponse;
 
 use scripted_api::*;
 
 const PROTOBUF_FIRST: &str = "application/vnd.kubernetes.protobuf, application/json";
-
-/// The next request's URI and Accept header.
-async fn next_asked(h: &mut Harness) -> (String, String, SendResponse<Response<Body>>) {
-    let (req, send): (Request<Body>, _) =
-        tokio::time::timeout(Duration::from_secs(3600), h.handle.next_request())
-            .await
-            .expect("no request within an hour")
-            .expect("service dropped");
-    let accept = req
-        .headers()
-        .get("accept")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    (req.uri().to_string(), accept, send)
-}
 
 fn with_memory(memory: &Arc<Encodings>) -> Harness {
     start_with(InformerConfig {

@@ -9,9 +9,8 @@
 use crate::scripted_api;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use http::{Request, Response, StatusCode};
+use http::{Response, StatusCode};
 use ktui::kube::builtin::BuiltinKind;
 use ktui::kube::informer::{Encoding, InformerConfig, ListMethod, StreamingLists};
 use ktui::kube::row::Cell;
@@ -24,21 +23,6 @@ use scripted_api::*;
 
 const TABLE_FIRST: &str = "application/json;as=Table;v=v1;g=meta.k8s.io, application/json";
 const TABLE_TYPE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io";
-
-/// The next request's URI and Accept header.
-async fn next_asked(h: &mut Harness) -> (String, String, SendResponse<Response<Body>>) {
-    let (req, send): (Request<Body>, _) =
-        tokio::time::timeout(Duration::from_secs(3600), h.handle.next_request())
-            .await
-            .expect("no request within an hour")
-            .expect("service dropped");
-    let accept = req
-        .headers()
-        .get("accept")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    (req.uri().to_string(), accept, send)
-}
 
 fn respond_as(send: SendResponse<Response<Body>>, content_type: &str, body: Vec<u8>) {
     let mut res = Response::new(Body::from(body));

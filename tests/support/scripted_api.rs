@@ -154,6 +154,21 @@ pub fn is_probe(uri: &str) -> bool {
     !is_watch(uri) && (uri.contains("limit=1&") || uri.ends_with("limit=1"))
 }
 
+/// The next request of `h`'s informer: its URI and Accept header.
+pub async fn next_asked(h: &mut Harness) -> (String, String, SendResponse<Response<Body>>) {
+    let (req, send): (Request<Body>, _) =
+        tokio::time::timeout(Duration::from_secs(3600), h.handle.next_request())
+            .await
+            .expect("no request within an hour")
+            .expect("service dropped");
+    let accept = req
+        .headers()
+        .get("accept")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (req.uri().to_string(), accept, send)
+}
+
 pub fn is_watch(uri: &str) -> bool {
     uri.contains("watch=true")
 }
