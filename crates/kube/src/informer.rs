@@ -324,16 +324,13 @@ impl Informer {
     }
 
     /// Why a list of this informer is paged though its context streams (`None`: it streams,
-    /// or streaming lists are off).
-    fn paged_because<T: Versioned>(&self) -> Option<String> {
+    /// streaming lists are off, or it is a JSON informer under `streaming_lists = "auto"`,
+    /// which pages by design, not as a fallback).
+    fn paged_because(&self) -> Option<String> {
         let memory = self.config.streaming.as_ref()?;
         self.paged
             .clone()
             .or_else(|| memory.refusal(method::group_of(&self.key.url_path())))
-            .or_else(|| {
-                (!self.config.stream_json && !self.asks_protobuf::<T>())
-                    .then(|| "JSON (streaming_lists = \"auto\" streams protobuf lists)".to_owned())
-            })
     }
 
     /// After a failed watch, before watching again from `rv`: probes where the server stands
