@@ -1,18 +1,23 @@
 //! Initial sync on a real kube-apiserver, streamed vs paged (issue 14), JSON vs protobuf
 //! (issue 36), beside the peers a user would pick instead: runs the ktui binary in a
-//! pseudo-terminal on all-namespaces pods of an already loaded cluster (benches/real_sync/run.sh
-//! starts one and loads it) and prints, per list method and encoding (`[watch]
-//! streaming_lists`, `[watch] protobuf`), launch → first row, launch → live with the full
-//! count, peak RSS, ktui's CPU until live (and per pod) and the API server's CPU over the same
-//! time (its pid from `kube-apiserver.pid` beside the kubeconfig), each round rotating which
-//! goes first, and the medians. With `--k9s PATH`, each round then launches k9s on
-//! all-namespaces pods in the same pty (first row, full count in its title, its peak RSS and
-//! CPU, the API server's CPU); with `--kubectl PATH`, once per run (it is slow at scale),
-//! `kubectl get pods -A --no-headers` and `kubectl get pods -A -o json`, each to /dev/null
-//! (wall time, its peak RSS and CPU from wait4, the API server's CPU). Ends with a markdown
-//! table of all of them. Run: `cargo bench --bench real_sync -- --bench --kubeconfig PATH
-//! --pods N [--rounds R] [--only paged] [--k9s PATH] [--kubectl PATH]`. Under `cargo test`
-//! it only says how to run it.
+//! pseudo-terminal on all-namespaces pods (or ConfigMaps) of an already loaded cluster
+//! (benches/real_sync/run.sh starts one and loads it) and prints, per ktui variant, launch →
+//! first row, launch → live with the full count, peak RSS, ktui's CPU until live (and per
+//! object) and the API server's CPU over the same time (its pid from `kube-apiserver.pid`
+//! beside the kubeconfig), each round rotating which goes first, and the medians. The variants:
+//! for pods, each list method and encoding (`[watch] streaming_lists`, `[watch] protobuf`);
+//! for ConfigMaps, a kind the revision history records (so its informer asks for JSON, and
+//! under `streaming_lists = "auto"` pages), the default config (history on) against
+//! `[history] max_mib = 0` (history off: protobuf, streamed under "auto", and paged). With
+//! `--k9s PATH`, each round then launches k9s on the same all-namespaces view in the same pty
+//! (first row, full count in its title, its peak RSS and CPU, the API server's CPU); with
+//! `--kubectl PATH`, once per run (it is slow at scale), `kubectl get RESOURCE -A
+//! --no-headers` and `kubectl get RESOURCE -A -o json`, each to /dev/null (wall time, its peak
+//! RSS and CPU from wait4, the API server's CPU). Ends with a markdown table of all of them.
+//! Run: `cargo bench --bench real_sync -- --bench --kubeconfig PATH --count N [--resource
+//! pods|configmaps] [--rounds R] [--only PREFIX] [--k9s PATH] [--kubectl PATH]` (`--pods N`
+//! is `--count N`). Without `--kubeconfig` (`cargo test`, a bare `cargo bench`) it only
+//! says how to run it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test and measuring code may panic
 
@@ -25,11 +30,15 @@ mod harness;
 #[path = "compare/tools.rs"]
 mod tools;
 
+#[path = "real_sync/report.rs"]
+mod report;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use harness::{cpu_ticks, status_kb, timed_run, KTUI};
+use report::{describe, record, table, Column, Launch, NAME_WIDTH};
 use tools::Tool;
 
 /// How long ktui may take to its first row, and from launch to live.
@@ -38,33 +47,83 @@ const KTUI_TIMEOUT: (Duration, Duration) = (Duration::from_secs(300), Duration::
 /// 100k pods before).
 const K9S_TIMEOUT: (Duration, Duration) = (Duration::from_secs(300), Duration::from_secs(300));
 
-/// What one launch (or one kubectl run) measured.
-struct Launch {
-    /// Launch → the first pod row on screen; `None` for kubectl (its rows go to /dev/null).
-    first: Option<Duration>,
-    /// Launch → live with the full count (k9s: the full count in its title; kubectl: exit).
-    live: Duration,
-    /// Peak RSS, MB.
-    hwm: f64,
-    /// The client's CPU from launch to live, seconds.
-    cpu: f64,
-    /// The API server's CPU over the same time, seconds (0 when its pid is unknown).
-    server_cpu: f64,
+/// What the cluster was loaded with (benches/real_sync/load.py `--kind`), and the view
+/// every tool opens on it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resource {
+    Pods,
+    ConfigMaps,
 }
 
-/// A column of the results: one ktui variant, k9s, or one kubectl command, and its runs.
-struct Column {
+/// One ktui launch's configuration: a column of the results.
+struct Variant {
     name: &'static str,
-    /// Whose CPU `Launch::cpu` is.
-    client: &'static str,
-    /// What `Launch::live` ends at.
-    end: &'static str,
-    /// One per round, or one per run (kubectl); `Err` says why a run has no figures.
-    runs: Vec<Result<Launch, String>>,
+    /// The whole config.toml.
+    config: String,
 }
 
-/// A pod row is on screen (the loaded pods are `load-NNNNNN` in namespaces `load-NN`, and
-/// stay Pending, so compare's `Running` test does not apply).
+impl Resource {
+    fn parse(s: &str) -> Option<Resource> {
+        match s {
+            "pods" => Some(Resource::Pods),
+            "configmaps" => Some(Resource::ConfigMaps),
+            _ => None,
+        }
+    }
+
+    /// The plural as typed after `:`, on kubectl's command line and in ktui's header and
+    /// k9s's title.
+    fn name(self) -> &'static str {
+        match self {
+            Resource::Pods => "pods",
+            Resource::ConfigMaps => "configmaps",
+        }
+    }
+
+    /// For "per pod" and "µs/pod".
+    fn singular(self) -> &'static str {
+        match self {
+            Resource::Pods => "pod",
+            Resource::ConfigMaps => "configmap",
+        }
+    }
+
+    /// The ktui variants measured.
+    fn variants(self) -> Vec<Variant> {
+        match self {
+            Resource::Pods => [
+                ("paged json", false, false),
+                ("paged protobuf", false, true),
+                ("streamed json", true, false),
+                ("streamed protobuf", true, true),
+            ]
+            .into_iter()
+            .map(|(name, streaming, protobuf)| Variant {
+                name,
+                config: format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = {protobuf}\n"),
+            })
+            .collect(),
+            // `[watch]`'s defaults spelled out, and the history's default budget or none:
+            // the history records ConfigMaps, so their informer asks for JSON (paged, under
+            // "auto"); with the history off it asks for protobuf and streams, or with
+            // `streaming_lists = false` pages.
+            Resource::ConfigMaps => [
+                ("recorded (history on)", "\"auto\"", ""),
+                ("not recorded", "\"auto\"", "\n[history]\nmax_mib = 0\n"),
+                ("not recorded, paged", "false", "\n[history]\nmax_mib = 0\n"),
+            ]
+            .into_iter()
+            .map(|(name, streaming, history)| Variant {
+                name,
+                config: format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = true\n{history}"),
+            })
+            .collect(),
+        }
+    }
+}
+
+/// A row is on screen (the loaded objects are `load-NNNNNN` in namespaces `load-NN`; the
+/// pods stay Pending, so compare's `Running` test does not apply).
 fn first_row(screen: &str) -> bool {
     screen.contains("load-")
 }
@@ -97,29 +156,29 @@ fn watch(
     })
 }
 
-/// One ktui launch with `[watch] streaming_lists = streaming` and `protobuf = protobuf`.
+/// One ktui launch on all-namespaces `resource` with `variant`'s config.
 fn launch(
     kubeconfig: &Path,
-    pods: u64,
-    streaming: bool,
-    protobuf: bool,
+    resource: Resource,
+    count: u64,
+    variant: &Variant,
     server: Option<u32>,
 ) -> Result<Launch, String> {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
-    std::fs::write(
-        &config,
-        format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = {protobuf}\n"),
-    )
-    .unwrap();
+    std::fs::write(&config, &variant.config).unwrap();
     let log = dir.path().join("ktui.log");
-    let args: Vec<&OsStr> = vec![
+    let mut args: Vec<&OsStr> = vec![
         OsStr::new("--kubeconfig"),
         kubeconfig.as_os_str(),
         OsStr::new("-A"),
         OsStr::new("--log-file"),
         log.as_os_str(),
     ];
+    // Pods is the view ktui opens on; anything else is named (`-c`, as typed after `:`).
+    if resource != Resource::Pods {
+        args.extend([OsStr::new("-c"), OsStr::new(resource.name())]);
+    }
     let home = dir.path().as_os_str();
     let envs: [(&str, &OsStr); 4] = [
         ("HOME", home),
@@ -132,23 +191,42 @@ fn launch(
     let server_before = server.map_or(0, cpu_ticks);
     let mut k = pty::Tui::spawn(&bin, &args, &envs, tools::ROWS, tools::COLS);
     k.log_file = Some(log);
-    let full = |s: &str| tools::synced(Tool::Ktui, s, pods as usize);
+    // The header names the kind, counts them all and says `live`.
+    let full = |s: &str| tools::view_holds(Tool::Ktui, s, resource.name(), count as usize);
     watch(&k, KTUI_TIMEOUT, full, server, server_before)
 }
 
-/// One k9s launch on all-namespaces pods (compare's command line and private HOME/XDG dirs).
-fn launch_k9s(bin: &Path, kubeconfig: &Path, pods: u64, server: Option<u32>) -> Result<Launch, String> {
+/// One k9s launch on all-namespaces `resource` (compare's command line and private HOME/XDG
+/// dirs; its `-c pods` overridden by a later `-c RESOURCE`).
+fn launch_k9s(
+    bin: &Path,
+    kubeconfig: &Path,
+    resource: Resource,
+    count: u64,
+    server: Option<u32>,
+) -> Result<Launch, String> {
     let dir = tempfile::tempdir().unwrap();
     let server_before = server.map_or(0, cpu_ticks);
-    let k = tools::spawn(Tool::K9s, bin, kubeconfig, dir.path(), &[]);
-    let full = |s: &str| tools::synced(Tool::K9s, s, pods as usize);
+    let extra: &[&str] = match resource {
+        Resource::Pods => &[],
+        _ => &["-c", resource.name()],
+    };
+    let k = tools::spawn(Tool::K9s, bin, kubeconfig, dir.path(), extra);
+    // Its title, `RESOURCE(all)[COUNT]`, counts them all.
+    let full = |s: &str| tools::view_holds(Tool::K9s, s, resource.name(), count as usize);
     watch(&k, K9S_TIMEOUT, full, server, server_before)
 }
 
-/// `kubectl --kubeconfig KUBECONFIG get pods -A EXTRA… > /dev/null`, to its exit.
-fn run_kubectl(bin: &Path, kubeconfig: &Path, extra: &[&str], server: Option<u32>) -> Result<Launch, String> {
+/// `kubectl --kubeconfig KUBECONFIG get RESOURCE -A EXTRA… > /dev/null`, to its exit.
+fn run_kubectl(
+    bin: &Path,
+    kubeconfig: &Path,
+    resource: Resource,
+    extra: &[&str],
+    server: Option<u32>,
+) -> Result<Launch, String> {
     let kc = kubeconfig.to_str().expect("a UTF-8 kubeconfig path");
-    let mut args = vec!["--kubeconfig", kc, "get", "pods", "-A"];
+    let mut args = vec!["--kubeconfig", kc, "get", resource.name(), "-A"];
     args.extend_from_slice(extra);
     let server_before = server.map_or(0, cpu_ticks);
     let ran = timed_run(bin, &args)?;
@@ -161,142 +239,26 @@ fn run_kubectl(bin: &Path, kubeconfig: &Path, extra: &[&str], server: Option<u32
     })
 }
 
-fn median_f(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// The medians of a column's runs that produced figures.
-struct Medians {
-    first: Option<Duration>,
-    live: Duration,
-    hwm: f64,
-    cpu: f64,
-    server_cpu: f64,
-}
-
-impl Column {
-    /// `None` when no run produced figures.
-    fn medians(&self) -> Option<Medians> {
-        let ok: Vec<&Launch> = self.runs.iter().filter_map(|r| r.as_ref().ok()).collect();
-        if ok.is_empty() {
-            return None;
-        }
-        let of = |f: fn(&Launch) -> f64| median_f(ok.iter().map(|l| f(l)).collect());
-        let firsts: Vec<f64> = ok
-            .iter()
-            .filter_map(|l| l.first)
-            .map(|d| d.as_secs_f64())
-            .collect();
-        Some(Medians {
-            first: (!firsts.is_empty()).then(|| Duration::from_secs_f64(median_f(firsts))),
-            live: Duration::from_secs_f64(of(|l| l.live.as_secs_f64())),
-            hwm: of(|l| l.hwm),
-            cpu: of(|l| l.cpu),
-            server_cpu: of(|l| l.server_cpu),
-        })
-    }
-
-    /// A table cell for a column without figures (the reasons are on stderr and in the
-    /// median lines).
-    fn failed_cell(&self) -> &'static str {
-        match self.runs.iter().filter_map(|r| r.as_ref().err()).next() {
-            Some(e) if e.starts_with("timed out") => "timed out",
-            Some(_) => "failed",
-            None => "n/a",
+/// A config.toml on one line: `[watch] a = 1, b = 2; [history] c = 3`.
+fn one_line(toml: &str) -> String {
+    let mut sections: Vec<String> = Vec::new();
+    for line in toml.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match sections.last_mut() {
+            Some(s) if !line.starts_with('[') => {
+                s.push_str(if s.ends_with(']') { " " } else { ", " });
+                s.push_str(line);
+            }
+            _ => sections.push(line.to_owned()),
         }
     }
-
-    /// Why the column has no figures, or how many of its runs have none ("" when all do).
-    fn failures(&self) -> String {
-        let errs: Vec<&String> = self.runs.iter().filter_map(|r| r.as_ref().err()).collect();
-        match errs.first() {
-            None => String::new(),
-            Some(e) => format!("{e}, {} of {} runs", errs.len(), self.runs.len()),
-        }
-    }
-}
-
-/// A run as one line of text (the per-round and median lines).
-fn describe(c: &Column, m: &Medians, pods: u64) -> String {
-    let first = m.first.map_or_else(
-        || format!("{:>9}", "n/a"),
-        |d| format!("{:>6.0} ms", d.as_secs_f64() * 1e3),
-    );
-    format!(
-        "first row {first}, {} {:>6.0} ms, peak RSS {:.0} MB, {} CPU {:.2} s ({:.1} µs/pod), API server CPU {:.2} s",
-        c.end,
-        m.live.as_secs_f64() * 1e3,
-        m.hwm,
-        c.client,
-        m.cpu,
-        m.cpu * 1e6 / pods as f64,
-        m.server_cpu
-    )
-}
-
-/// `launch` as a one-run column's medians, for the per-round line.
-fn single(l: &Launch) -> Medians {
-    Medians {
-        first: l.first,
-        live: l.live,
-        hwm: l.hwm,
-        cpu: l.cpu,
-        server_cpu: l.server_cpu,
-    }
-}
-
-/// Adds a run to `c` and says what it measured on stderr.
-fn record(c: &mut Column, label: &str, r: Result<Launch, String>, pods: u64) {
-    match &r {
-        Ok(l) => eprintln!("{label} {:>17}: {}", c.name, describe(c, &single(l), pods)),
-        Err(e) => eprintln!("{label} {:>17}: {e}", c.name),
-    }
-    c.runs.push(r);
-}
-
-fn secs_or_ms(d: Duration) -> String {
-    match d.as_secs_f64() {
-        s if s >= 10.0 => format!("{s:.1} s"),
-        s => format!("{:.0} ms", s * 1e3),
-    }
-}
-
-/// The markdown table: one column per ktui variant and peer, one row per figure.
-fn table(cols: &[Column], pods: u64) {
-    let meds: Vec<Option<Medians>> = cols.iter().map(Column::medians).collect();
-    let header: Vec<&str> = cols.iter().map(|c| c.name).collect();
-    println!("\n| {pods} pods | {} |", header.join(" | "));
-    println!("|---|{}", "---:|".repeat(cols.len()));
-    type Figure = fn(&Medians, u64) -> String;
-    let rows: [(&str, Figure); 5] = [
-        ("first row", |m, _| m.first.map_or("n/a".to_owned(), secs_or_ms)),
-        ("live / full count", |m, _| secs_or_ms(m.live)),
-        ("API server CPU until live", |m, _| {
-            format!("{:.2} s", m.server_cpu)
-        }),
-        ("client CPU until live (per pod)", |m, pods| {
-            format!("{:.2} s ({:.0} µs)", m.cpu, m.cpu * 1e6 / pods as f64)
-        }),
-        ("peak RSS", |m, _| format!("{:.0} MB", m.hwm)),
-    ];
-    for (name, figure) in rows {
-        let cells: Vec<String> = cols
-            .iter()
-            .zip(&meds)
-            .map(|(c, m)| match m {
-                Some(m) => figure(m, pods),
-                None => c.failed_cell().to_owned(),
-            })
-            .collect();
-        println!("| {name} | {} |", cells.join(" | "));
-    }
+    sections.join("; ")
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if !args.iter().any(|a| a == "--bench") {
-        println!("real_sync: run with `bash benches/real_sync/run.sh N` (or `cargo bench --bench real_sync -- --bench --kubeconfig PATH --pods N`)");
+    // `cargo test`, or a bare `cargo bench` (which passes `--bench` too): no cluster to run on.
+    if !args.iter().any(|a| a == "--bench") || !args.iter().any(|a| a == "--kubeconfig") {
+        println!("real_sync: run with `bash benches/real_sync/run.sh N [--resource configmaps]` (or `cargo bench --bench real_sync -- --bench --kubeconfig PATH --count N [--resource configmaps]`)");
         return;
     }
     let value = |name: &str| {
@@ -304,7 +266,14 @@ fn main() {
         args.get(i + 1).cloned()
     };
     let kubeconfig = PathBuf::from(value("--kubeconfig").expect("--kubeconfig PATH"));
-    let pods: u64 = value("--pods").expect("--pods N").parse().unwrap();
+    let count: u64 = value("--count")
+        .or_else(|| value("--pods"))
+        .expect("--count N")
+        .parse()
+        .unwrap();
+    let resource = value("--resource").map_or(Resource::Pods, |r| {
+        Resource::parse(&r).expect("--resource pods or configmaps")
+    });
     let rounds: usize = value("--rounds").map_or(3, |r| r.parse().unwrap());
     let k9s = value("--k9s").map(PathBuf::from);
     let kubectl = value("--kubectl").map(PathBuf::from);
@@ -313,25 +282,18 @@ fn main() {
         .and_then(|d| std::fs::read_to_string(d.join("kube-apiserver.pid")).ok())
         .and_then(|p| p.trim().parse::<u32>().ok());
     let only = value("--only");
-    let variants: Vec<(&str, bool, bool)> = [
-        ("paged json", false, false),
-        ("paged protobuf", false, true),
-        ("streamed json", true, false),
-        ("streamed protobuf", true, true),
-    ]
-    .into_iter()
-    .filter(|(name, _, _)| only.as_deref().is_none_or(|o| name.starts_with(o)))
-    .collect();
+    let variants: Vec<Variant> = resource
+        .variants()
+        .into_iter()
+        .filter(|v| only.as_deref().is_none_or(|o| v.name.starts_with(o)))
+        .collect();
     let column = |name, client, end| Column {
         name,
         client,
         end,
         runs: Vec::new(),
     };
-    let mut cols: Vec<Column> = variants
-        .iter()
-        .map(|(name, _, _)| column(name, "ktui", "live"))
-        .collect();
+    let mut cols: Vec<Column> = variants.iter().map(|v| column(v.name, "ktui", "live")).collect();
     if k9s.is_some() {
         cols.push(column("k9s", "k9s", "full count"));
     }
@@ -339,13 +301,12 @@ fn main() {
         let label = format!("round {round}");
         for j in 0..variants.len() {
             let v = (round + j) % variants.len();
-            let (_, streaming, protobuf) = variants[v];
-            let l = launch(&kubeconfig, pods, streaming, protobuf, server);
-            record(&mut cols[v], &label, l, pods);
+            let l = launch(&kubeconfig, resource, count, &variants[v], server);
+            record(&mut cols[v], &label, l, resource, count);
         }
         if let Some(bin) = &k9s {
-            let l = launch_k9s(bin, &kubeconfig, pods, server);
-            record(cols.last_mut().unwrap(), &label, l, pods);
+            let l = launch_k9s(bin, &kubeconfig, resource, count, server);
+            record(cols.last_mut().unwrap(), &label, l, resource, count);
         }
     }
     if let Some(bin) = &kubectl {
@@ -354,13 +315,14 @@ fn main() {
             ("kubectl -o json", &["-o", "json"][..]),
         ] {
             let mut c = column(name, "kubectl", "exit");
-            let r = run_kubectl(bin, &kubeconfig, extra, server);
-            record(&mut c, "once   ", r, pods);
+            let r = run_kubectl(bin, &kubeconfig, resource, extra, server);
+            record(&mut c, "once   ", r, resource, count);
             cols.push(c);
         }
     }
     println!(
-        "{pods} pods, all namespaces, real kube-apiserver; median of {rounds} launches{}:",
+        "{count} {}, all namespaces, real kube-apiserver; median of {rounds} launches{}:",
+        resource.name(),
         if kubectl.is_some() {
             " (kubectl: one run each)"
         } else {
@@ -376,10 +338,17 @@ fn main() {
                 } else {
                     format!("; {failed}")
                 };
-                println!("  {:>17}: {}{failed}", c.name, describe(c, &m, pods));
+                println!(
+                    "  {:>NAME_WIDTH$}: {}{failed}",
+                    c.name,
+                    describe(c, &m, resource, count)
+                );
             }
-            None => println!("  {:>17}: {}", c.name, c.failures()),
+            None => println!("  {:>NAME_WIDTH$}: {}", c.name, c.failures()),
         }
     }
-    table(&cols, pods);
+    for v in &variants {
+        println!("  {:>NAME_WIDTH$}: {}", v.name, one_line(&v.config));
+    }
+    table(&cols, resource, count);
 }

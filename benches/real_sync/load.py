@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Loads N pods into a real test cluster (tests/cluster/up.sh DIR, best with
+"""Loads N pods or N ConfigMaps into a real test cluster (tests/cluster/up.sh DIR, best with
 KTUI_TEST_MINIMAL=1: no scheduler or kubelets, so the pods stay Pending and nothing else
-writes) through the API, for benches/real_sync/run.sh. Pods are spread over NS namespaces
-(`load-00`…), each about 2 KB of JSON (labels, annotations, one container with env, ports,
-resources and probes), created by THREADS keep-alive HTTPS connections.
+writes) through the API, for benches/real_sync/run.sh. Objects are named `load-NNNNNN` and
+spread over NS namespaces (`load-00`…), each about 2 KB of JSON, created by THREADS
+keep-alive HTTPS connections:
+  pods: labels, annotations, one container with env, ports, resources and probes;
+  configmaps: labels, annotations and `data` of 8 keys of ~200 bytes each.
 
-usage: load_pods.py DIR N [--namespaces NS] [--threads THREADS]
+usage: load.py DIR N [--kind pods|configmaps] [--namespaces NS] [--threads THREADS]
 """
 import argparse, http.client, json, os, ssl, sys, threading, time, base64, re
 
 ap = argparse.ArgumentParser()
 ap.add_argument("dir")
 ap.add_argument("n", type=int)
+ap.add_argument("--kind", choices=["pods", "configmaps"], default="pods")
 ap.add_argument("--namespaces", type=int, default=100)
 ap.add_argument("--threads", type=int, default=8)
 a = ap.parse_args()
@@ -71,6 +74,29 @@ def pod(ns, i):
         },
     }
 
+# The `data` keys of a load ConfigMap: config-file-like values of ~200 bytes each.
+CM_KEYS = ["app.properties", "logging.yaml", "feature-flags.json", "upstreams.conf",
+           "limits.yaml", "cache.properties", "tracing.yaml", "routes.txt"]
+
+def configmap(ns, i):
+    name = f"load-{i:06d}"
+    app = f"app-{i % 500:03d}"
+    data = {}
+    for j, key in enumerate(CM_KEYS):
+        line = f"{key.split('.')[0]}.{j}.setting-{(i * 31 + j) % 9973:04d} = value-{i:06d}-{j}-{app}\n"
+        data[key] = (line * 4)[:200]
+    return {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": ns,
+                     "labels": {"app": app, "tier": ["web", "api", "db"][i % 3],
+                                "config-hash": f"{i % 7919:x}5d9f"},
+                     "annotations": {"ktui.dev/load": "real_sync",
+                                     "example.com/owner": f"team-{i % 17:02d}"}},
+        "data": data,
+    }
+
+body = {"pods": pod, "configmaps": configmap}[a.kind]
+
 c = conn()
 for k in range(a.namespaces):
     c = post(c, "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
@@ -85,12 +111,12 @@ def work(t):
     c = conn()
     for i in range(t, a.n, a.threads):
         ns = f"load-{i % a.namespaces:02d}"
-        c = post(c, f"/api/v1/namespaces/{ns}/pods", pod(ns, i))
+        c = post(c, f"/api/v1/namespaces/{ns}/{a.kind}", body(ns, i))
         with lock:
             done[0] += 1
             if done[0] % 10000 == 0:
                 el = time.time() - start
-                print(f"{done[0]} pods in {el:.0f} s ({done[0] / el:.0f}/s)", file=sys.stderr, flush=True)
+                print(f"{done[0]} {a.kind} in {el:.0f} s ({done[0] / el:.0f}/s)", file=sys.stderr, flush=True)
     c.close()
 
 ts = [threading.Thread(target=work, args=(t,)) for t in range(a.threads)]
@@ -98,4 +124,4 @@ for t in ts:
     t.start()
 for t in ts:
     t.join()
-print(f"loaded {a.n} pods in {time.time() - start:.0f} s", file=sys.stderr)
+print(f"loaded {a.n} {a.kind} in {time.time() - start:.0f} s", file=sys.stderr)
