@@ -102,20 +102,33 @@ impl Resource {
                 name,
                 config: format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = {protobuf}\n"),
             })
+            // ktui as it starts without a config (`streaming_lists = "auto"`, protobuf on).
+            .chain([Variant {
+                name: "default",
+                config: String::new(),
+            }])
             .collect(),
             // `[watch]`'s defaults spelled out, and the history's default budget or none:
             // the history records ConfigMaps, so their informer asks for JSON (paged, under
             // "auto"); with the history off it asks for protobuf and streams, or with
             // `streaming_lists = false` pages.
+            // "not recorded, paged json" lists as the recorded kind does, without recording:
+            // it parts the cost of the JSON encoding from the cost of recording.
             Resource::ConfigMaps => [
-                ("recorded (history on)", "\"auto\"", ""),
-                ("not recorded", "\"auto\"", "\n[history]\nmax_mib = 0\n"),
-                ("not recorded, paged", "false", "\n[history]\nmax_mib = 0\n"),
+                ("recorded (history on)", "\"auto\"", true, ""),
+                ("not recorded", "\"auto\"", true, "\n[history]\nmax_mib = 0\n"),
+                ("not recorded, paged", "false", true, "\n[history]\nmax_mib = 0\n"),
+                (
+                    "not recorded, paged json",
+                    "false",
+                    false,
+                    "\n[history]\nmax_mib = 0\n",
+                ),
             ]
             .into_iter()
-            .map(|(name, streaming, history)| Variant {
+            .map(|(name, streaming, protobuf, history)| Variant {
                 name,
-                config: format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = true\n{history}"),
+                config: format!("[watch]\nstreaming_lists = {streaming}\nprotobuf = {protobuf}\n{history}"),
             })
             .collect(),
         }

@@ -119,7 +119,7 @@ pub(super) fn single(l: &Launch) -> Medians {
 }
 
 /// Column names are right-aligned to this width in the per-round and median lines.
-pub(super) const NAME_WIDTH: usize = 21;
+pub(super) const NAME_WIDTH: usize = 24;
 
 /// Adds a run to `c` and says what it measured on stderr.
 pub(super) fn record(c: &mut Column, label: &str, r: Result<Launch, String>, resource: Resource, count: u64) {
