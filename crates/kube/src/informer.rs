@@ -278,10 +278,13 @@ impl Informer {
 
     /// True when the next fresh list is a streaming one: the context streams (JSON
     /// informers too, unless `stream_json` is off), its server has not refused for this
-    /// key's API group, and this informer has no reason of its own.
+    /// key's API group, and this informer has no reason of its own. Printed rows
+    /// (`Versioned::TABLE_ROWS`) always page: how a server shapes a Table's end bookmark
+    /// varies, and a misread one would turn streaming off for the whole API group.
     fn streams<T: Versioned>(&self) -> bool {
         self.paged.is_none()
-            && (self.config.stream_json || self.asks_protobuf::<T>())
+            && !T::TABLE_ROWS
+            && self.streams_by_encoding::<T>()
             && self
                 .config
                 .streaming
@@ -323,11 +326,20 @@ impl Informer {
         T::TABLE_ROWS && !self.metadata_only
     }
 
+    /// True when this informer's encoding lets it stream: always with `stream_json`, else
+    /// (`streaming_lists = "auto"`) when it asks for protobuf.
+    fn streams_by_encoding<T: Versioned>(&self) -> bool {
+        self.config.stream_json || self.asks_protobuf::<T>()
+    }
+
     /// Why a list of this informer is paged though its context streams (`None`: it streams,
-    /// streaming lists are off, or it is a JSON informer under `streaming_lists = "auto"`,
-    /// which pages by design, not as a fallback).
-    fn paged_because(&self) -> Option<String> {
+    /// streaming lists are off, or it pages by design — printed rows, or a JSON informer
+    /// under `streaming_lists = "auto"` —, not as a fallback).
+    fn paged_because<T: Versioned>(&self) -> Option<String> {
         let memory = self.config.streaming.as_ref()?;
+        if T::TABLE_ROWS || !self.streams_by_encoding::<T>() {
+            return None;
+        }
         self.paged
             .clone()
             .or_else(|| memory.refusal(method::group_of(&self.key.url_path())))

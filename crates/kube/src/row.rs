@@ -219,7 +219,7 @@ pub trait Versioned: DeserializeOwned + Clone + Send + Sync + 'static {
     /// True when the type is read from the API server's printed rows (`meta.k8s.io/v1
     /// Table` with `includeObject=Metadata`: the server's cells and the object's
     /// `PartialObjectMetadata`) as well as from whole objects; informers of such types ask
-    /// for those rows, so the objects' values never reach ktui (secrets). Such a type
+    /// for those rows, so lists never carry the objects' values (secrets). Such a type
     /// decodes a Table row (`{"cells": […], "object": {"metadata": …}}`) and a Table of one
     /// row (a watch event's object).
     const TABLE_ROWS: bool = false;

@@ -89,8 +89,8 @@ macro_rules! define_tables {
 builtin_kinds!(define_tables);
 
 /// True for the kinds whose informers read the API server's printed rows with metadata only
-/// (`Versioned::TABLE_ROWS`) instead of whole objects: secrets, so their values never reach
-/// ktui until `y`/`x` asks for one. Their TYPE and DATA are the server printer's cells.
+/// (`Versioned::TABLE_ROWS`) instead of whole objects: secrets, so their lists never carry
+/// their `data`. Their TYPE and DATA are the server printer's cells.
 pub const fn server_rows(kind: BuiltinKind) -> bool {
     matches!(kind, BuiltinKind::Secret)
 }

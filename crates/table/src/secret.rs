@@ -1,7 +1,8 @@
 //! Secrets: slim decoder and row (TYPE, DATA, AGE). Must never keep a secret value: the
 //! informer asks for the API server's printed rows with metadata only (`Versioned::
-//! TABLE_ROWS`), so values do not even reach ktui; from a whole object (a server that prints
-//! no tables, the golden tests) `data` is decoded as a key count, values skipped unread.
+//! TABLE_ROWS`), so lists do not carry `data`; from a whole object (a server that prints no
+//! tables, the golden tests) `data` is decoded as a key count, values skipped unread, as are
+//! annotations (a `kubectl apply`'d Secret's last-applied one holds its values).
 
 use std::borrow::Cow;
 use serde::Deserialize;

@@ -35,8 +35,8 @@ pub struct Captured<T> {
 ///
 /// For a type read from the server's printed rows (`Versioned::TABLE_ROWS`: secrets), the
 /// text kept is the row's `object` — a `PartialObjectMetadata`, so the history of such a kind
-/// records its metadata (labels, annotations, owners, managedFields: who changed which
-/// field, when), never its values.
+/// records its metadata (labels, annotations, owners, managedFields: who changed it when),
+/// never its data.
 impl<'de, T: Versioned> Deserialize<'de> for Captured<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let json = Box::<RawValue>::deserialize(d)?;

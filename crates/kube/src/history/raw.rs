@@ -119,10 +119,11 @@ impl<'a> Object<'a> {
     /// The body a revision stores, as compact JSON text: the object without `apiVersion` and
     /// `kind`, `metadata.resourceVersion`, `metadata.managedFields` and the last-applied
     /// annotation (`annotations` itself goes when nothing else is left in it); for Secrets
-    /// (`resource == "secrets"`) each value of `data` and `stringData` becomes
-    /// `mask(value)`. Members are re-emitted from their raw text in text order, the last of
-    /// duplicate keys winning.
-    pub fn normalized(&self, resource: &str, mask: impl Fn(&str) -> String) -> String {
+    /// (`resource == "secrets"`) the metadata alone — their list informer reads the server's
+    /// printed rows, which carry no more, and a whole Secret (from a YAML view's watch, or a
+    /// server that prints no tables) must give the same body. Members are re-emitted from
+    /// their raw text in text order, the last of duplicate keys winning.
+    pub fn normalized(&self, resource: &str) -> String {
         let mut out = String::with_capacity(self.top.iter().map(|(k, v)| k.len() + v.get().len() + 4).sum());
         let mut w = Emitter::new(&mut out);
         for (i, (k, v)) in self.top.iter().enumerate() {
@@ -162,22 +163,8 @@ impl<'a> Object<'a> {
                     m.close();
                     w.raw(&inner);
                 }
-                "data" | "stringData" if resource == "secrets" && members(v.get()).is_some() => {
-                    w.key(k);
-                    let mut inner = String::new();
-                    let mut m = Emitter::new(&mut inner);
-                    let secret = members(v.get()).unwrap_or_default();
-                    for (j, (sk, sv)) in secret.iter().enumerate() {
-                        if shadowed(&secret, j) {
-                            continue;
-                        }
-                        m.key(sk);
-                        let plain = string(sv).unwrap_or_default();
-                        m.raw(&serde_json::to_string(&mask(&plain)).unwrap_or_default());
-                    }
-                    m.close();
-                    w.raw(&inner);
-                }
+                // Secrets: nothing but their metadata (see above).
+                _ if resource == "secrets" => {}
                 _ => {
                     w.key(k);
                     w.raw(v.get());
@@ -282,13 +269,12 @@ mod tests {
         assert_eq!(o.meta_str("resourceVersion"), "7");
         assert_eq!(o.generation(), Some(2));
         assert!(o.managed_fields().is_some());
-        let body: serde_json::Value =
-            serde_json::from_str(&o.normalized("secrets", |s| format!("<{} bytes>", s.len()))).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&o.normalized("secrets")).unwrap();
         assert_eq!(
             body,
             json!({"metadata": {"name": "s", "namespace": "shop", "uid": "u", "generation": 2,
-                                "annotations": {"keep": "me"}},
-                   "data": {"token": "<8 bytes>", "we\"ird": "<4 bytes>"}, "type": "Opaque"})
+                                "annotations": {"keep": "me"}}}),
+            "a Secret's body is its metadata: no data, no type"
         );
         // Only the last-applied annotation: `annotations` goes too. Not a secret: data kept.
         let cm: Box<RawValue> = serde_json::from_str(
@@ -297,7 +283,7 @@ mod tests {
         .unwrap();
         let o = Object::read(cm.get()).unwrap();
         assert_eq!(
-            o.normalized("configmaps", |_| unreachable!()),
+            o.normalized("configmaps"),
             r#"{"metadata":{"name":"c"},"data":{"k":"v"}}"#
         );
     }

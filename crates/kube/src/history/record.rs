@@ -120,9 +120,7 @@ impl History {
         let uid: Box<str> = (*o.meta_str("uid")).into();
         let generation = o.generation();
         let (managers, fields) = o.managed_fields().map(managed::entries_raw).unwrap_or_default();
-        let body = o.normalized(resource, |s| {
-            format!("<{} bytes, #{:08x}>", s.len(), keyed(s.as_bytes()))
-        });
+        let body = o.normalized(resource);
         let new = body.as_str();
         let mut g = self.lock();
         let seq = g.seq;
@@ -175,7 +173,11 @@ impl History {
                 None => rawdiff::reverse(new, &old),
             }
         };
-        if ops.is_empty() && h.uid == uid && h.deleted.is_none() {
+        // A Secret's body is its metadata (see `raw::Object::normalized`): a write to its
+        // data shows only as a manager's new time, which is then a revision of its own.
+        let secret_written =
+            resource == "secrets" && h.revisions.back().is_some_and(|last| last.managers != managers);
+        if ops.is_empty() && h.uid == uid && h.deleted.is_none() && !secret_written {
             // A new resourceVersion with the same content (a relist after a restore, a no-op
             // write of a field ktui does not keep): remember the version only.
             if let Some(last) = h.revisions.back_mut() {
@@ -387,18 +389,6 @@ fn cost(id: &ObjId, h: &ObjectHistory) -> usize {
         })
         .sum();
     OBJECT_OVERHEAD + strings + h.current.len() + revisions
-}
-
-/// A keyed hash (SipHash with a key drawn at random once per process), cut to 32 bits:
-/// enough to tell two Secret values apart on screen, and, unlike a plain hash, no help in
-/// guessing a short value offline from a saved history.
-fn keyed(bytes: &[u8]) -> u32 {
-    use std::hash::BuildHasher;
-    static KEY: std::sync::OnceLock<std::collections::hash_map::RandomState> = std::sync::OnceLock::new();
-    let h = KEY
-        .get_or_init(std::collections::hash_map::RandomState::new)
-        .hash_one(bytes);
-    (h >> 32) as u32
 }
 
 /// The managers owning what changed (see [`Revision::owners`]): `fields[i]` is entry `i`'s

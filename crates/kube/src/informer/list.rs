@@ -71,7 +71,7 @@ impl Informer {
     /// Ends a complete list at `rv` (the last page's, or a streaming list's end bookmark's):
     /// names what could not be read, swaps the relist in, repairs drift, and records how it
     /// was listed (a refusal waiting for a paged list to succeed is remembered now).
-    pub(super) fn listed<T, S: Sink<T>>(&mut self, sink: &mut S, rv: &str, method: ListMethod) {
+    pub(super) fn listed<T: Versioned, S: Sink<T>>(&mut self, sink: &mut S, rv: &str, method: ListMethod) {
         if !self.skipped.is_empty() {
             tracing::warn!(key = %self.key, skipped = self.skipped.len(), first = %self.skipped[0], "undecodable objects skipped");
         }
@@ -93,7 +93,8 @@ impl Informer {
                 memory.refuse(method::group_of(&self.key.url_path()), why);
             }
         }
-        self.stats.listed(method, self.encoding, self.paged_because());
+        self.stats
+            .listed(method, self.encoding, self.paged_because::<T>());
     }
 
     /// Fetches one page; objects that cannot be decoded are skipped into `self.skipped`.

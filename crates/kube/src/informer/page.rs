@@ -69,12 +69,14 @@ pub(super) fn decode<T: serde::de::DeserializeOwned>(
     ))
 }
 
-/// `kind/namespace/name` of a raw object (or of a Table row's object), as far as its
-/// metadata can be read.
+/// `kind/namespace/name` of a raw object (or of a Table row's object, or of a one-row
+/// Table's — a watch event's — row), as far as its metadata can be read.
 pub(super) fn object_name(kind: &str, obj: &serde_json::Value) -> String {
-    let meta = obj
-        .get("metadata")
-        .or_else(|| obj.get("object").and_then(|o| o.get("metadata")));
+    let row = obj.get("rows").and_then(|r| r.get(0)).unwrap_or(obj);
+    let meta = row
+        .get("object")
+        .and_then(|o| o.get("metadata"))
+        .or_else(|| obj.get("metadata"));
     let field = |f: &str| {
         meta.and_then(|m| m.get(f)).and_then(|v| match v {
             serde_json::Value::String(s) => Some(s.clone()),
@@ -144,6 +146,17 @@ mod tests {
             line.starts_with("1 object could not be read: pod/n/42: "),
             "{line}"
         );
+    }
+
+    #[test]
+    fn printed_rows_are_named_by_their_object() {
+        let row =
+            serde_json::json!({"cells": ["a"], "object": {"metadata": {"name": "a", "namespace": "n"}}});
+        assert_eq!(object_name("secret", &row), "secret/n/a");
+        let table = serde_json::json!({"kind": "Table", "metadata": {"resourceVersion": "9"}, "rows": [row]});
+        assert_eq!(object_name("secret", &table), "secret/n/a");
+        let plain = serde_json::json!({"metadata": {"name": "p"}});
+        assert_eq!(object_name("pod", &plain), "pod/p");
     }
 
     #[test]
