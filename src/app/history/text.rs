@@ -108,7 +108,7 @@ pub fn observed_rows(record: &ObjectRecord, since: &str, noise: bool, marked: &[
             what.push_str("recreated (new uid), ");
         }
         match older {
-            Some(o) => what.push_str(&text::summary(&diff(&o.body, &r.body), noise)),
+            Some(o) => what.push_str(&summary(record, &diff(&o.body, &r.body), noise)),
             None if record.evicted > 0 => what.push_str("oldest kept (earlier revisions evicted)"),
             None => what.push_str("first observed"),
         }
@@ -126,6 +126,15 @@ pub fn observed_rows(record: &ObjectRecord, since: &str, noise: bool, marked: &[
         ));
     }
     clean(out)
+}
+
+/// A revision's summary (`text::summary`); a Secret's revision without a change in its
+/// recorded body (its metadata alone) was a write to its data, which is not recorded.
+fn summary(record: &ObjectRecord, changes: &[crate::detail::diff::Change], noise: bool) -> String {
+    if changes.is_empty() && &*record.id.resource == "secrets" {
+        return "data written (a Secret's data is not recorded)".into();
+    }
+    text::summary(changes, noise)
 }
 
 /// The diff of observed revisions `newer` and `older` (indices, newest first).
@@ -149,7 +158,7 @@ pub fn observed_diff(record: &ObjectRecord, newer: usize, older: usize, noise: b
     ];
     let body = text::lines(&changes, noise);
     if body.is_empty() {
-        out.push(text::summary(&changes, noise));
+        out.push(summary(record, &changes, noise));
     }
     out.extend(body);
     out
@@ -251,4 +260,39 @@ pub fn rollout_diff(newer: &RolloutRevision, older: &RolloutRevision, now: i64) 
     }
     out.extend(body);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::kube::history::{History, HistoryConfig, ObjId};
+
+    /// A Secret's history is its metadata: a write to its data (only its manager's time
+    /// moved) reads as such, not as `no change`.
+    #[test]
+    fn a_secrets_data_write_is_named() {
+        let h = History::new(HistoryConfig::default(), 1_000);
+        let secret = |rv: &str, t: &str| {
+            json!({"kind": "PartialObjectMetadata", "metadata": {"name": "db", "namespace": "a", "uid": "u",
+                "resourceVersion": rv, "managedFields": [{"manager": "kubectl-patch", "operation": "Update", "time": t}]}})
+        };
+        h.observe("secrets", secret("1", "2026-01-01T00:00:00Z"), true, 1_001);
+        h.observe("secrets", secret("2", "2026-01-02T00:00:00Z"), false, 1_002);
+        let record = h
+            .record(&ObjId {
+                resource: "secrets".into(),
+                namespace: Some("a".into()),
+                name: "db".into(),
+            })
+            .unwrap();
+        let rows = super::observed_rows(&record, "", false, &[]);
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("kubectl-patch") && r.contains("data written")),
+            "{rows:#?}"
+        );
+        let diff = super::observed_diff(&record, 0, 1, false);
+        assert!(diff.iter().any(|l| l.contains("data written")), "{diff:#?}");
+    }
 }
