@@ -194,17 +194,6 @@ mod tests {
     use crate::builtin::BuiltinKind;
     use crate::history::HistoryConfig;
 
-    struct Nothing;
-
-    impl Sink<u8> for Nothing {
-        fn init(&mut self) {}
-        fn init_apply(&mut self, _: u8) {}
-        fn init_done(&mut self, _: Option<String>) {}
-        fn apply(&mut self, _: u8) {}
-        fn delete(&mut self, _: u8) {}
-        fn set_state(&mut self, _: SyncState) {}
-    }
-
     fn cm(name: &str) -> Captured<u8> {
         Captured {
             obj: 0,
@@ -229,7 +218,7 @@ mod tests {
         let key = ResourceKey::new(BuiltinKind::ConfigMap, Some("shop"));
         for (key, marks) in [(key.clone(), true), (key.with_labels("app=web"), false)] {
             let h = History::new(HistoryConfig::default(), 0);
-            let mut r = Recording::new(Nothing, h.clone(), "configmaps").scoped(&key);
+            let mut r = Recording::new(Verifying::default(), h.clone(), "configmaps").scoped(&key);
             r.init();
             r.init_apply(cm("a"));
             r.init_apply(cm("b"));
@@ -244,7 +233,7 @@ mod tests {
         }
     }
 
-    /// What the wrapped sink verifies and reports.
+    /// The wrapped sink: what it was asked to verify and report.
     #[derive(Default)]
     struct Verifying {
         verified: Vec<u8>,
