@@ -276,15 +276,12 @@ impl Informer {
         }
     }
 
-    /// True when the next fresh list is a streaming one: the context streams (JSON
-    /// informers too, unless `stream_json` is off), its server has not refused for this
-    /// key's API group, and this informer has no reason of its own. Printed rows
-    /// (`Versioned::TABLE_ROWS`) always page: how a server shapes a Table's end bookmark
-    /// varies, and a misread one would turn streaming off for the whole API group.
+    /// True when the next fresh list is a streaming one: the context streams, its server
+    /// has not refused for this key's API group, and this informer neither pages by design
+    /// ([`Informer::pages_by_design`]) nor has a reason of its own.
     fn streams<T: Versioned>(&self) -> bool {
         self.paged.is_none()
-            && !T::TABLE_ROWS
-            && self.streams_by_encoding::<T>()
+            && !self.pages_by_design::<T>()
             && self
                 .config
                 .streaming
@@ -326,18 +323,19 @@ impl Informer {
         T::TABLE_ROWS && !self.metadata_only
     }
 
-    /// True when this informer's encoding lets it stream: always with `stream_json`, else
-    /// (`streaming_lists = "auto"`) when it asks for protobuf.
-    fn streams_by_encoding<T: Versioned>(&self) -> bool {
-        self.config.stream_json || self.asks_protobuf::<T>()
+    /// True when this informer lists paged whatever its context does, not as a fallback:
+    /// it asks for printed rows (how a server shapes a Table's end bookmark varies, and a
+    /// misread one would turn streaming off for the whole API group), or it asks for JSON
+    /// and `stream_json` is off (`streaming_lists = "auto"`).
+    fn pages_by_design<T: Versioned>(&self) -> bool {
+        self.asks_table::<T>() || !(self.config.stream_json || self.asks_protobuf::<T>())
     }
 
     /// Why a list of this informer is paged though its context streams (`None`: it streams,
-    /// streaming lists are off, or it pages by design — printed rows, or a JSON informer
-    /// under `streaming_lists = "auto"` —, not as a fallback).
+    /// streaming lists are off, or it pages by design: [`Informer::pages_by_design`]).
     fn paged_because<T: Versioned>(&self) -> Option<String> {
         let memory = self.config.streaming.as_ref()?;
-        if T::TABLE_ROWS || !self.streams_by_encoding::<T>() {
+        if self.pages_by_design::<T>() {
             return None;
         }
         self.paged
